@@ -1,0 +1,40 @@
+// Serves the built site and the survey API from one Node process: the static pages, the
+// static host's rules from `_redirects` and `_headers`, and Astro's on-demand routes.
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { matchRule, parseRules } from './static-rules.mjs';
+
+process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const clientDir = `${dist}client`;
+const { handler } = await import(new URL('../dist/server/entry.mjs', import.meta.url).href);
+
+const rules = parseRules(readFileSync(`${clientDir}/_redirects`, 'utf8'));
+const headers = readFileSync(`${clientDir}/_headers`, 'utf8')
+  .split('\n')
+  .filter((line) => /^\s+[\w-]+:/.test(line))
+  .map((line) => line.trim().split(/:\s*(.*)/s).slice(0, 2));
+
+const port = Number(process.env.PORT ?? 4321);
+const host = process.env.HOST ?? '127.0.0.1';
+
+const server = http.createServer((req, res) => {
+  for (const [name, value] of headers) res.setHeader(name, value);
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const action = matchRule(rules, url.pathname, clientDir);
+  if (action?.redirect) {
+    res.writeHead(action.status, { Location: action.redirect + url.search }).end();
+    return;
+  }
+  if (action?.rewrite) req.url = action.rewrite + url.search;
+  handler(req, res);
+});
+
+server.listen(port, host, () => {
+  console.log(`Peervote is running at http://${host}:${port}/`);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => server.close(() => process.exit(0)));
+}

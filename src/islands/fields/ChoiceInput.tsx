@@ -1,0 +1,59 @@
+import type { ReactNode } from 'react';
+import type { Answer } from '../../stores/answers.ts';
+import type { FieldDef } from '../../survey/field.struct.ts';
+import { $answers, setAnswer } from '../../stores/answers.ts';
+import { useStore } from '@nanostores/react';
+
+interface Props {
+  field: FieldDef;
+  value: Answer;
+  labelText: ReactNode;
+  onChange: (value: Answer) => void;
+}
+
+/** The answer key for the text that goes with a ticked 'Other' option. */
+export const otherAnswerName = (name: string) => `${name}[other-answer]`;
+
+/** Radio buttons, fancy radio cards or checkboxes for a field's options; 'Other' reveals a text input. */
+export function ChoiceInput({ field, value, labelText, onChange }: Props) {
+  const answers = useStore($answers);
+  const multiple = field.type === 'checkbox';
+  const chosen = Array.isArray(value) ? value : value ? [value] : [];
+  const toggle = (option: string, checked: boolean) => {
+    if (!multiple) return onChange(option);
+    onChange(checked ? [...chosen, option] : chosen.filter((o) => o !== option));
+  };
+  const otherName = otherAnswerName(field.name);
+  return (
+    <fieldset className={`field field-${field.type} ${field.class ?? ''}`}>
+      <legend>{labelText}</legend>
+      <div className={field.type === 'fancy-radio' ? 'choices choices-fancy' : 'choices'}>
+        {field.options!.map((option) => (
+          <label key={option} className="choice">
+            <input
+              type={multiple ? 'checkbox' : 'radio'}
+              name={field.name}
+              value={option}
+              checked={chosen.includes(option)}
+              onChange={(event) => toggle(option, event.target.checked)}
+            />
+            <span>{option}</span>
+          </label>
+        ))}
+      </div>
+      {multiple && chosen.includes('Other') && (
+        <label className="other-answer">
+          <span className="visually-hidden">Other, please specify</span>
+          <input
+            className="input"
+            type="text"
+            name={otherName}
+            placeholder="Please specify"
+            value={String(answers[otherName] ?? '')}
+            onChange={(event) => setAnswer(otherName, event.target.value)}
+          />
+        </label>
+      )}
+    </fieldset>
+  );
+}

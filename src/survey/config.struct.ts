@@ -1,0 +1,115 @@
+import {
+  array,
+  boolean,
+  coerce,
+  defaulted,
+  dynamic,
+  enums,
+  integer,
+  min,
+  nonempty,
+  object,
+  optional,
+  record,
+  refine,
+  size,
+  string,
+  union,
+  type Infer,
+} from 'superstruct';
+import { Layout, FieldName } from './field.struct.ts';
+
+/** The name of the category group that holds advertisement images per category (SPEC.md §3). */
+export const ADS_GROUP = 'ADS';
+
+const Url = refine(string(), 'Url', (value) =>
+  /^(https?:\/\/\S+|\/\S*)$/.test(value) ? true : `expected an absolute http(s) URL or a site path starting with "/", got "${value}"`,
+);
+
+const DateString = refine(string(), 'Date', (value) =>
+  Number.isNaN(Date.parse(value)) ? `expected a date such as 2030-12-31 or 2030-12-31T23:59:59Z, got "${value}"` : true,
+);
+
+/**
+ * Categories: group name → its sub-categories; the group named ADS instead maps a
+ * category name to the advertisement image URLs shown under that category.
+ */
+export const Categories = dynamic<Record<string, string[] | Record<string, string[]>>>((value) => {
+  const keys = value && typeof value === 'object' ? Object.keys(value) : [];
+  const shape = Object.fromEntries(
+    keys.map((key) => [key, key === ADS_GROUP ? record(string(), array(Url)) : nonempty(array(nonempty(string())))]),
+  );
+  return object(shape) as never;
+});
+
+/** A reservation tile: written as its title, or with a slug and a `taken` flag. */
+export const Tile = coerce(
+  object({ title: nonempty(string()), slug: optional(string()), taken: optional(boolean()) }),
+  string(),
+  (title) => ({ title }),
+);
+
+/** One person's prepopulated answers: field name → value. */
+export const PersonValues = record(FieldName, union([string(), array(string())]));
+
+/** The prepopulation map: secret → that person's values; or the name of a YAML file in the survey folder holding it. */
+export const Prepopulation = union([string(), record(nonempty(string()), PersonValues)]);
+
+/** The whole survey configuration of SPEC.md §1 and §3, as written in `surveys/<slug>/survey.yaml`. */
+export const SurveyConfig = object({
+  project_id: nonempty(string()),
+  project_type: defaulted(enums(['form']), 'form'),
+  survey_title: optional(string()),
+  survey_subtitle: optional(string()),
+  social_title: optional(string()),
+  publication_logo: optional(Url),
+  welcome_title: optional(string()),
+  welcome_splash: optional(Url),
+  welcome: optional(string()),
+  rules: defaulted(array(nonempty(string())), []),
+  layout: Layout,
+  categories: Categories,
+  votes_per_category: defaulted(size(integer(), 1, 5), 3),
+  vote_requirement: defaulted(min(integer(), 0), 1),
+  write_in_limit: defaulted(min(integer(), 0), 10),
+  expiration_date: optional(DateString),
+  blank_surveys: defaulted(boolean(), true),
+  prepopulation: optional(Prepopulation),
+  faces: defaulted(array(Tile), []),
+  faces_past_participants: defaulted(array(string()), []),
+  asktheexpert: defaulted(array(Tile), []),
+  asktheexpert_past_experts: defaulted(array(string()), []),
+  affirmation_points: optional(array(string())),
+  thank_you_message: optional(string()),
+  google_sheet_title: optional(string()),
+  bucket: optional(string()),
+  analytics_id: optional(string()),
+  facebook_pixel: optional(string()),
+  linkedin_insights: optional(string()),
+  enable_google_translate: defaulted(boolean(), false),
+  algolia_app_id: optional(string()),
+  algolia_api_key: optional(string()),
+  algolia_index: optional(string()),
+  /** The layout field whose answer names the voter's workplace, for workplace stats. */
+  workplace_field: defaulted(FieldName, 'medical-practice'),
+});
+
+/** A survey configuration after validation and defaults. */
+export type SurveyConfig = Infer<typeof SurveyConfig>;
+
+/** A reservation tile after coercion. */
+export type Tile = Infer<typeof Tile>;
+
+/** One person's prepopulated answers. */
+export type PersonValues = Infer<typeof PersonValues>;
+
+/** The site-wide settings in `surveys/site.yaml`. */
+export const SiteConfig = object({
+  default_survey: nonempty(string()),
+  provider_name: defaulted(nonempty(string()), 'Peervote'),
+  provider_url: optional(Url),
+});
+
+/** Site-wide settings after validation. */
+export type SiteConfig = Infer<typeof SiteConfig>;
+

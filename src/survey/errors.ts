@@ -1,0 +1,75 @@
+import { StructError, type Failure } from 'superstruct';
+
+/** One problem found in a value: where it is, and what was expected there. */
+export interface Problem {
+  path: string;
+  message: string;
+}
+
+/** Formats a superstruct path as it reads in YAML terms: `layout[2][0].type`. */
+export function formatPath(path: ReadonlyArray<string | number>): string {
+  return path.reduce<string>((out, key) => {
+    if (typeof key === 'number' || /^\d+$/.test(String(key))) return `${out}[${key}]`;
+    return /^[A-Za-z_][\w-]*$/.test(String(key)) ? (out ? `${out}.${key}` : String(key)) : `${out}[${JSON.stringify(key)}]`;
+  }, '');
+}
+
+function describe(failure: Failure): string {
+  const { type, value, message, refinement } = failure;
+  if (refinement) return message;
+  if (value === undefined && type !== 'never') return `is required (${expected(failure)})`;
+  if (type === 'never') return 'is not a known key: check its spelling, or remove it';
+  return `${expected(failure)}, got ${show(value)}`;
+}
+
+function expected({ type, message }: Failure): string {
+  if (type === 'enums') {
+    const list = /one of `(.*)`/.exec(message)?.[1];
+    return list ? `expected one of ${list.replaceAll(',', ', ')}` : 'expected one of the allowed values';
+  }
+  const names: Record<string, string> = {
+    string: 'a text',
+    number: 'a number',
+    integer: 'a whole number',
+    boolean: 'true or false',
+    array: 'a list',
+    object: 'a mapping of keys to values',
+    record: 'a mapping of keys to values',
+    type: 'a mapping of keys to values',
+  };
+  return `expected ${names[type] ?? type}`;
+}
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'nothing (null)';
+  if (typeof value === 'object') return 'a mapping';
+  return String(value);
+}
+
+/** Turns a StructError into one `{ path, message }` per failure, for build errors, field errors and API 400 bodies. */
+export function toProblems(error: StructError): Problem[] {
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  for (const failure of error.failures()) {
+    const problem = { path: formatPath(failure.path), message: describe(failure) };
+    const key = `${problem.path}\u0000${problem.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      problems.push(problem);
+    }
+  }
+  return problems;
+}
+
+/** An error naming the file and every problem in it, each on a line of its own. */
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: Problem[],
+  ) {
+    super(`${file}: ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}\n${problems.map((p) => `  - ${p.path || '(top level)'}: ${p.message}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}

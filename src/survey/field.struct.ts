@@ -1,0 +1,109 @@
+import {
+  array,
+  boolean,
+  enums,
+  lazy,
+  nonempty,
+  number,
+  object,
+  optional,
+  pattern,
+  refine,
+  string,
+  type Describe,
+  type Infer,
+} from 'superstruct';
+
+/** Every kind of input a survey layout can place (SPEC.md §3). */
+export const FIELD_TYPES = [
+  'nested',
+  'text',
+  'select',
+  'email',
+  'nomination',
+  'faces',
+  'asktheexpert',
+  'html',
+  'slider',
+  'textarea',
+  'radio',
+  'fancy-radio',
+  'checkbox',
+  'file',
+] as const;
+
+/** The kinds of field whose answer is one of its `options`. */
+export const OPTION_TYPES = ['select', 'radio', 'fancy-radio', 'checkbox', 'slider'] as const;
+
+/** A field name: letters, digits, dashes and underscores, as used in form data keys. */
+export const FieldName = pattern(string(), /^[A-Za-z][A-Za-z0-9_-]*$/);
+
+/** The rules a field's answer must follow; `message` replaces the default error text. */
+export const Validation = object({
+  required: optional(boolean()),
+  email: optional(boolean()),
+  minLength: optional(number()),
+  maxLength: optional(number()),
+  pattern: optional(string()),
+  message: optional(string()),
+  /** For file fields: the largest accepted file, in bytes. */
+  maxFileSize: optional(number()),
+  /** For file fields: accepted MIME types, e.g. `application/pdf`. */
+  accept: optional(array(string())),
+});
+
+/** The shape of one field definition, written out so that `nested` can hold fields again. */
+export interface FieldShape {
+  name: string;
+  type: (typeof FIELD_TYPES)[number];
+  label?: string;
+  placeholder?: string;
+  icon?: string;
+  class?: string;
+  disabled?: boolean;
+  validation?: Infer<typeof Validation>;
+  options?: string[];
+  html?: string;
+  prepopulated?: boolean;
+  labelAbove?: boolean;
+  fields?: FieldShape[];
+}
+
+const FieldObject: Describe<FieldShape> = object({
+  name: FieldName,
+  type: enums(FIELD_TYPES),
+  label: optional(string()),
+  placeholder: optional(string()),
+  icon: optional(string()),
+  class: optional(string()),
+  disabled: optional(boolean()),
+  validation: optional(Validation),
+  options: optional(array(nonempty(string()))),
+  html: optional(string()),
+  prepopulated: optional(boolean()),
+  labelAbove: optional(boolean()),
+  fields: optional(array(lazy(() => Field))),
+});
+
+/** One field of a survey layout (SPEC.md §3 "Field definition"). */
+export const Field: Describe<FieldShape> = refine(FieldObject, 'Field', (field) => {
+  if (field.type === 'nested' && !field.fields?.length) {
+    return 'a nested field needs `fields`, the list of its subfields';
+  }
+  if (field.type !== 'nested' && field.fields) {
+    return `only a nested field may have \`fields\` (this one is of type ${field.type})`;
+  }
+  if ((OPTION_TYPES as readonly string[]).includes(field.type) && !field.options?.length) {
+    return `a ${field.type} field needs \`options\`, a list of choices`;
+  }
+  if (field.type === 'html' && field.html === undefined) {
+    return 'an html field needs `html`, the content to show';
+  }
+  return true;
+});
+
+/** A field definition as the rest of the code sees it. */
+export type FieldDef = FieldShape;
+
+/** The layout: rows of fields, shown top to bottom, a row's fields side by side. */
+export const Layout = array(array(Field));

@@ -1,0 +1,46 @@
+import type { SurveyConfig } from './config.struct.ts';
+
+/** The secret that opens any survey as a demonstration, prepopulated or not (SPEC.md §5). */
+export const DEMO_SECRET = 'demo';
+
+/** What a visitor's link leads to. `form` is the ballot; the others are the link states of SPEC.md §2. */
+export type LinkState = 'form' | 'invalid' | 'expired' | 'old-browser' | 'checking';
+
+/** Path segments under a survey that are pages, not secrets. */
+export const PAGE_SEGMENTS = ['thankyou', 'stats', 'workplace-stats', 'personal-link', 'index.html'] as const;
+
+/** True once the survey's expiration_date has passed at `now`. A bare date means the end of that day, UTC. */
+export function isExpired(config: Pick<SurveyConfig, 'expiration_date'>, now: number = Date.now()): boolean {
+  if (!config.expiration_date) return false;
+  const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(config.expiration_date);
+  const end = Date.parse(bareDate ? `${config.expiration_date}T23:59:59.999Z` : config.expiration_date);
+  return now > end;
+}
+
+/**
+ * Link validity (SPEC.md §5): without a secret the public link is valid only when blank
+ * surveys are allowed; a secret must be a prepopulation key or the demo secret.
+ */
+export function isLinkValid(config: Pick<SurveyConfig, 'blank_surveys'>, secret: string | undefined, isKnownSecret: (secret: string) => boolean): boolean {
+  if (!secret) return config.blank_surveys;
+  return secret === DEMO_SECRET || isKnownSecret(secret);
+}
+
+/** The state a link leads to at `now`: expiry first, then link validity. */
+export function linkState(
+  config: Pick<SurveyConfig, 'blank_surveys' | 'expiration_date'>,
+  secret: string | undefined,
+  isKnownSecret: (secret: string) => boolean,
+  now: number = Date.now(),
+): LinkState {
+  if (isExpired(config, now)) return 'expired';
+  return isLinkValid(config, secret, isKnownSecret) ? 'form' : 'invalid';
+}
+
+/** Reads the secret from a personal link's path, `/{slug}/{secret}`; undefined on the public link or a page. */
+export function secretFromPath(pathname: string, slug: string): string | undefined {
+  const match = new RegExp(`^/${slug}/([^/]+)/?$`).exec(pathname);
+  if (!match) return undefined;
+  const segment = decodeURIComponent(match[1]);
+  return (PAGE_SEGMENTS as readonly string[]).includes(segment) ? undefined : segment;
+}

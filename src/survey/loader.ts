@@ -1,0 +1,136 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { create, StructError, type Struct } from 'superstruct';
+import { parse, YAMLParseError } from 'yaml';
+import { SurveyConfig, SiteConfig, Prepopulation, ADS_GROUP, type PersonValues } from './config.struct.ts';
+import { ConfigError, toProblems, type Problem } from './errors.ts';
+import { allFields } from './layout.ts';
+
+/** A survey as loaded from its folder: its slug, folder and validated configuration. */
+export interface LoadedSurvey {
+  slug: string;
+  dir: string;
+  config: SurveyConfig;
+}
+
+/** The folder that holds one folder per survey; `SURVEYS_DIR` overrides `./surveys`. */
+export function surveysDir(): string {
+  return path.resolve(process.env.SURVEYS_DIR ?? 'surveys');
+}
+
+function readYaml(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(file, [{ path: '', message: `cannot be read (${(error as NodeJS.ErrnoException).code})` }]);
+  }
+  try {
+    return parse(text, { prettyErrors: true }) ?? {};
+  } catch (error) {
+    if (error instanceof YAMLParseError) {
+      const [line, col] = [error.linePos?.[0].line, error.linePos?.[0].col];
+      throw new ConfigError(file, [{ path: `line ${line}, column ${col}`, message: `is not valid YAML: ${error.message.split('\n')[0]}` }]);
+    }
+    throw error;
+  }
+}
+
+function validate<T>(file: string, value: unknown, struct: Struct<T, unknown>): T {
+  try {
+    return create(value, struct);
+  } catch (error) {
+    if (error instanceof StructError) throw new ConfigError(file, toProblems(error));
+    throw error;
+  }
+}
+
+/** Checks that go across keys, which a struct of one key cannot see. */
+function crossCheck(config: SurveyConfig): Problem[] {
+  const problems: Problem[] = [];
+  const seen = new Map<string, string>();
+  config.layout.forEach((row, r) =>
+    row.forEach((field, f) => {
+      for (const sub of [field, ...(field.fields ?? [])]) {
+        const where = sub === field ? `layout[${r}][${f}]` : `layout[${r}][${f}].fields[${field.fields!.indexOf(sub)}]`;
+        if (seen.has(sub.name)) problems.push({ path: `${where}.name`, message: `"${sub.name}" is already the name of ${seen.get(sub.name)}` });
+        else seen.set(sub.name, where);
+      }
+    }),
+  );
+  const groups = Object.keys(config.categories).filter((group) => group !== ADS_GROUP);
+  if (groups.length === 0) problems.push({ path: 'categories', message: 'needs at least one category group besides ADS' });
+  const ads = config.categories[ADS_GROUP] as Record<string, string[]> | undefined;
+  for (const category of Object.keys(ads ?? {})) {
+    if (!groups.includes(category)) problems.push({ path: `categories.ADS.${category}`, message: `names no category; the categories are ${groups.join(', ')}` });
+  }
+  if (config.vote_requirement > groups.reduce((n, g) => n + (config.categories[g] as string[]).length, 0) * config.votes_per_category + config.write_in_limit) {
+    problems.push({ path: 'vote_requirement', message: 'is more than the ballot has places for votes' });
+  }
+  return problems;
+}
+
+/** Loads and validates `surveys/<slug>/survey.yaml`; throws a ConfigError naming the file and key path on any mistake. */
+export function loadSurvey(slug: string, dir = surveysDir()): LoadedSurvey {
+  const folder = path.join(dir, slug);
+  const file = path.join(folder, 'survey.yaml');
+  const config = validate(file, readYaml(file), SurveyConfig);
+  const problems = crossCheck(config);
+  if (problems.length) throw new ConfigError(file, problems);
+  return { slug, dir: folder, config };
+}
+
+/** The slugs of every survey folder, sorted. */
+export function listSurveySlugs(dir = surveysDir()): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(dir, entry.name, 'survey.yaml')))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/** Loads every survey, checking that no two share a project_id. */
+export function loadAllSurveys(dir = surveysDir()): LoadedSurvey[] {
+  const surveys = listSurveySlugs(dir).map((slug) => loadSurvey(slug, dir));
+  const owners = new Map<string, string>();
+  for (const survey of surveys) {
+    const other = owners.get(survey.config.project_id);
+    if (other) {
+      throw new ConfigError(path.join(survey.dir, 'survey.yaml'), [
+        { path: 'project_id', message: `"${survey.config.project_id}" is already the project_id of survey "${other}"` },
+      ]);
+    }
+    owners.set(survey.config.project_id, survey.slug);
+  }
+  return surveys;
+}
+
+/** Loads `surveys/site.yaml`, the site-wide settings. */
+export function loadSite(dir = surveysDir()): SiteConfig {
+  const file = path.join(dir, 'site.yaml');
+  const site = validate(file, readYaml(file), SiteConfig);
+  if (!listSurveySlugs(dir).includes(site.default_survey)) {
+    throw new ConfigError(file, [{ path: 'default_survey', message: `names no survey folder; the surveys are ${listSurveySlugs(dir).join(', ')}` }]);
+  }
+  return site;
+}
+
+/**
+ * Server only: the survey's prepopulation map (secret → values), read from the survey
+ * file or from the YAML file it names. Never handed to a page or a script.
+ */
+export function loadPrepopulation(survey: LoadedSurvey): Record<string, PersonValues> {
+  const source = survey.config.prepopulation;
+  if (source === undefined) return {};
+  if (typeof source !== 'string') return source;
+  const file = path.join(survey.dir, source);
+  const map = validate(file, readYaml(file), Prepopulation);
+  if (typeof map === 'string') throw new ConfigError(file, [{ path: '', message: 'expected a mapping of secret to values, got a text' }]);
+  const names = new Set(allFields(survey.config.layout).map((field) => field.name));
+  const problems = Object.entries(map).flatMap(([secret, values]) =>
+    Object.keys(values)
+      .filter((name) => !names.has(name))
+      .map((name) => ({ path: `${secret}.${name}`, message: 'names no field of the layout' })),
+  );
+  if (problems.length) throw new ConfigError(file, problems);
+  return map;
+}
