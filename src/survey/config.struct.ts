@@ -75,6 +75,8 @@ export const SurveyConfig = object({
   expiration_date: optional(DateString),
   blank_surveys: defaulted(boolean(), true),
   prepopulation: optional(Prepopulation),
+  /** The nominee list: a CSV file in the survey folder with at least `id` and `name` columns. */
+  nominees: optional(nonempty(string())),
   faces: defaulted(array(Tile), []),
   faces_past_participants: defaulted(array(string()), []),
   asktheexpert: defaulted(array(Tile), []),

@@ -1,0 +1,43 @@
+/**
+ * The names under which a ballot's parts travel in the multipart body of
+ * `POST /api/survey`, shared by the browser that writes them and the server that reads them.
+ *
+ * - a layout field: its own name (`email`); a checkbox: one entry per ticked option under its
+ *   name, and the text for 'Other' under `{name}[other-answer]`; a file field: the file
+ * - a nomination slot: `nominations[{group}][{sub-category}][{slot}]` → nominee id, slot 1…votes_per_category
+ * - a write-in: `writeins[{i}][name]` and `writeins[{i}][category]` (a category key), i from 0
+ * - a reservation: `{field}` → the tile's slug, or `{field}[custom]` → the voter's own text
+ * - the affirmation: `affirm` → `on`
+ */
+
+/** The form-data name of one nomination slot (slot counts from 1). */
+export function slotName(group: string, subcategory: string, slot: number): string {
+  return `nominations[${group}][${subcategory}][${slot}]`;
+}
+
+/** Reads a slot name back into its parts, or undefined for any other name. */
+export function parseSlotName(name: string): { group: string; subcategory: string; slot: number } | undefined {
+  const match = /^nominations\[([^\]]+)\]\[([^\]]+)\]\[(\d+)\]$/.exec(name);
+  return match ? { group: match[1], subcategory: match[2], slot: Number(match[3]) } : undefined;
+}
+
+/** The value that names a sub-category in a write-in's category select. */
+export function categoryKey(group: string, subcategory: string): string {
+  return `${group} / ${subcategory}`;
+}
+
+/** The form-data names of write-in number `index` (from 0). */
+export function writeInNames(index: number): { name: string; category: string } {
+  return { name: `writeins[${index}][name]`, category: `writeins[${index}][category]` };
+}
+
+/** The form-data name of a reservation field's custom text. */
+export function customReservationName(field: string): string {
+  return `${field}[custom]`;
+}
+
+/** The form-data name of the affirmation checkbox. */
+export const AFFIRM_NAME = 'affirm';
+
+/** The header that makes a retried POST safe (IETF draft "The Idempotency-Key HTTP Header Field"). */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
