@@ -7,7 +7,6 @@ import {
   number,
   object,
   optional,
-  pattern,
   refine,
   string,
   type Describe,
@@ -36,7 +35,9 @@ export const FIELD_TYPES = [
 export const OPTION_TYPES = ['select', 'radio', 'fancy-radio', 'checkbox', 'slider'] as const;
 
 /** A field name: letters, digits, dashes and underscores, as used in form data keys. */
-export const FieldName = pattern(string(), /^[A-Za-z][A-Za-z0-9_-]*$/);
+export const FieldName = refine(string(), 'FieldName', (value) =>
+  /^[A-Za-z][A-Za-z0-9_-]*$/.test(value) ? true : `expected a name of letters, digits, dashes and underscores that starts with a letter, got "${value}"`,
+);
 
 /** The rules a field's answer must follow; `message` replaces the default error text. */
 export const Validation = object({

@@ -1,0 +1,24 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { copySurveys, editSurvey } from '../support/survey-fixture.ts';
+
+describe('astro build', () => {
+  it('fails on a broken survey file, naming the file, the key path and what was expected', () => {
+    const dir = copySurveys();
+    const file = editSurvey(dir, 'best-dentists-2024', ['layout', 1, 0, 'type'], 'nominations');
+    // Inside the project, so that the build's chunks resolve its packages.
+    mkdirSync('node_modules/.cache', { recursive: true });
+    const outDir = mkdtempSync(path.resolve('node_modules/.cache/build-errors-'));
+    const build = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build', '--outDir', outDir], {
+      env: { ...process.env, SURVEYS_DIR: dir, ASTRO_TELEMETRY_DISABLED: '1' },
+      encoding: 'utf8',
+    });
+    rmSync(outDir, { recursive: true, force: true });
+    const output = build.stdout + build.stderr;
+    expect(build.status).not.toBe(0);
+    expect(output).toContain(file);
+    expect(output).toMatch(/layout\[1\]\[0\]\.type: expected one of "nested", "text"/);
+  });
+});
