@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { uuidv7 } from './ids.ts';
 import { validateBallot } from '../survey/ballot.struct.ts';
 import { ballotParts } from '../survey/ballot-parts.ts';
 import { DEMO_SECRET, isExpired, isLinkValid } from '../survey/link.ts';
@@ -106,7 +107,7 @@ export async function receiveBallot(request: Request, connection: string | undef
     const receipt = await storeBallot(
       db,
       {
-        id: randomUUID(),
+        id: uuidv7(now.getTime()),
         projectId: survey.config.project_id,
         link,
         personalSecret: secret ?? null,

