@@ -3,7 +3,6 @@ import { ballotStruct } from '../survey/ballot.struct.ts';
 import type { BallotInput } from '../survey/ballot-input.ts';
 import type { FieldDef } from '../survey/field.struct.ts';
 import { allFields } from '../survey/layout.ts';
-import { configTakenSlugs } from '../survey/tiles.ts';
 import type { ServerSurvey } from './surveys.ts';
 
 const structs = new WeakMap<ServerSurvey, Struct<BallotInput, null>>();
@@ -17,9 +16,7 @@ const structs = new WeakMap<ServerSurvey, Struct<BallotInput, null>>();
 export function serverBallotStruct(survey: ServerSurvey): Struct<BallotInput, null> {
   let struct = structs.get(survey);
   if (!struct) {
-    struct = ballotStruct(survey.config, {
-      taken: { faces: configTakenSlugs(survey.config, 'faces'), asktheexpert: configTakenSlugs(survey.config, 'asktheexpert') },
-    });
+    struct = ballotStruct(survey.config);
     structs.set(survey, struct);
   }
   return struct;

@@ -5,7 +5,7 @@ import { allFields, categoryGroups } from './layout.ts';
 import { AFFIRM_NAME, categoryKey, customReservationName, slotName } from './ballot-keys.ts';
 import { isBlank, textOf, type BallotInput } from './ballot-input.ts';
 import { MAX_SHORT_TEXT, MAX_TEXT_LENGTH, OptionalText, answerStruct, invalidMessage, shortText } from './ballot-rules.ts';
-import { tileSlug, tilesFor, type ReservationKind } from './tiles.ts';
+import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from './tiles.ts';
 import { toProblems, type Problem } from './errors.ts';
 
 /** The part of a survey configuration a ballot is checked against; a page's public survey has it all. */
@@ -17,9 +17,9 @@ export type BallotSurvey = Pick<
 /** What a ballot is checked against besides the survey: the state of the world where it is checked. */
 export interface BallotContext {
   /**
-   * Tile slugs that may not be reserved, per kind. The browser passes the look-up's `taken`
-   * list; the server passes the tiles the configuration marks taken, and settles races for
-   * the rest in the database (a lost race keeps the ballot and marks the reservation lost).
+   * Tile slugs that may not be reserved besides those the configuration marks taken, per kind.
+   * The browser passes the look-up's `taken` list; the server passes none and settles claims
+   * in the database (a ballot that loses a tile is kept, its reservation marked lost).
    */
   taken?: Partial<Record<ReservationKind, readonly string[]>>;
   /** The nominee list's seam: true when an id names a nominee of this survey. Absent: any non-empty id passes. */
@@ -77,7 +77,7 @@ function knownKeys(config: BallotSurvey, context: BallotContext): Map<string, St
 
 function tileStruct(config: BallotSurvey, field: FieldDef, kind: ReservationKind, context: BallotContext): Struct<string | undefined, null> {
   const slugs = new Set(tilesFor(config, kind).map(tileSlug));
-  const taken = new Set(context.taken?.[kind] ?? []);
+  const taken = new Set([...configTakenSlugs(config, kind), ...(context.taken?.[kind] ?? [])]);
   const known = refine(OptionalText, 'tile', (value) => isBlank(value) || slugs.has(value!) || invalidMessage(field));
   return refine(known, 'taken', (value) => isBlank(value) || !taken.has(value!) || `${field.name}: this tile is already taken; choose another.`);
 }
