@@ -2,7 +2,7 @@ import type { ReservationKind } from '../survey/tiles.ts';
 import { serverConfig } from './config.ts';
 import { database } from './db/instance.ts';
 import { json, refuse } from './http.ts';
-import { findSurvey } from './surveys.ts';
+import { findSurvey, surveyCount } from './surveys.ts';
 import { participationStats, reservationLookup, workplaceStats } from './survey-answers.ts';
 import { requestTime } from './test-hooks.ts';
 
@@ -22,8 +22,9 @@ export async function statsAnswer(projectId: string | undefined, which: 'partici
   return json(200, which === 'participation' ? await participationStats(survey) : await workplaceStats(survey));
 }
 
-/** GET /api/health: opens and migrates the database; 200 with the dialect once ready. */
+/** GET /api/health: loads the surveys, opens and migrates the database; 200 once ready. */
 export async function healthAnswer(): Promise<Response> {
+  const surveys = surveyCount();
   const { dialect } = await database();
-  return json(200, { ok: true, database: dialect });
+  return json(200, { ok: true, database: dialect, surveys });
 }

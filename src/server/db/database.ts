@@ -19,6 +19,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export function createDatabase(settings: DatabaseSettings): { db: Kysely<Database>; dialect: DialectName } {
   if (settings.databaseUrl) {
     const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: settings.pgPoolMax });
+    // An idle connection that drops (a database restart) must not end the process; the pool reconnects.
+    pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   const database = openNodeSqlite(settings.sqliteFile, settings.sqliteSynchronous);
