@@ -92,7 +92,8 @@ export async function receiveBallot(request: Request, connection: string | undef
 
   const problems = validateBallot(serverBallotStruct(survey), parsed.ballot);
   const parts = ballotParts<File>(survey.config, parsed.ballot);
-  const files = problems.length ? { problems: [], files: [] } : await checkFileContents(parts.files, fileFields(survey));
+  const flagged = new Set(problems.map((problem) => problem.path));
+  const files = await checkFileContents(parts.files.filter((part) => !flagged.has(part.field)), fileFields(survey));
   problems.push(...files.problems);
   if (problems.length) return refuse(422, 'invalid_ballot', 'Some answers need another look.', problems);
 

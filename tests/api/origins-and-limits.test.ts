@@ -109,3 +109,21 @@ describe('rate limit', () => {
     }
   });
 });
+
+describe('test hooks', () => {
+  test('are off unless PEERVOTE_TEST_HOOKS is set: X-Peervote-Now and X-Peervote-Fault do nothing', async () => {
+    const api = await startApi({ PEERVOTE_TEST_HOOKS: '' });
+    try {
+      const dentist: Array<[string, string]> = [
+        ['full-name', 'Dr. Tooth'],
+        ['email', 'tooth@example.org'],
+        ['nominations[Dentistry][Orthodontics][1]', 'x'],
+      ];
+      const late = await api.post(dentist, { query: { project_id: 'best-dentists-2024', project_type: 'form' }, headers: { 'X-Peervote-Now': '2025-01-01T00:00:00Z' } });
+      expect(late.status).toBe(410);
+      expect((await api.post(demoBallot(1), { headers: { 'X-Peervote-Fault': 'ballot:exit' } })).status).toBe(201);
+    } finally {
+      await api.stop();
+    }
+  });
+});

@@ -59,6 +59,13 @@ describe('files', () => {
       expect((await api.post(sinkBallot({ cv: gif }), { query: SINK_QUERY })).status).toBe(422);
     });
 
+    test('a fake file is named together with every other problem of the ballot', async () => {
+      const fake = { name: 'cv.pdf', type: 'application/pdf', data: new TextEncoder().encode('not a pdf') };
+      const { status, body } = await api.post(sinkBallot({ cv: fake, email: 'nope' }), { query: SINK_QUERY });
+      expect(status).toBe(422);
+      expect(body.problems.map((p: { path: string }) => p.path).sort()).toEqual(['cv', 'email']);
+    });
+
     test('a declared type the field does not accept', async () => {
       const { status, body } = await api.post(sinkBallot({ cv: { name: 'cv.txt', type: 'text/plain', data: new Uint8Array([65]) } }), { query: SINK_QUERY });
       expect(status).toBe(422);
