@@ -100,6 +100,13 @@ async function createPostgresDatabase(adminUrl: string): Promise<string> {
   return url.toString();
 }
 
+async function dropPostgresDatabase(adminUrl: string, databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
+  await client.end();
+}
+
 /**
  * Starts the built server with a fresh database of this project's dialect (SQLite in a temp
  * folder, or a new PostgreSQL database), the test surveys, test hooks on and no rate limit
@@ -157,6 +164,7 @@ export async function startApi(env: Record<string, string> = {}): Promise<Api> {
       inspector = undefined;
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
+      if (databaseUrl) await dropPostgresDatabase(adminUrl, databaseUrl);
     },
   };
   return api;
