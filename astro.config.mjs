@@ -10,13 +10,27 @@ const site = loadSite();
 /** The largest request body the survey API reads, in bytes (ballot fields plus files). */
 const bodySizeLimit = Number(process.env.BODY_SIZE_LIMIT ?? 12 * 1024 * 1024);
 
+/**
+ * The public host names the API is reached by through a TLS-terminating proxy, e.g.
+ * `ALLOWED_DOMAINS=vote.example.com` at build time. Astro then trusts X-Forwarded-Proto/Host
+ * for those names only, so a request's origin is the public https one. See docs/api.md.
+ */
+const allowedDomains = (process.env.ALLOWED_DOMAINS ?? '')
+  .split(',')
+  .map((name) => name.trim())
+  .filter(Boolean)
+  .map((hostname) => ({ hostname, protocol: 'https' }));
+
 export default defineConfig({
   output: 'static',
   trailingSlash: 'ignore',
   adapter: node({ mode: 'standalone', bodySizeLimit }),
   integrations: [react(), staticHostRules()],
   security: {
-    checkOrigin: true,
+    // src/middleware.ts checks the origin of every API post instead: Astro's check admits only
+    // the request's own origin, and a site served from a CDN posts from another (ALLOWED_ORIGINS).
+    checkOrigin: false,
+    allowedDomains,
   },
   redirects: {
     '/': `/${site.default_survey}/`,

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { matchRule, parseRules } from './static-rules.mjs';
 
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+// The survey API trusts the peer header below only when this server set it.
+process.env.PEERVOTE_PEER_HEADER = '1';
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const clientDir = `${dist}client`;
 const { handler } = await import(new URL('../dist/server/entry.mjs', import.meta.url).href);
@@ -20,6 +22,8 @@ const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
 
 const server = http.createServer((req, res) => {
+  // The connection's own address, for the API's rate limit; a client cannot set it.
+  req.headers['x-peervote-peer'] = req.socket.remoteAddress ?? 'unknown';
   for (const [name, value] of headers) res.setHeader(name, value);
   const url = new URL(req.url ?? '/', 'http://localhost');
   const action = matchRule(rules, url.pathname, clientDir);
@@ -31,7 +35,13 @@ const server = http.createServer((req, res) => {
   handler(req, res);
 });
 
-server.listen(port, host, () => {
+server.listen(port, host, async () => {
+  // Open the database and run its migrations now, so that a bad setting stops the start.
+  const health = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/api/health`).catch((error) => error);
+  if (!(health instanceof Response) || !health.ok) {
+    console.error(`Peervote could not start: the survey API is not ready (${health instanceof Response ? `${health.status} ${await health.text()}` : health}).`);
+    process.exit(1);
+  }
   console.log(`Peervote is running at http://${host}:${port}/`);
 });
 

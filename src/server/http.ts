@@ -1,7 +1,16 @@
+import type { Problem } from '../survey/errors.ts';
+import type { ApiErrorBody } from '../survey/api-answers.ts';
+
 /** A JSON answer that no cache keeps: API answers are per request and may be personal. */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
   });
+}
+
+/** A 4xx answer in the API's one error shape: a code, a sentence, and every offending field. */
+export function refuse(status: number, error: string, message: string, problems: Problem[] = [], headers: Record<string, string> = {}): Response {
+  const body: ApiErrorBody = { error, message, problems };
+  return json(status, body, headers);
 }

@@ -20,3 +20,8 @@ function registry(): Map<string, ServerSurvey> {
 export function findSurvey(projectId: string): ServerSurvey | undefined {
   return registry().get(projectId);
 }
+
+/** How many surveys the API serves; loading them here makes a broken survey file fail the start. */
+export function surveyCount(): number {
+  return registry().size;
+}

@@ -8,7 +8,9 @@ export interface Problem {
 
 /** Formats a superstruct path as it reads in YAML terms: `layout[2][0].type`. */
 export function formatPath(path: ReadonlyArray<string | number>): string {
-  return path.reduce<string>((out, key) => {
+  return path.reduce<string>((out, key, index) => {
+    // A top-level key is written as is: a ballot's keys are form-data names such as `nominations[A][B][1]`.
+    if (index === 0 && typeof key === 'string') return key;
     if (typeof key === 'number' || /^\d+$/.test(String(key))) return `${out}[${key}]`;
     return /^[A-Za-z_][\w-]*$/.test(String(key)) ? (out ? `${out}.${key}` : String(key)) : `${out}[${JSON.stringify(key)}]`;
   }, '');
@@ -36,6 +38,8 @@ function expected({ type, message }: Failure): string {
     object: 'a mapping of keys to values',
     record: 'a mapping of keys to values',
     type: 'a mapping of keys to values',
+    file: 'a file',
+    texts: 'one text or a list of texts',
   };
   return `expected ${names[type] ?? type}`;
 }
@@ -44,6 +48,7 @@ function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
   if (Array.isArray(value)) return 'a list';
   if (value === null) return 'nothing (null)';
+  if (typeof value === 'object' && 'size' in value && 'type' in value) return 'a file';
   if (typeof value === 'object') return 'a mapping';
   return String(value);
 }

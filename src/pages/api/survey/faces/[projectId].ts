@@ -1,0 +1,7 @@
+import type { APIRoute } from 'astro';
+import { reservationAnswer } from '../../../../server/survey-routes.ts';
+
+export const prerender = false;
+
+/** The Faces look-up (SPEC.md §7): `{ taken, confirmed }`. */
+export const GET: APIRoute = ({ params, request }) => reservationAnswer(params.projectId, 'faces', request);

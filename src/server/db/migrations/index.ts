@@ -1,0 +1,11 @@
+import type { Migration } from 'kysely';
+import * as initial from './20261121130000-initial.ts';
+
+/**
+ * Every migration, by name, in the order they run. Listed here rather than read from the
+ * folder, because the bundled server has no folder to read. Add new ones at the end with a
+ * later timestamp.
+ */
+export const migrations: Record<string, Migration> = {
+  '20261121130000-initial': initial,
+};

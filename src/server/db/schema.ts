@@ -1,0 +1,22 @@
+import type { BallotsTable } from './ballots.table.ts';
+import type { AnswersTable } from './answers.table.ts';
+import type { NominationsTable } from './nominations.table.ts';
+import type { WriteInsTable } from './write-ins.table.ts';
+import type { ReservationsTable } from './reservations.table.ts';
+import type { TileClaimsTable } from './tile-claims.table.ts';
+import type { UploadsTable } from './uploads.table.ts';
+import type { IdempotencyKeysTable } from './idempotency-keys.table.ts';
+import type { RateLimitsTable } from './rate-limits.table.ts';
+
+/** Every table of the survey API's database, by name. */
+export interface Database {
+  ballots: BallotsTable;
+  answers: AnswersTable;
+  nominations: NominationsTable;
+  write_ins: WriteInsTable;
+  reservations: ReservationsTable;
+  tile_claims: TileClaimsTable;
+  uploads: UploadsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  rate_limits: RateLimitsTable;
+}

@@ -1,0 +1,40 @@
+import type { ServerConfig } from './config.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The request headers a cross-origin page may send to the API. */
+const ALLOWED_HEADERS = 'Content-Type, Idempotency-Key';
+
+/**
+ * May a request that changes something come from `origin`? Only the API's own origin (as Astro
+ * sees it: behind a proxy, with security.allowedDomains) and the configured ALLOWED_ORIGINS.
+ * A POST without an Origin header is refused too, as Astro's own check would.
+ */
+export function originAllowed(origin: string | null, ownOrigin: string, config: Pick<ServerConfig, 'allowedOrigins'>): boolean {
+  return origin !== null && (origin === ownOrigin || config.allowedOrigins.includes(origin));
+}
+
+/** True for methods that change nothing and need no origin check. */
+export function isSafeMethod(method: string): boolean {
+  return SAFE_METHODS.has(method.toUpperCase());
+}
+
+/** The CORS headers for a request from `origin`: granted only to the configured origins. */
+export function corsHeaders(origin: string | null, config: Pick<ServerConfig, 'allowedOrigins'>): Record<string, string> {
+  const headers: Record<string, string> = { Vary: 'Origin' };
+  if (origin && config.allowedOrigins.includes(origin)) {
+    headers['Access-Control-Allow-Origin'] = origin;
+    headers['Access-Control-Expose-Headers'] = 'Retry-After, Idempotent-Replayed';
+  }
+  return headers;
+}
+
+/** The answer to a CORS preflight: 204 granting POST with our headers to a configured origin, else 403. */
+export function preflight(origin: string | null, config: Pick<ServerConfig, 'allowedOrigins'>): Response {
+  const headers = corsHeaders(origin, config);
+  if (!headers['Access-Control-Allow-Origin']) return new Response(null, { status: 403, headers });
+  return new Response(null, {
+    status: 204,
+    headers: { ...headers, 'Access-Control-Allow-Methods': 'GET, POST, OPTIONS', 'Access-Control-Allow-Headers': ALLOWED_HEADERS, 'Access-Control-Max-Age': '600' },
+  });
+}

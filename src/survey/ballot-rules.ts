@@ -1,0 +1,111 @@
+import { define, refine, type Struct } from 'superstruct';
+import type { FieldDef } from './field.struct.ts';
+import { isBallotFile, isBlank, type BallotFile } from './ballot-input.ts';
+
+/** The largest file a file field accepts when its definition sets no `validation.maxFileSize`: 5 MB. */
+export const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;
+
+/** The file types a file field accepts when its definition sets no `validation.accept`. */
+export const DEFAULT_ACCEPT: readonly string[] = ['application/pdf', 'image/png', 'image/jpeg'];
+
+/** The longest text any ballot part may hold when its field sets no `maxLength`. */
+export const MAX_TEXT_LENGTH = 5000;
+
+/** The longest nominee id, write-in name or custom reservation text. */
+export const MAX_SHORT_TEXT = 300;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A field's error text: its `validation.message`, else its name followed by ' is not valid.'. */
+export function invalidMessage(field: Pick<FieldDef, 'name' | 'validation'>): string {
+  return field.validation?.message ?? `${field.name} is not valid.`;
+}
+
+/** The file types a file field accepts. */
+export function acceptedTypes(field: Pick<FieldDef, 'validation'>): readonly string[] {
+  return field.validation?.accept?.length ? field.validation.accept : DEFAULT_ACCEPT;
+}
+
+/** The largest file a file field accepts, in bytes. */
+export function maxFileSize(field: Pick<FieldDef, 'validation'>): number {
+  return field.validation?.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
+}
+
+type Check<T> = (value: T) => true | string;
+
+function checked<T>(base: Struct<T, null>, checks: Array<[string, Check<T>]>): Struct<T, null> {
+  return checks.reduce((struct, [name, check]) => refine(struct, name, (value) => check(value)), base);
+}
+
+/** One text, or nothing. */
+export const OptionalText = define<string | undefined>('string', (value) => value === undefined || typeof value === 'string');
+
+/** One text or a list of texts (a checkbox's ticked options), or nothing. */
+const OptionalTexts = define<string | string[] | undefined>(
+  'texts',
+  (value) => value === undefined || typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string')),
+);
+
+/** One file, or nothing. */
+const OptionalFile = define<BallotFile | undefined>('file', (value) => value === undefined || isBallotFile(value));
+
+const listOf = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+/** A text no longer than `max`, with `message` when it is longer. */
+export function shortText(max: number, message: string): Struct<string | undefined, null> {
+  return checked(OptionalText, [['maxLength', (value) => (value ?? '').length <= max || message]]);
+}
+
+/** The struct for the answer to one layout field of a single-valued or multiple-choice type. */
+export function answerStruct(field: FieldDef): Struct<unknown, null> {
+  const message = invalidMessage(field);
+  const rules = field.validation ?? {};
+  if (field.type === 'file') return fileStruct(field) as Struct<unknown, null>;
+  if (field.type === 'checkbox') {
+    const options = new Set(field.options ?? []);
+    return checked(OptionalTexts, [
+      ['required', (value) => !rules.required || !isBlank(listOf(value)) || message],
+      ['options', (value) => listOf(value).every((item) => isBlank(item) || options.has(item)) || message],
+    ]) as Struct<unknown, null>;
+  }
+  const checks: Array<[string, Check<string | undefined>]> = [
+    ['required', (value) => !rules.required || !isBlank(value) || message],
+    ['maxLength', (value) => (value ?? '').length <= (rules.maxLength ?? MAX_TEXT_LENGTH) || message],
+  ];
+  if (field.type === 'email' || rules.email) checks.push(['email', (value) => isBlank(value) || EMAIL.test(value!.trim()) || message]);
+  if (rules.minLength !== undefined) checks.push(['minLength', (value) => isBlank(value) || value!.trim().length >= rules.minLength! || message]);
+  if (rules.pattern !== undefined) {
+    const pattern = new RegExp(rules.pattern);
+    checks.push(['pattern', (value) => isBlank(value) || pattern.test(value!) || message]);
+  }
+  if (field.options && field.type !== 'text' && field.type !== 'textarea' && field.type !== 'email') {
+    const options = new Set(field.options);
+    checks.push(['options', (value) => isBlank(value) || options.has(value!) || message]);
+  }
+  return checked(OptionalText, checks) as Struct<unknown, null>;
+}
+
+/** The struct for a file field: required, no larger than its limit, of an accepted type (as declared by the sender). */
+export function fileStruct(field: FieldDef): Struct<BallotFile | undefined, null> {
+  const required = Boolean(field.validation?.required);
+  const max = maxFileSize(field);
+  const accept = acceptedTypes(field);
+  const override = field.validation?.message;
+  return checked(OptionalFile, [
+    ['required', (file) => !required || !isBlank(file) || invalidMessage(field)],
+    ['maxFileSize', (file) => isBlank(file) || file!.size <= max || (override ?? `${field.name} is larger than ${formatBytes(max)}.`)],
+    ['accept', (file) => isBlank(file) || accept.includes(file!.type) || (override ?? `${field.name} must be one of: ${describeTypes(accept)}.`)],
+  ]);
+}
+
+/** A size in bytes as people read it: '5 MB', '300 KB'. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KB`;
+  return `${bytes} bytes`;
+}
+
+/** File types as people read them: 'PDF, PNG, JPEG'. */
+export function describeTypes(types: readonly string[]): string {
+  return types.map((type) => type.split('/')[1]?.toUpperCase() ?? type).join(', ');
+}

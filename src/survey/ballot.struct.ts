@@ -1,0 +1,162 @@
+import { Struct, refine, validate, type Failure } from 'superstruct';
+import type { SurveyConfig } from './config.struct.ts';
+import type { FieldDef } from './field.struct.ts';
+import { allFields, categoryGroups } from './layout.ts';
+import { AFFIRM_NAME, categoryKey, customReservationName, slotName } from './ballot-keys.ts';
+import { isBlank, textOf, type BallotInput } from './ballot-input.ts';
+import { MAX_SHORT_TEXT, MAX_TEXT_LENGTH, OptionalText, answerStruct, invalidMessage, shortText } from './ballot-rules.ts';
+import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from './tiles.ts';
+import { toProblems, type Problem } from './errors.ts';
+
+/** The part of a survey configuration a ballot is checked against; a page's public survey has it all. */
+export type BallotSurvey = Pick<
+  SurveyConfig,
+  'layout' | 'categories' | 'votes_per_category' | 'vote_requirement' | 'write_in_limit' | 'faces' | 'asktheexpert' | 'affirmation_points'
+>;
+
+/** What a ballot is checked against besides the survey: the state of the world where it is checked. */
+export interface BallotContext {
+  /**
+   * Tile slugs that may not be reserved besides those the configuration marks taken, per kind.
+   * The browser passes the look-up's `taken` list; the server passes none and settles claims
+   * in the database (a ballot that loses a tile is kept, its reservation marked lost).
+   */
+  taken?: Partial<Record<ReservationKind, readonly string[]>>;
+  /** The nominee list's seam: true when an id names a nominee of this survey. Absent: any non-empty id passes. */
+  isKnownNominee?: (id: string) => boolean;
+}
+
+/** The text of the vote-requirement error (SPEC.md §5). */
+export function voteRequirementMessage(n: number): string {
+  return `You must fill out at least ${n} ${n === 1 ? 'name' : 'names'} to submit this form.`;
+}
+
+/** Matches a write-in's form-data names, `writeins[{i}][name]` and `writeins[{i}][category]`, i below 1000. */
+export const WRITE_IN_KEY = /^writeins\[(\d{1,3})\]\[(name|category)\]$/;
+
+/** True when the ballot must carry the affirmation: its points are shown unless configured as an empty list. */
+export function affirmationRequired(config: Pick<SurveyConfig, 'affirmation_points'>): boolean {
+  return config.affirmation_points === undefined || config.affirmation_points.length > 0;
+}
+
+/** The layout field that holds the nominations section, if the layout has one. */
+export function nominationField(config: Pick<SurveyConfig, 'layout'>): FieldDef | undefined {
+  return allFields(config.layout).find((field) => field.type === 'nomination');
+}
+
+/** Every fixed key a ballot of this survey may carry, with the struct for its value. */
+function knownKeys(config: BallotSurvey, context: BallotContext): Map<string, Struct<unknown, null>> {
+  const keys = new Map<string, Struct<unknown, null>>();
+  const add = (key: string, struct: Struct<any, null>) => keys.set(key, struct as Struct<unknown, null>);
+  for (const field of allFields(config.layout)) {
+    if (field.type === 'html' || field.type === 'nomination') continue;
+    if (field.type === 'faces' || field.type === 'asktheexpert') {
+      add(field.name, tileStruct(config, field, field.type, context));
+      add(customReservationName(field.name), shortText(MAX_SHORT_TEXT, `${field.name} is too long.`));
+      continue;
+    }
+    add(field.name, answerStruct(field));
+    if (field.type === 'checkbox' && field.options?.includes('Other')) {
+      add(`${field.name}[other-answer]`, shortText(MAX_TEXT_LENGTH, invalidMessage(field)));
+    }
+  }
+  if (nominationField(config)) {
+    const known = context.isKnownNominee;
+    const nominee = refine(shortText(MAX_SHORT_TEXT, 'This nominee id is too long.'), 'nominee', (id) =>
+      isBlank(id) || !known || known(id!.trim()) || 'Choose a nominee from the search suggestions.',
+    );
+    for (const { name: group, subcategories } of categoryGroups(config)) {
+      for (const sub of subcategories) {
+        for (let slot = 1; slot <= config.votes_per_category; slot++) add(slotName(group, sub, slot), nominee);
+      }
+    }
+  }
+  add(AFFIRM_NAME, refine(OptionalText, 'required', (value) => !affirmationRequired(config) || !isBlank(value) || `${AFFIRM_NAME} is not valid.`));
+  return keys;
+}
+
+function tileStruct(config: BallotSurvey, field: FieldDef, kind: ReservationKind, context: BallotContext): Struct<string | undefined, null> {
+  const slugs = new Set(tilesFor(config, kind).map(tileSlug));
+  const taken = new Set([...configTakenSlugs(config, kind), ...(context.taken?.[kind] ?? [])]);
+  const known = refine(OptionalText, 'tile', (value) => isBlank(value) || slugs.has(value!) || invalidMessage(field));
+  return refine(known, 'taken', (value) => isBlank(value) || !taken.has(value!) || `${field.name}: this tile is already taken; choose another.`);
+}
+
+/** The struct of a write-in part: a short name, or a category that is one of the survey's category keys. */
+function writeInStruct(config: BallotSurvey, part: string): Struct<unknown, null> {
+  if (part === 'name') return shortText(MAX_SHORT_TEXT, 'This write-in name is too long.') as Struct<unknown, null>;
+  const categories = new Set(categoryGroups(config).flatMap(({ name, subcategories }) => subcategories.map((sub) => categoryKey(name, sub))));
+  return refine(OptionalText, 'category', (value) => isBlank(value) || categories.has(value!) || 'Choose one of the categories.') as Struct<unknown, null>;
+}
+
+type CrossFailure = Pick<Failure, 'path' | 'message'> & { refinement: string };
+
+/** The rules that look across parts: unknown parts, write-ins, duplicate nominees, the vote requirement, reservations. */
+function* crossRules(config: BallotSurvey, input: BallotInput, keys: Map<string, unknown>): Generator<CrossFailure> {
+  const fail = (key: string, message: string): CrossFailure => ({ path: [key], message, refinement: 'ballot' });
+  for (const key of Object.keys(input)) {
+    if (!keys.has(key) && !WRITE_IN_KEY.test(key)) yield fail(key, 'is not a field of this ballot.');
+  }
+  const writeIns = [...new Set(Object.keys(input).flatMap((key) => WRITE_IN_KEY.exec(key)?.[1] ?? []))]
+    .map(Number)
+    .sort((a, b) => a - b)
+    .filter((i) => !isBlank(input[`writeins[${i}][name]`]));
+  for (const [n, i] of writeIns.entries()) {
+    if (isBlank(input[`writeins[${i}][category]`])) yield fail(`writeins[${i}][category]`, 'Choose the category of this write-in.');
+    if (n >= config.write_in_limit) yield fail(`writeins[${i}][name]`, `You can add at most ${config.write_in_limit} write-ins.`);
+  }
+  let votes = writeIns.length;
+  for (const { name: group, subcategories } of categoryGroups(config)) {
+    for (const sub of subcategories) {
+      const seen = new Set<string>();
+      for (let slot = 1; slot <= config.votes_per_category; slot++) {
+        const id = textOf(input[slotName(group, sub, slot)]);
+        if (!id) continue;
+        votes++;
+        if (seen.has(id)) yield fail(slotName(group, sub, slot), 'This nominee is already named in this category.');
+        seen.add(id);
+      }
+    }
+  }
+  const nomination = nominationField(config);
+  if (nomination && votes < config.vote_requirement) yield fail(nomination.name, voteRequirementMessage(config.vote_requirement));
+  for (const field of allFields(config.layout).filter((f) => f.type === 'faces' || f.type === 'asktheexpert')) {
+    const tile = !isBlank(input[field.name]);
+    const custom = !isBlank(input[customReservationName(field.name)]);
+    if (tile && custom) yield fail(customReservationName(field.name), 'Choose a tile or write your own, not both.');
+    if (field.validation?.required && !tile && !custom) yield fail(field.name, invalidMessage(field));
+  }
+}
+
+/**
+ * The ballot struct of one survey, built from its layout and categories: the browser checks a
+ * ballot with it before sending, and the server checks the body with it again. Every problem
+ * is reported at once, each under the form-data name it concerns.
+ */
+export function ballotStruct(config: BallotSurvey, context: BallotContext = {}): Struct<BallotInput, null> {
+  const keys = knownKeys(config, context);
+  const writeIns = { name: writeInStruct(config, 'name'), category: writeInStruct(config, 'category') };
+  return new Struct<BallotInput, null>({
+    type: 'ballot',
+    schema: null,
+    validator: (value) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? crossRules(config, value as BallotInput, keys)
+        : { message: 'expected the fields of a ballot', refinement: 'ballot' },
+    *entries(value) {
+      if (typeof value !== 'object' || value === null) return;
+      const input = value as BallotInput;
+      for (const [key, struct] of keys) yield [key, input[key], struct];
+      for (const key of Object.keys(input)) {
+        const part = WRITE_IN_KEY.exec(key)?.[2];
+        if (part) yield [key, input[key], part === 'name' ? writeIns.name : writeIns.category];
+      }
+    },
+  });
+}
+
+/** Checks a ballot: the list of problems, empty when the ballot may be sent (browser) or stored (server). */
+export function validateBallot(struct: Struct<BallotInput, null>, input: BallotInput): Problem[] {
+  const [error] = validate(input, struct);
+  return error ? toProblems(error) : [];
+}

@@ -1,0 +1,35 @@
+import type { SurveyConfig, Tile } from './config.struct.ts';
+
+/** The two kinds of reservation section (SPEC.md §2): a field's type names its kind. */
+export type ReservationKind = 'faces' | 'asktheexpert';
+
+/** How long an Experts reservation holds, as the Experts text promises: five days. */
+export const EXPERT_HOLD_MS = 5 * 24 * 60 * 60 * 1000;
+
+/** A tile's identifier in a ballot and in look-ups: its `slug`, else its title in lower-case words joined by dashes. */
+export function tileSlug(tile: Pick<Tile, 'title' | 'slug'>): string {
+  if (tile.slug) return tile.slug;
+  return tile.title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+/** The tiles a reservation section offers. */
+export function tilesFor(config: Pick<SurveyConfig, 'faces' | 'asktheexpert'>, kind: ReservationKind): Tile[] {
+  return kind === 'faces' ? config.faces : config.asktheexpert;
+}
+
+/** The slugs the survey configuration itself marks taken (`taken: true`). */
+export function configTakenSlugs(config: Pick<SurveyConfig, 'faces' | 'asktheexpert'>, kind: ReservationKind): string[] {
+  return tilesFor(config, kind)
+    .filter((tile) => tile.taken)
+    .map(tileSlug);
+}
+
+/** The past participants a section lists under its tiles. */
+export function confirmedFor(config: Pick<SurveyConfig, 'faces_past_participants' | 'asktheexpert_past_experts'>, kind: ReservationKind): string[] {
+  return kind === 'faces' ? config.faces_past_participants : config.asktheexpert_past_experts;
+}

@@ -1,0 +1,57 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The public host the test build trusts X-Forwarded-Host for, as a deployment behind a TLS proxy would. */
+export const PROXIED_HOST = 'peervote.test';
+
+/**
+ * Builds the site once for every project (database) of the run, with ALLOWED_DOMAINS set as a
+ * deployment behind a proxy sets it, and assembles a surveys folder: the real surveys plus the
+ * test fixtures. Stops the PostgreSQL cluster the config started, at the end.
+ */
+export default function setup(project: TestProject) {
+  if (!process.env.PEERVOTE_API_BUILD) {
+    const log = path.join(tmpdir(), `peervote-api-build-${process.pid}.log`);
+    try {
+      const output = execFileSync(process.execPath, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+        cwd: ROOT,
+        env: { ...process.env, ALLOWED_DOMAINS: PROXIED_HOST, ASTRO_TELEMETRY_DISABLED: '1' },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      writeFileSync(log, output);
+    } catch (error) {
+      const failed = error as { stdout?: string; stderr?: string };
+      throw new Error(`astro build failed:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`);
+    }
+    const surveys = mkdtempSync(path.join(tmpdir(), 'peervote-api-surveys-'));
+    cpSync(path.join(ROOT, 'surveys'), surveys, { recursive: true });
+    for (const name of readdirSync(path.join(ROOT, 'tests/api/fixtures/surveys'))) {
+      cpSync(path.join(ROOT, 'tests/api/fixtures/surveys', name), path.join(surveys, name), { recursive: true });
+    }
+    process.env.PEERVOTE_API_BUILD = surveys;
+  }
+  project.provide('surveysDir', process.env.PEERVOTE_API_BUILD);
+  return () => {
+    const surveys = process.env.PEERVOTE_API_BUILD;
+    if (surveys) rmSync(surveys, { recursive: true, force: true });
+    delete process.env.PEERVOTE_API_BUILD;
+    const started = process.env.PEERVOTE_STARTED_POSTGRES;
+    if (started) {
+      delete process.env.PEERVOTE_STARTED_POSTGRES;
+      execFileSync('bash', ['tests/support/postgres.sh', 'stop', started], { cwd: ROOT, stdio: 'inherit' });
+    }
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    surveysDir: string;
+    databaseUrl: string;
+  }
+}

@@ -1,0 +1,185 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Kysely } from 'kysely';
+import { inject } from 'vitest';
+import { startServer } from '../support/server.mjs';
+import { demoBallotFields } from '../support/ballots.mjs';
+import { createDatabase } from '../../src/server/db/database.ts';
+import type { Database } from '../../src/server/db/schema.ts';
+
+/** A file part of a ballot. */
+export interface FilePart {
+  name: string;
+  type: string;
+  data: Uint8Array;
+}
+
+/** A ballot as pairs of name and value (a name may repeat). */
+export type Fields = Array<[string, string | FilePart]>;
+
+/** An API answer: status, headers and the parsed JSON body (or the text, when not JSON). */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** A running API server on its own database, with the means to post ballots and look inside. */
+export interface Api {
+  url: string;
+  dialect: 'sqlite' | 'postgres';
+  dataDir: string;
+  post(fields: Fields, options?: { query?: Record<string, string>; headers?: Record<string, string> }): Promise<Answer>;
+  request(pathname: string, init?: RequestInit): Promise<Answer>;
+  get(pathname: string, headers?: Record<string, string>): Promise<Answer>;
+  /** The database itself, to check what was stored. */
+  db(): Kysely<Database>;
+  restart(env?: Record<string, string>): Promise<void>;
+  stopped(): Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** The demo survey's query for a public-link ballot. */
+export const DEMO_QUERY = { project_id: 'top-doctors-demo', project_type: 'form', sheet: 'Top Doctors 2027 ballots' };
+
+/** A valid demo ballot, varied by `n`. */
+export function demoBallot(n = 0): Fields {
+  return demoBallotFields(n) as Fields;
+}
+
+/** A valid kitchen-sink ballot; `changes` replace or add fields, `undefined` removes one. */
+export function sinkBallot(changes: Record<string, string | FilePart | undefined> = {}): Fields {
+  const base: Record<string, string | FilePart | undefined> = {
+    'full-name': 'Ada Lovelace',
+    email: 'ada@example.org',
+    hospital: 'St. Mary',
+    role: 'Resident',
+    interests: 'Research',
+    'nominations[Medicine][Cardiology][1]': 'n-1',
+    'nominations[Medicine][Cardiology][2]': 'n-2',
+    affirm: 'on',
+    ...changes,
+  };
+  return Object.entries(base).filter((entry): entry is [string, string | FilePart] => entry[1] !== undefined);
+}
+
+/** The kitchen-sink survey's query. */
+export const SINK_QUERY = { project_id: 'kitchen-sink', project_type: 'form' };
+
+function toForm(fields: Fields): FormData {
+  const form = new FormData();
+  for (const [name, value] of fields) {
+    if (typeof value === 'string') form.append(name, value);
+    else form.append(name, new Blob([value.data as BlobPart], { type: value.type }), value.name);
+  }
+  return form;
+}
+
+async function answer(response: Response): Promise<Answer> {
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+async function createPostgresDatabase(adminUrl: string): Promise<string> {
+  const name = `peervote_test_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropPostgresDatabase(adminUrl: string, databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
+  await client.end();
+}
+
+/**
+ * Starts the built server with a fresh database of this project's dialect (SQLite in a temp
+ * folder, or a new PostgreSQL database), the test surveys, test hooks on and no rate limit
+ * unless `env` says otherwise.
+ */
+export async function startApi(env: Record<string, string> = {}): Promise<Api> {
+  const adminUrl = inject('databaseUrl');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'peervote-api-'));
+  const databaseUrl = adminUrl ? await createPostgresDatabase(adminUrl) : '';
+  const baseEnv = {
+    SURVEYS_DIR: inject('surveysDir'),
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    PEERVOTE_TEST_HOOKS: '1',
+    RATE_LIMIT_MAX: '0',
+    ALLOWED_ORIGINS: '',
+    TRUST_PROXY: '',
+    BODY_SIZE_LIMIT: '',
+    ...env,
+  };
+  let server = await startServer({ env: baseEnv });
+  let inspector: Kysely<Database> | undefined;
+  const settings = { databaseUrl: databaseUrl || undefined, sqliteFile: path.join(dataDir, 'peervote.sqlite'), sqliteSynchronous: 'NORMAL' as const, pgPoolMax: 2 };
+
+  const api: Api = {
+    get url() {
+      return server.url;
+    },
+    dialect: databaseUrl ? 'postgres' : 'sqlite',
+    dataDir,
+    async post(fields, { query = DEMO_QUERY, headers = {} } = {}) {
+      const search = new URLSearchParams(query).toString();
+      const response = await fetch(`${server.url}/api/survey?${search}`, { method: 'POST', body: toForm(fields), headers: { Origin: server.url, ...headers } });
+      return answer(response);
+    },
+    async request(pathname, init = {}) {
+      return answer(await fetch(`${server.url}${pathname}`, init));
+    },
+    async get(pathname, headers = {}) {
+      return answer(await fetch(`${server.url}${pathname}`, { headers }));
+    },
+    db() {
+      inspector ??= createDatabase(settings).db;
+      return inspector;
+    },
+    async restart(extra = {}) {
+      await inspector?.destroy();
+      inspector = undefined;
+      await server.stop();
+      server = await startServer({ env: { ...baseEnv, ...extra } });
+    },
+    stopped: () => server.exited as Promise<number | null>,
+    async stop() {
+      await inspector?.destroy();
+      inspector = undefined;
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      if (databaseUrl) await dropPostgresDatabase(adminUrl, databaseUrl);
+    },
+  };
+  return api;
+}
+
+/** How many rows each ballot table holds. */
+export async function rowCounts(db: Kysely<Database>): Promise<Record<string, number>> {
+  const tables = ['ballots', 'answers', 'nominations', 'write_ins', 'reservations', 'tile_claims', 'uploads', 'idempotency_keys'] as const;
+  const counts: Record<string, number> = {};
+  for (const table of tables) {
+    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    counts[table] = Number(row.n);
+  }
+  return counts;
+}
+
+/** The first bytes of a real PDF, enough for a file the server accepts. */
+export const PDF: FilePart = { name: 'cv.pdf', type: 'application/pdf', data: new TextEncoder().encode('%PDF-1.4\n% test\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n') };

@@ -1,0 +1,129 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEMO_QUERY, demoBallot, startApi, type Api } from './helpers.ts';
+import { multipart } from '../support/ballots.mjs';
+
+const CDN = 'https://cdn.example.com';
+const search = new URLSearchParams(DEMO_QUERY).toString();
+
+/** Posts a demo ballot with exactly these headers (Host included), as a proxy or another site would. */
+function rawPost(url: string, headers: Record<string, string>, n = 0): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  const { body, contentType } = multipart(demoBallot(n) as Array<[string, string]>);
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${url}/api/survey?${search}`, { method: 'POST', headers: { 'Content-Type': contentType, 'Content-Length': String(body.length), ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('origins', () => {
+  let api: Api;
+  beforeAll(async () => {
+    api = await startApi({ ALLOWED_ORIGINS: CDN });
+  });
+  afterAll(() => api?.stop());
+
+  test('a post from another origin, or with no Origin, is refused', async () => {
+    const foreign = await api.post(demoBallot(1), { headers: { Origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.error).toBe('forbidden_origin');
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const none = await rawPost(api.url, {});
+    expect(none.status).toBe(403);
+  });
+
+  test('a post from the site itself is taken, without CORS headers', async () => {
+    const own = await api.post(demoBallot(2));
+    expect(own.status).toBe(201);
+    expect(own.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  test('a post from an ALLOWED_ORIGINS origin is taken, with CORS headers for exactly that origin', async () => {
+    const cdn = await api.post(demoBallot(3), { headers: { Origin: CDN } });
+    expect(cdn.status).toBe(201);
+    expect(cdn.headers.get('access-control-allow-origin')).toBe(CDN);
+    expect(cdn.headers.get('vary')).toContain('Origin');
+    const lookup = await api.get('/api/survey/faces/top-doctors-demo', { Origin: CDN });
+    expect(lookup.headers.get('access-control-allow-origin')).toBe(CDN);
+  });
+
+  test('a preflight is granted to ALLOWED_ORIGINS only', async () => {
+    const preflight = (origin: string) =>
+      api.request('/api/survey', { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'idempotency-key' } });
+    const granted = await preflight(CDN);
+    expect(granted.status).toBe(204);
+    expect(granted.headers.get('access-control-allow-origin')).toBe(CDN);
+    expect(granted.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(granted.headers.get('access-control-allow-headers')).toContain('Idempotency-Key');
+    const refused = await preflight('https://evil.example');
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  test('behind a TLS-terminating proxy, a post from the public https origin is taken (security.allowedDomains)', async () => {
+    const port = new URL(api.url).port;
+    const proxied = await rawPost(api.url, { Host: `127.0.0.1:${port}`, 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'peervote.test', Origin: 'https://peervote.test' }, 4);
+    expect(proxied.status).toBe(201);
+    const forged = await rawPost(api.url, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.test', Origin: 'https://evil.test' }, 5);
+    expect(forged.status).toBe(403);
+    const unproxied = await rawPost(api.url, { Origin: 'https://peervote.test' }, 6);
+    expect(unproxied.status).toBe(403);
+  });
+});
+
+describe('rate limit', () => {
+  test('past RATE_LIMIT_MAX posts in a window: 429 with Retry-After; X-Forwarded-For is ignored without TRUST_PROXY', async () => {
+    const api = await startApi({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60' });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await api.post(demoBallot(i), { headers: { 'X-Forwarded-For': `10.0.0.${i}` } })).status);
+      expect(statuses).toEqual([201, 201, 201]);
+      const limited = await api.post(demoBallot(9), { headers: { 'X-Forwarded-For': '10.9.9.9' } });
+      expect(limited.status).toBe(429);
+      expect(limited.body.error).toBe('rate_limited');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect((await api.get('/api/survey/stats/top-doctors-demo')).status).toBe(200);
+      // The count lives in the database: a restarted (or second) instance goes on counting.
+      await api.restart();
+      expect((await api.post(demoBallot(10))).status).toBe(429);
+    } finally {
+      await api.stop();
+    }
+  });
+
+  test('with TRUST_PROXY, clients are told apart by the address our proxy added to X-Forwarded-For', async () => {
+    const api = await startApi({ RATE_LIMIT_MAX: '2', TRUST_PROXY: '1' });
+    try {
+      const from = (client: string, n: number) => api.post(demoBallot(n), { headers: { 'X-Forwarded-For': `1.2.3.4, ${client}` } });
+      expect((await from('198.51.100.1', 1)).status).toBe(201);
+      expect((await from('198.51.100.1', 2)).status).toBe(201);
+      expect((await from('198.51.100.1', 3)).status).toBe(429);
+      expect((await from('198.51.100.2', 4)).status).toBe(201);
+    } finally {
+      await api.stop();
+    }
+  });
+});
+
+describe('test hooks', () => {
+  test('are off unless PEERVOTE_TEST_HOOKS is set: X-Peervote-Now and X-Peervote-Fault do nothing', async () => {
+    const api = await startApi({ PEERVOTE_TEST_HOOKS: '' });
+    try {
+      const dentist: Array<[string, string]> = [
+        ['full-name', 'Dr. Tooth'],
+        ['email', 'tooth@example.org'],
+        ['nominations[Dentistry][Orthodontics][1]', 'x'],
+      ];
+      const late = await api.post(dentist, { query: { project_id: 'best-dentists-2024', project_type: 'form' }, headers: { 'X-Peervote-Now': '2025-01-01T00:00:00Z' } });
+      expect(late.status).toBe(410);
+      expect((await api.post(demoBallot(1), { headers: { 'X-Peervote-Fault': 'ballot:exit' } })).status).toBe(201);
+    } finally {
+      await api.stop();
+    }
+  });
+});

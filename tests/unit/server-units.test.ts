@@ -1,0 +1,93 @@
+import { describe, expect, test } from 'vitest';
+import { readServerConfig } from '../../src/server/config.ts';
+import { foldWorkplaces, workplaceKey } from '../../src/server/workplaces.ts';
+import { sniffType } from '../../src/server/uploads.ts';
+import { clientAddress } from '../../src/server/client-address.ts';
+import { readIdempotencyKey } from '../../src/server/idempotency.ts';
+import { uuidv7 } from '../../src/server/ids.ts';
+import { tileSlug } from '../../src/survey/tiles.ts';
+
+describe('configuration from the environment', () => {
+  test('defaults: SQLite under ./data, 12 MB bodies, 30 posts a minute', () => {
+    const config = readServerConfig({});
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.sqliteFile).toMatch(/data\/peervote\.sqlite$/);
+    expect(config.uploadsDir).toMatch(/data\/uploads$/);
+    expect(config).toMatchObject({ bodySizeLimit: 12 * 1024 * 1024, rateLimitMax: 30, rateLimitWindowMs: 60_000, trustProxy: 0, testHooks: false, allowedOrigins: [] });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  test.each([
+    [{ BODY_SIZE_LIMIT: 'lots' }, 'BODY_SIZE_LIMIT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ ALLOWED_ORIGINS: 'cdn.example.com' }, 'ALLOWED_ORIGINS'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'],
+    [{ PEERVOTE_TEST_HOOKS: 'perhaps' }, 'PEERVOTE_TEST_HOOKS'],
+  ])('a wrong %j fails naming the variable', (env, name) => {
+    expect(() => readServerConfig(env)).toThrow(new RegExp(`^Environment variable ${name}:`));
+  });
+
+  test('ALLOWED_ORIGINS and TRUST_PROXY', () => {
+    const config = readServerConfig({ ALLOWED_ORIGINS: 'https://a.example, https://b.example/', TRUST_PROXY: 'true' });
+    expect(config.allowedOrigins).toEqual(['https://a.example', 'https://b.example']);
+    expect(config.trustProxy).toBe(1);
+    expect(readServerConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+});
+
+describe('workplaces', () => {
+  test('names are grouped by case and spacing', () => {
+    expect(workplaceKey('  St.   Mary\tHospital ')).toBe(workplaceKey('st. mary hospital'));
+  });
+
+  test('fewer than 3 ballots fold into Other, each shown by its most common spelling', () => {
+    const counts = [
+      { value: 'Lakeside', ballots: 2 },
+      { value: 'lakeside ', ballots: 1 },
+      { value: 'Hilltop', ballots: 2 },
+      { value: 'other', ballots: 5 },
+    ];
+    expect(foldWorkplaces(counts, 1)).toEqual([
+      { name: 'Lakeside', ballots: 3 },
+      { name: 'Other', ballots: 8 },
+    ]);
+  });
+});
+
+test.each([
+  [[0x25, 0x50, 0x44, 0x46, 0x2d, 0x31], 'application/pdf'],
+  [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'image/png'],
+  [[0xff, 0xd8, 0xff, 0xe0], 'image/jpeg'],
+  [[0x4d, 0x5a, 0x90, 0x00], undefined],
+])('sniffType(%j) is %s', (bytes, type) => {
+  expect(sniffType(new Uint8Array(bytes))?.type).toBe(type);
+});
+
+test('client address: the connection, or with TRUST_PROXY=n the n-th X-Forwarded-For entry from the right', () => {
+  const request = new Request('http://x/', { headers: { 'x-forwarded-for': 'forged, 203.0.113.9, 10.0.0.2' } });
+  expect(clientAddress(request, '127.0.0.1', { trustProxy: 0 })).toBe('127.0.0.1');
+  expect(clientAddress(request, '127.0.0.1', { trustProxy: 1 })).toBe('10.0.0.2');
+  expect(clientAddress(request, '127.0.0.1', { trustProxy: 2 })).toBe('203.0.113.9');
+});
+
+test.each([
+  ['"abc-123"', 'abc-123'],
+  ['abc', 'abc'],
+  ['"with space"', 'invalid'],
+  ['', 'invalid'],
+])('Idempotency-Key %j reads as %j', (header, key) => {
+  expect(readIdempotencyKey(new Request('http://x/', { headers: { 'Idempotency-Key': header } }))).toBe(key);
+});
+
+test('uuidv7 ids are UUIDs that sort by time', () => {
+  const a = uuidv7(1_000);
+  const b = uuidv7(2_000);
+  expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  expect(a < b).toBe(true);
+});
+
+test('a tile is known by its slug, or its title in dashed lower case', () => {
+  expect(tileSlug({ title: 'When should a headache worry me?' })).toBe('when-should-a-headache-worry-me');
+  expect(tileSlug({ title: 'Sports Medicine', slug: 'sports' })).toBe('sports');
+});

@@ -1,0 +1,36 @@
+/// <reference types="vitest/config" />
+import { execFileSync } from 'node:child_process';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The API tests: real HTTP against the built server (built once in the global setup), run once
+ * per database. SQLite always; PostgreSQL at TEST_DATABASE_URL, or on a throwaway cluster from
+ * tests/support/postgres.sh when CI (or PEERVOTE_TEST_POSTGRES=1) asks for one.
+ */
+function postgresUrl(): string {
+  if (process.env.TEST_DATABASE_URL) return process.env.TEST_DATABASE_URL;
+  if (!process.env.CI && !process.env.PEERVOTE_TEST_POSTGRES) return '';
+  const url = execFileSync('bash', ['tests/support/postgres.sh', 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  process.env.PEERVOTE_STARTED_POSTGRES = url;
+  return url;
+}
+
+const pg = postgresUrl();
+if (!pg) console.warn('API tests: PostgreSQL skipped (set TEST_DATABASE_URL, or PEERVOTE_TEST_POSTGRES=1 to start one).');
+
+const dialects = [
+  { name: 'api-sqlite', databaseUrl: '' },
+  ...(pg ? [{ name: 'api-postgres', databaseUrl: pg }] : []),
+];
+
+export default defineConfig({
+  test: {
+    globalSetup: ['tests/api/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: dialects.map(({ name, databaseUrl }) => ({
+      extends: true,
+      test: { name, include: ['tests/api/**/*.test.ts'], provide: { databaseUrl } },
+    })),
+  },
+});
