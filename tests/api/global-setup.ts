@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -16,15 +16,13 @@ export const PROXIED_HOST = 'peervote.test';
  */
 export default function setup(project: TestProject) {
   if (!process.env.PEERVOTE_API_BUILD) {
-    const log = path.join(tmpdir(), `peervote-api-build-${process.pid}.log`);
     try {
-      const output = execFileSync(process.execPath, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+      execFileSync(process.execPath, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
         cwd: ROOT,
         env: { ...process.env, ALLOWED_DOMAINS: PROXIED_HOST, ASTRO_TELEMETRY_DISABLED: '1' },
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      writeFileSync(log, output);
     } catch (error) {
       const failed = error as { stdout?: string; stderr?: string };
       throw new Error(`astro build failed:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`);
