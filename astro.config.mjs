@@ -3,6 +3,7 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import staticHostRules from './src/integrations/static-host-rules.ts';
+import nomineeLists from './src/integrations/nominee-lists.ts';
 import { loadSite } from './src/survey/loader.ts';
 
 const site = loadSite();
@@ -14,7 +15,7 @@ export default defineConfig({
   output: 'static',
   trailingSlash: 'ignore',
   adapter: node({ mode: 'standalone', bodySizeLimit }),
-  integrations: [react(), staticHostRules()],
+  integrations: [react(), nomineeLists(), staticHostRules()],
   security: {
     checkOrigin: true,
   },
