@@ -33,6 +33,8 @@ const server = http.createServer((req, res) => {
 
 server.listen(port, host, () => {
   console.log(`Peervote is running at http://${host}:${port}/`);
+  // Loading the search route builds every survey's nominee index now, not on the first voter's search.
+  fetch(`http://${host}:${port}/api/search/_`, { method: 'OPTIONS' }).catch(() => undefined);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
