@@ -1,4 +1,4 @@
-import { nonempty, object, optional, refine, string, type Infer } from 'superstruct';
+import { object, optional, refine, string, type Infer } from 'superstruct';
 
 /** The optional columns of a nominee list, shown beside the name to tell people of one name apart. */
 export const DETAIL_COLUMNS = ['specialty', 'city', 'practice'] as const;
@@ -13,10 +13,12 @@ export const NomineeId = refine(string(), 'NomineeId', (value) =>
     : `expected an id of letters, digits, ".", "-" or "_" (at most 64, starting with a letter or digit), got ${JSON.stringify(value)}`,
 );
 
+const Name = refine(string(), 'Name', (value) => (value.trim() ? true : 'is empty: every nominee needs a name'));
+
 /** One nominee of a survey's list (SPEC.md §3 "Nominee search hit": id, name; plus the detail columns). */
 export const Nominee = object({
   id: NomineeId,
-  name: nonempty(string()),
+  name: Name,
   specialty: optional(string()),
   city: optional(string()),
   practice: optional(string()),
