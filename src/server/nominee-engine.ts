@@ -22,7 +22,7 @@ export interface NomineeEngine {
 /** Words this long or longer may hold one typo; shorter words must match exactly or as a prefix. */
 export const MIN_TYPO_WORD = 5;
 
-/** Query words this short are matched against the prefix table rather than scored by MiniSearch. */
+/** Query words this short match too many names to score: they are looked up in the prefix table. */
 export const SHORT_WORD = 3;
 
 /** Algolia's record shape for a nominee: its id again as `objectID`. */
@@ -30,13 +30,7 @@ export function toHit(nominee: Nominee): NomineeHit {
   return { objectID: nominee.id, ...nominee };
 }
 
-/** The words of a nominee that search looks at: its name first, then its detail columns. */
-function wordsOf(nominee: Nominee): { name: string[]; all: string[] } {
-  const name = nomineeTerms(nominee.name);
-  return { name, all: [...name, ...DETAIL_COLUMNS.flatMap((column) => nomineeTerms(nominee[column] ?? ''))] };
-}
-
-/** How closely a nominee's words match the query words: 0 every word exactly, 1 at least as prefixes, 2 with a typo. */
+/** How closely a name's words match the query words: 0 every word exactly, 1 at least as prefixes, 2 with a typo. */
 function tier(words: readonly string[], terms: readonly string[]): 0 | 1 | 2 {
   let worst: 0 | 1 | 2 = 0;
   for (const term of terms) {
@@ -47,51 +41,76 @@ function tier(words: readonly string[], terms: readonly string[]): 0 | 1 | 2 {
   return worst;
 }
 
+/** True when a word of the sorted list starts with `prefix`. */
+function hasPrefix(sorted: readonly string[], prefix: string): boolean {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid] < prefix) low = mid + 1;
+    else high = mid;
+  }
+  return low < sorted.length && sorted[low].startsWith(prefix);
+}
+
+const startsAny = (words: readonly string[], term: string) => words.some((word) => word.startsWith(term));
+
 /**
- * Builds the search index of a nominee list. Every query word must match a word of the name
- * or of a detail column, as a prefix, case and accents folded, with one typo allowed in words
- * of five letters or more. Exact matches rank first, then prefix matches, then those that
- * needed a typo; within a rank MiniSearch's BM25 score (the name weighted ×3) decides.
+ * Builds the search index of a nominee list. Every query word must match the start of a word
+ * of the name, case and accents folded, with one typo allowed in words of five letters or
+ * more; a word that starts no name but starts a word of a detail column ("riverside",
+ * "cardio") narrows the matches to nominees with that specialty, city or practice. Exact
+ * matches rank first, then prefix matches, then those that needed a typo; within a rank
+ * MiniSearch's BM25 score decides.
  *
- * Words of up to three letters match so many nominees at 100,000 that scoring them is slow and
- * tells nothing: they filter the matches of the longer words, and a query of short words
- * alone is answered from a table of prefixes built with the index, in name order.
+ * Words of up to three letters match so many names at 100,000 nominees that scoring them is
+ * slow and tells nothing: they filter the matches of the longer words, and a query of short
+ * words alone is answered from a table of prefixes built with the index, in name order.
  */
 export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine {
-  const words = nominees.map(wordsOf);
-  const index = new MiniSearch<Nominee & { i: number }>({
+  const names = nominees.map((nominee) => nomineeTerms(nominee.name));
+  const details = nominees.map((nominee) => DETAIL_COLUMNS.flatMap((column) => nomineeTerms(nominee[column] ?? '')));
+  const nameVocabulary = [...new Set(names.flat())].sort();
+  const detailVocabulary = [...new Set(details.flat())].sort();
+  const index = new MiniSearch<{ i: number; name: string }>({
     idField: 'i',
-    fields: ['name', ...DETAIL_COLUMNS],
+    fields: ['name'],
     storeFields: [],
     tokenize: nomineeTerms,
     processTerm: (term) => term,
     searchOptions: {
+      tokenize: (text) => text.split(' '),
       processTerm: (term) => term,
       prefix: true,
       fuzzy: (term) => (term.length >= MIN_TYPO_WORD ? 1 : false),
       combineWith: 'AND',
-      boost: { name: 3 },
     },
   });
-  index.addAll(nominees.map((nominee, i) => ({ ...nominee, i })));
+  index.addAll(nominees.map(({ name }, i) => ({ i, name })));
   let table: PrefixTable | undefined;
 
   function ranked(terms: string[]): ArrayLike<number> {
-    const long = terms.filter((term) => term.length > SHORT_WORD);
-    const short = terms.filter((term) => term.length <= SHORT_WORD);
-    const hasShort = (i: number) => short.every((term) => words[i].all.some((word) => word.startsWith(term)));
-    if (long.length === 0) {
-      table ??= prefixTable(words, SHORT_WORD, (i) => foldText(nominees[i].name));
+    // A word is a name word unless it starts no name and does start a detail (a typo in a name stays a name word).
+    const detailTerms = terms.filter((term) => !hasPrefix(nameVocabulary, term) && hasPrefix(detailVocabulary, term));
+    const nameTerms = terms.filter((term) => !detailTerms.includes(term));
+    const long = nameTerms.filter((term) => term.length > SHORT_WORD);
+    const short = nameTerms.filter((term) => term.length <= SHORT_WORD);
+    const keep = (i: number) => short.every((term) => startsAny(names[i], term)) && detailTerms.every((term) => startsAny(details[i], term));
+    if (long.length) {
+      const tiers: number[][] = [[], [], []];
+      for (const result of index.search(long.join(' '))) {
+        const i = result.id as number;
+        if (keep(i)) tiers[tier(names[i], nameTerms)].push(i);
+      }
+      return tiers.flat();
+    }
+    table ??= prefixTable(names, SHORT_WORD, (i) => foldText(nominees[i].name));
+    if (short.length) {
       const [first, ...rest] = short.map((term) => table!.lookup(term)).sort((a, b) => a.length - b.length);
-      return rest.length ? first.filter((i) => hasShort(i)) : first;
+      return rest.length || detailTerms.length ? first.filter(keep) : first;
     }
-    const tiers: number[][] = [[], [], []];
-    for (const result of index.search(long.join(' '), { tokenize: (text) => text.split(' ') })) {
-      const i = result.id as number;
-      if (short.length && !hasShort(i)) continue;
-      tiers[tier(words[i].all, terms)].push(i);
-    }
-    return tiers.flat();
+    // Only detail words ("cardiology"): every nominee with them, in name order.
+    return table.order.filter(keep);
   }
 
   return {

@@ -39,7 +39,7 @@ export function configureSearch(given: SearchSettings, load?: ClientLoader): voi
 
 /** Loads the search code and creates the client, once: called when a voter first focuses a nomination input. */
 export function prepareSearch(): Promise<NomineeSearchClient> {
-  if (!settings) throw new Error('configureSearch() must run before a nomination input is used');
+  if (!settings) return Promise.reject(new Error('configureSearch() must run before a nomination input is used'));
   client ??= loader(settings).catch((error: unknown) => {
     client = undefined;
     throw error;

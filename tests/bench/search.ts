@@ -84,19 +84,25 @@ function withinOneEdit(a: string, b: string): boolean {
   return edits + (a.length - i) + (b.length - j) <= 1;
 }
 
-/** The baseline: every nominee's words checked against every query word, the same matching rules, ranked by how they matched. */
+/**
+ * The baseline: every nominee checked in turn against every query word, by the engine's rules
+ * (a name word's prefix, one typo in a name word of five letters or more, or a detail word's
+ * prefix), then ranked by how the name matched.
+ */
 function naiveScan(nominees: readonly Nominee[]) {
-  const words = nominees.map((n) => [n.name, ...DETAIL_COLUMNS.map((c) => n[c] ?? '')].flatMap(nomineeTerms));
+  const names = nominees.map((n) => nomineeTerms(n.name));
+  const details = nominees.map((n) => DETAIL_COLUMNS.flatMap((c) => nomineeTerms(n[c] ?? '')));
   return (query: string) => {
     const terms = queryTerms(query);
-    const tiers: number[][] = [[], [], []];
-    outer: for (let i = 0; i < words.length; i++) {
+    const tiers: number[][] = [[], [], [], []];
+    outer: for (let i = 0; i < names.length; i++) {
       let worst = 0;
       for (const term of terms) {
-        const own = words[i];
+        const own = names[i];
         if (own.includes(term)) continue;
         if (own.some((word) => word.startsWith(term))) worst = Math.max(worst, 1);
-        else if (term.length >= MIN_TYPO_WORD && own.some((word) => withinOneEdit(word, term))) worst = 2;
+        else if (term.length >= MIN_TYPO_WORD && own.some((word) => withinOneEdit(word, term))) worst = Math.max(worst, 2);
+        else if (details[i].some((word) => word.startsWith(term))) worst = Math.max(worst, 1);
         else continue outer;
       }
       tiers[worst].push(i);

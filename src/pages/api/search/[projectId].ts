@@ -4,13 +4,19 @@ import { findSurvey } from '../../../server/surveys.ts';
 import { loadAllSurveys } from '../../../survey/loader.ts';
 import { json } from '../../../server/http.ts';
 import { nomineeIndex, warmNomineeIndexes } from '../../../server/nominees.ts';
-import { toProblems } from '../../../survey/errors.ts';
+import { ConfigError, toProblems } from '../../../survey/errors.ts';
 import { SearchBody, searchParams, type NomineeResult } from '../../../survey/nominee-search.ts';
 
 export const prerender = false;
 
-// Built when the server loads this route, not when the first voter types.
-setTimeout(() => warmNomineeIndexes(loadAllSurveys()), 0);
+// Built when the server loads this route (bin/serve.mjs does at start), not when the first voter types.
+setTimeout(() => {
+  try {
+    warmNomineeIndexes(loadAllSurveys());
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : error);
+  }
+}, 0);
 
 /** Search is public and carries no personal data: any origin may ask (for a survey API on its own origin). */
 const CORS = {
@@ -38,7 +44,14 @@ export const POST: APIRoute = async ({ params, request }) => {
     const problems = error instanceof StructError ? toProblems(error) : [{ path: '', message: 'expected a JSON body' }];
     return json(400, { error: 'bad_request', message: 'The search body is not valid.', problems }, CORS);
   }
-  const engine = nomineeIndex(survey).engine();
+  let engine;
+  try {
+    engine = nomineeIndex(survey).engine();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    return json(503, { error: 'nominee_list_invalid', message: 'The nominee list of this survey cannot be read; the server log says why.' }, CORS);
+  }
   const results = body.requests.map((request): NomineeResult => {
     const started = performance.now();
     const { query, page, hitsPerPage } = searchParams(request);
