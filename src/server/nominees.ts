@@ -38,7 +38,16 @@ export function nomineeIndex(survey: LoadedSurvey): NomineeIndex {
   return index;
 }
 
-/** Reads every survey's list and builds its search engine now, so that the first voter does not wait for it. */
+/**
+ * Reads every survey's list and builds its search engine now, so that the first voter does
+ * not wait for it. A list that cannot be read is logged and skipped: its survey's searches fail, not the others'.
+ */
 export function warmNomineeIndexes(surveys: readonly LoadedSurvey[]): void {
-  for (const survey of surveys) nomineeIndex(survey).engine().search('a');
+  for (const survey of surveys) {
+    try {
+      nomineeIndex(survey).engine().search('a');
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : error);
+    }
+  }
 }

@@ -10,13 +10,7 @@ import { SearchBody, searchParams, type NomineeResult } from '../../../survey/no
 export const prerender = false;
 
 // Built when the server loads this route (bin/serve.mjs does at start), not when the first voter types.
-setTimeout(() => {
-  try {
-    warmNomineeIndexes(loadAllSurveys());
-  } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : error);
-  }
-}, 0);
+setTimeout(() => warmNomineeIndexes(loadAllSurveys()), 0);
 
 /** Search is public and carries no personal data: any origin may ask (for a survey API on its own origin). */
 const CORS = {
