@@ -43,6 +43,8 @@ server.listen(port, host, async () => {
     process.exit(1);
   }
   console.log(`Peervote is running at http://${host}:${port}/`);
+  // Loading the search route builds every survey's nominee index now, not on the first voter's search.
+  fetch(`http://${host}:${port}/api/search/_`, { method: 'OPTIONS' }).catch(() => undefined);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

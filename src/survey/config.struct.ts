@@ -30,6 +30,12 @@ const DateString = refine(string(), 'Date', (value) =>
   Number.isNaN(Date.parse(value)) ? `expected a date such as 2030-12-31 or 2030-12-31T23:59:59Z, got "${value}"` : true,
 );
 
+const NomineeFileName = refine(string(), 'NomineeFileName', (value) =>
+  /^[\w.-]+\.(csv|jsonl|ndjson)$/i.test(value) && !value.startsWith('.')
+    ? true
+    : `expected the name of a .csv or .jsonl file in the survey folder, such as nominees.csv, got "${value}"`,
+);
+
 /**
  * Categories: group name → its sub-categories; the group named ADS instead maps a
  * category name to the advertisement image URLs shown under that category.
@@ -75,8 +81,8 @@ export const SurveyConfig = object({
   expiration_date: optional(DateString),
   blank_surveys: defaulted(boolean(), true),
   prepopulation: optional(Prepopulation),
-  /** The nominee list: a CSV file in the survey folder with at least `id` and `name` columns. */
-  nominees: optional(nonempty(string())),
+  /** The nominee list: a CSV (`.csv`) or JSON Lines (`.jsonl`) file in the survey folder with at least `id` and `name`. */
+  nominees: optional(NomineeFileName),
   faces: defaulted(array(Tile), []),
   faces_past_participants: defaulted(array(string()), []),
   asktheexpert: defaulted(array(Tile), []),

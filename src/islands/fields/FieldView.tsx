@@ -5,6 +5,7 @@ import type { PersonValues } from '../../survey/config.struct.ts';
 import type { PublicSurvey } from '../../survey/public.ts';
 import { ChoiceInput } from './ChoiceInput.tsx';
 import { FileInput } from './FileInput.tsx';
+import { NominationsSection } from '../nominations/NominationsSection.tsx';
 
 interface Props {
   field: FieldDef;
@@ -42,7 +43,8 @@ export function FieldView({ field, survey, prefill }: Props) {
       </fieldset>
     );
   }
-  if (field.type === 'nomination' || field.type === 'faces' || field.type === 'asktheexpert') return null;
+  if (field.type === 'nomination') return <NominationsSection field={field} survey={survey} />;
+  if (field.type === 'faces' || field.type === 'asktheexpert') return null;
 
   const labelText = (
     <>

@@ -1,0 +1,105 @@
+import { map } from 'nanostores';
+import { HITS_PER_PAGE, SEARCH_DEBOUNCE_MS, type NomineeHit } from '../survey/nominee-search.ts';
+import type { NomineeSearchClient } from '../search/search-client.ts';
+import type { SearchSettings } from '../search/settings.ts';
+
+/** The suggestions of the nomination input in use: one input at a time has them. */
+export interface SuggestionsState {
+  /** The slot whose input the suggestions belong to. */
+  slot?: string;
+  query: string;
+  /** `waiting`: typing or asking; `done`: hits are those of `query`; `error`: the search failed. */
+  status: 'idle' | 'waiting' | 'done' | 'error';
+  hits: NomineeHit[];
+  nbHits: number;
+  /** The highlighted suggestion, -1 for none. */
+  active: number;
+  open: boolean;
+}
+
+const CLOSED: SuggestionsState = { query: '', status: 'idle', hits: [], nbHits: 0, active: -1, open: false };
+
+/** The suggestions shown under the focused nomination input. */
+export const $suggestions = map<SuggestionsState>({ ...CLOSED });
+
+type ClientLoader = (settings: SearchSettings) => Promise<NomineeSearchClient>;
+
+let settings: SearchSettings | undefined;
+let loader: ClientLoader = async (given) => (await import('../search/search-client.ts')).createSearchClient(given);
+let client: Promise<NomineeSearchClient> | undefined;
+let timer: ReturnType<typeof setTimeout> | undefined;
+let sequence = 0;
+
+/** Sets the survey's search settings; a test may also hand in its own client. Nothing is fetched yet. */
+export function configureSearch(given: SearchSettings, load?: ClientLoader): void {
+  settings = given;
+  if (load) loader = load;
+  client = undefined;
+}
+
+/** Loads the search code and creates the client, once: called when a voter first focuses a nomination input. */
+export function prepareSearch(): Promise<NomineeSearchClient> {
+  if (!settings) return Promise.reject(new Error('configureSearch() must run before a nomination input is used'));
+  client ??= loader(settings).catch((error: unknown) => {
+    client = undefined;
+    throw error;
+  });
+  return client;
+}
+
+async function run(slot: string, query: string, ticket: number): Promise<void> {
+  try {
+    const search = await prepareSearch();
+    const { results } = await search.search([{ indexName: settings!.indexName, params: { query, hitsPerPage: HITS_PER_PAGE, page: 0 } }]);
+    const [result] = results;
+    if (ticket !== sequence) return;
+    $suggestions.set({ slot, query, status: 'done', hits: result.hits, nbHits: result.nbHits, active: -1, open: true });
+  } catch (error) {
+    if (ticket !== sequence) return;
+    console.error(error);
+    $suggestions.set({ ...$suggestions.get(), status: 'error', open: true });
+  }
+}
+
+/** The voter typed in a slot: asks for suggestions once typing pauses for 300 ms (SPEC.md §7). */
+export function typeQuery(slot: string, text: string): void {
+  clearTimeout(timer);
+  const ticket = ++sequence;
+  const query = text.trim();
+  if (!query) {
+    $suggestions.set({ ...CLOSED, slot });
+    return;
+  }
+  const current = $suggestions.get();
+  // Earlier suggestions stay on screen while the next ones are on their way.
+  $suggestions.set({ ...current, slot, status: 'waiting', open: current.slot === slot && current.open });
+  timer = setTimeout(() => void run(slot, query, ticket), SEARCH_DEBOUNCE_MS);
+}
+
+/** Moves the highlight by `step` (wrapping around), opening the list if it was closed with hits. */
+export function moveActive(step: number): void {
+  const state = $suggestions.get();
+  if (!state.hits.length) return;
+  if (!state.open) return $suggestions.set({ ...state, open: true, active: step > 0 ? 0 : state.hits.length - 1 });
+  const count = state.hits.length;
+  const from = state.active < 0 ? (step > 0 ? -1 : count) : state.active;
+  $suggestions.setKey('active', (((from + step) % count) + count) % count);
+}
+
+/** Highlights one suggestion (the pointer is over it). */
+export function setActive(index: number): void {
+  $suggestions.setKey('active', index);
+}
+
+/** Hides the suggestions, keeping them for the arrow keys to show again. */
+export function hideSuggestions(): void {
+  $suggestions.set({ ...$suggestions.get(), open: false, active: -1 });
+}
+
+/** Forgets the suggestions of a slot the voter left, and any search still on its way. */
+export function closeSuggestions(slot: string): void {
+  if ($suggestions.get().slot !== slot) return;
+  clearTimeout(timer);
+  sequence++;
+  $suggestions.set({ ...CLOSED });
+}

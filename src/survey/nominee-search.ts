@@ -1,0 +1,58 @@
+import { array, integer, min, object, optional, size, string, type, type Infer } from 'superstruct';
+import type { Nominee } from './nominee.struct.ts';
+
+/** Suggestions shown for one query (SPEC.md §7, §9). */
+export const HITS_PER_PAGE = 12;
+
+/** How long typing must pause before a search is sent, in milliseconds (SPEC.md §7, §9). */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/** One search hit, shaped as Algolia returns a record: `objectID` beside the nominee's own columns. */
+export type NomineeHit = Nominee & { objectID: string };
+
+/** One query's answer, in the shape of an Algolia search response (the fields the UI and InstantSearch read). */
+export interface NomineeResult {
+  hits: NomineeHit[];
+  nbHits: number;
+  page: number;
+  nbPages: number;
+  hitsPerPage: number;
+  query: string;
+  params: string;
+  index?: string;
+  processingTimeMS: number;
+  exhaustiveNbHits: boolean;
+}
+
+/** The answer to a multi-query search, as Algolia's `POST /1/indexes/{*}/queries` answers. */
+export interface NomineeResults {
+  results: NomineeResult[];
+}
+
+const Params = {
+  query: optional(string()),
+  page: optional(min(integer(), 0)),
+  hitsPerPage: optional(size(integer(), 1, HITS_PER_PAGE)),
+};
+
+/**
+ * The body of `POST /api/search/{projectId}`: Algolia's multi-query body, each request's
+ * parameters flat (as algoliasearch v5 sends them) or under `params` (as InstantSearch hands
+ * them to a search client). Other Algolia parameters are accepted and ignored.
+ */
+export const SearchBody = object({
+  requests: size(array(type({ indexName: optional(string()), params: optional(type(Params)), ...Params })), 1, 10),
+});
+
+/** A search body after validation. */
+export type SearchBody = Infer<typeof SearchBody>;
+
+/** The parameters of one request of a search body, flat and nested merged, with defaults. */
+export function searchParams(request: SearchBody['requests'][number]): { query: string; page: number; hitsPerPage: number } {
+  const { params } = request;
+  return {
+    query: request.query ?? params?.query ?? '',
+    page: request.page ?? params?.page ?? 0,
+    hitsPerPage: request.hitsPerPage ?? params?.hitsPerPage ?? HITS_PER_PAGE,
+  };
+}

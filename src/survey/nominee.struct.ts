@@ -1,0 +1,28 @@
+import { object, optional, refine, string, type Infer } from 'superstruct';
+
+/** The optional columns of a nominee list, shown beside the name to tell people of one name apart. */
+export const DETAIL_COLUMNS = ['specialty', 'city', 'practice'] as const;
+
+/** Every column a nominee list may have: `id` and `name` are required. */
+export const NOMINEE_COLUMNS = ['id', 'name', ...DETAIL_COLUMNS] as const;
+
+/** A nominee id: letters, digits, dots, dashes and underscores, as it travels in a ballot and an Algolia objectID. */
+export const NomineeId = refine(string(), 'NomineeId', (value) =>
+  /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value)
+    ? true
+    : `expected an id of letters, digits, ".", "-" or "_" (at most 64, starting with a letter or digit), got ${JSON.stringify(value)}`,
+);
+
+const Name = refine(string(), 'Name', (value) => (value.trim() ? true : 'is empty: every nominee needs a name'));
+
+/** One nominee of a survey's list (SPEC.md §3 "Nominee search hit": id, name; plus the detail columns). */
+export const Nominee = object({
+  id: NomineeId,
+  name: Name,
+  specialty: optional(string()),
+  city: optional(string()),
+  practice: optional(string()),
+});
+
+/** A nominee after validation. */
+export type Nominee = Infer<typeof Nominee>;

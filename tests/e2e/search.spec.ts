@@ -1,0 +1,190 @@
+import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+// Nominee search as a voter uses it, on the demo survey, against the real local backend.
+const DEMO = '/top-doctors-demo/';
+const CARDIOLOGY = 'nominations[Heart and Lungs][Cardiology]';
+
+const slot = (page: Page, name: string) => page.getByRole('combobox', { name });
+const options = (page: Page) => page.getByRole('listbox').getByRole('option');
+
+async function typeInto(page: Page, name: string, text: string) {
+  const input = slot(page, name);
+  await input.click();
+  await input.pressSequentially(text, { delay: 40 });
+  return input;
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.goto(DEMO);
+  await expect(page.getByRole('heading', { name: 'Your nominations' })).toBeVisible();
+});
+
+test('shows each category group with its ads and sub-categories of three nomination inputs', async ({ page }) => {
+  await expect(page.getByRole('heading', { level: 3 })).toHaveText(['Primary Care', 'Heart and Lungs', 'Surgery']);
+  const primaryCare = page.getByRole('region', { name: 'Primary Care' });
+  await expect(primaryCare.getByRole('img', { name: 'Advertisement' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Surgery' }).getByRole('img')).toHaveCount(0);
+  const cardiology = page.getByRole('group', { name: 'Cardiology' });
+  await expect(cardiology.getByRole('combobox')).toHaveCount(3);
+  for (const placeholder of ['First Nomination', 'Second Nomination', 'Third Nomination']) {
+    await expect(slot(page, `Cardiology, ${placeholder}`)).toHaveAttribute('placeholder', placeholder);
+  }
+  await expect(page.getByRole('region', { name: 'Your nominations' }).getByRole('combobox')).toHaveCount(8 * 3);
+});
+
+test('loads the search code when a voter first focuses a nomination input, not with the page', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.reload();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.some((path) => path.includes('search-client'))).toBe(false);
+  await slot(page, 'Pediatrics, First Nomination').focus();
+  await expect.poll(() => scripts.some((path) => path.includes('search-client'))).toBe(true);
+  // Without Algolia keys, Algolia's client is never fetched.
+  expect(scripts.some((path) => /algolia|browser\./.test(path))).toBe(false);
+});
+
+test('suggests 12 nominees once typing pauses, with the details that tell them apart; a click picks one', async ({ page }) => {
+  const searches: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/search/')) searches.push(request.postData() ?? '');
+  });
+  const input = await typeInto(page, 'Cardiology, First Nomination', 'maria');
+  await expect(options(page)).toHaveCount(12);
+  expect(searches).toHaveLength(1);
+  expect(JSON.parse(searches[0])).toEqual({ requests: [{ indexName: 'top-doctors-demo', params: { query: 'maria', hitsPerPage: 12, page: 0 } }] });
+  await expect(input).toHaveAttribute('aria-expanded', 'true');
+
+  const lakeview = options(page).filter({ hasText: 'Lakeview Heart Institute' }).filter({ hasText: 'Maria Garcia' });
+  await expect(lakeview).toContainText('Cardiology · Lakeview Heart Institute · Lakeview');
+  await expect(options(page).filter({ hasText: 'Northgate Family Clinic' }).filter({ hasText: 'Maria Garcia' })).toHaveCount(1);
+  await lakeview.click();
+
+  await expect(input).toHaveValue('Maria Garcia');
+  await expect(input).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('listbox')).toHaveCount(0);
+  await expect(page.locator(`input[type=hidden][name="${CARDIOLOGY}[1]"]`)).toHaveValue('tdd-0007');
+  await input.blur();
+  await expect(input).toHaveValue('Maria Garcia');
+});
+
+test('picks with the keyboard: arrows move the highlight, Enter picks, Escape closes', async ({ page }) => {
+  const input = await typeInto(page, 'Neurosurgery, Second Nomination', 'castellanos');
+  await expect(options(page).first()).toBeVisible();
+  const names = await options(page).locator('.suggestion-name').allTextContents();
+
+  await page.keyboard.press('ArrowDown');
+  await expect(options(page).nth(0)).toHaveAttribute('aria-selected', 'true');
+  await expect(input).toHaveAttribute('aria-activedescendant', (await options(page).nth(0).getAttribute('id'))!);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowUp');
+  await expect(options(page).nth(1)).toHaveAttribute('aria-selected', 'true');
+  await expect(options(page).nth(0)).toHaveAttribute('aria-selected', 'false');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('listbox')).toHaveCount(0);
+  await expect(input).toHaveValue('castellanos');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+
+  await expect(input).toHaveValue(names[1]);
+  await expect(page.locator(`input[type=hidden][name="nominations[Surgery][Neurosurgery][2]"]`)).toHaveAttribute('value', /^tdd-\d+$/);
+});
+
+test('clears text that was not picked when the input loses focus', async ({ page }) => {
+  const input = await typeInto(page, 'Pulmonology, First Nomination', 'zoe ngu');
+  await expect(options(page).first()).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(input).toHaveValue('');
+  await expect(page.getByRole('listbox')).toHaveCount(0);
+  await expect(page.locator('input[type=hidden][name^="nominations[Heart and Lungs][Pulmonology]"]')).toHaveCount(0);
+
+  // Editing a picked name un-picks it; leaving then clears it too.
+  await typeInto(page, 'Pulmonology, First Nomination', 'zoe ngu');
+  await options(page).filter({ hasText: 'Zoë Nguyen-Laurent' }).click();
+  await expect(input).toHaveValue('Zoë Nguyen-Laurent');
+  await input.press('Backspace');
+  await input.blur();
+  await expect(input).toHaveValue('');
+});
+
+test('clears a slot whose nominee is already picked in the same sub-category', async ({ page }) => {
+  await typeInto(page, 'Cardiology, First Nomination', 'jose alv');
+  await options(page).filter({ hasText: 'José Álvarez-Ruiz' }).click();
+  const second = await typeInto(page, 'Cardiology, Second Nomination', 'alvarez-ruiz');
+  await options(page).filter({ hasText: 'José Álvarez-Ruiz' }).click();
+
+  await expect(second).toHaveValue('');
+  await expect(page.getByRole('alert')).toHaveText('José Álvarez-Ruiz is already your First Nomination for Cardiology.');
+  await expect(page.locator(`input[type=hidden][name="${CARDIOLOGY}[2]"]`)).toHaveCount(0);
+  await expect(slot(page, 'Cardiology, First Nomination')).toHaveValue('José Álvarez-Ruiz');
+
+  // The same nominee in another sub-category is fine.
+  const pulmonology = await typeInto(page, 'Pulmonology, First Nomination', 'alvarez-ruiz');
+  await options(page).filter({ hasText: 'José Álvarez-Ruiz' }).click();
+  await expect(pulmonology).toHaveValue('José Álvarez-Ruiz');
+});
+
+test('an empty result offers the write-in section, and the link takes focus there', async ({ page }) => {
+  // The write-in section is another island's; a stand-in with its id and button is enough here.
+  await page.evaluate(() => {
+    const section = document.createElement('section');
+    section.id = 'write-ins';
+    section.innerHTML = "<h2>Can't find your nominee?</h2><button type='button'>Add Write-In</button>";
+    section.style.marginTop = '150vh';
+    document.querySelector('main')!.append(section);
+  });
+  const input = await typeInto(page, 'Family Medicine, Third Nomination', 'qwxzv');
+  const footer = page.getByText("Can't find your nominee? CLICK HERE or scroll down to add.");
+  await expect(footer).toBeVisible();
+  await expect(options(page)).toHaveCount(0);
+  await expect(input).toHaveAttribute('aria-expanded', 'false');
+  await page.getByRole('link', { name: 'CLICK HERE' }).click();
+
+  await expect(page.getByRole('button', { name: 'Add Write-In' })).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Add Write-In' })).toBeInViewport();
+  await expect(input).toHaveValue('');
+  await expect(footer).toHaveCount(0);
+});
+
+test('finds names typed without accents, with an apostrophe or with a typo', async ({ page }) => {
+  const cases: Array<[string, string]> = [
+    ['jose alvarez', 'José Álvarez-Ruiz'],
+    ['lukasz', 'Łukasz Kowalczyk'],
+    ['siobhan obrien', "Siobhán O'Brien"],
+    ['Kowalczik', 'Łukasz Kowalczyk'],
+    ['benjamin castelanos', 'Benjamin Castellanos'],
+  ];
+  const input = slot(page, 'General Surgery, First Nomination');
+  for (const [query, name] of cases) {
+    await input.fill(query);
+    await expect(options(page).filter({ hasText: name }).first(), query).toBeVisible();
+  }
+});
+
+for (const [label, viewport] of [
+  ['phone', { width: 360, height: 740 }],
+  ['desktop', { width: 1280, height: 900 }],
+] as const) {
+  test(`has no accessibility violations with suggestions open, and fits a ${label} (${viewport.width} px)`, async ({ page }, testInfo) => {
+    await page.setViewportSize(viewport);
+    const input = await typeInto(page, 'Cardiology, Second Nomination', 'maria');
+    await expect(options(page)).toHaveCount(12);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await input.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
+    const box = (await page.getByRole('listbox').boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    await page.screenshot({ path: testInfo.outputPath(`suggestions-${label}.png`) });
+  });
+}

@@ -1,0 +1,113 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { $suggestions, closeSuggestions, configureSearch, hideSuggestions, moveActive, prepareSearch, typeQuery } from '../../src/stores/suggestions.ts';
+import type { NomineeSearchClient, SearchRequest } from '../../src/search/search-client.ts';
+import type { NomineeHit, NomineeResults } from '../../src/survey/nominee-search.ts';
+
+/** A search client the test controls, after InstantSearch's own tests/mocks/createSearchClient.ts. */
+function fakeClient() {
+  const calls: SearchRequest[][] = [];
+  const pending: Array<(results: NomineeResults) => void> = [];
+  const client: NomineeSearchClient = {
+    search: (requests) => {
+      calls.push(requests);
+      return new Promise((resolve) => pending.push(resolve));
+    },
+  };
+  const answer = (index: number, names: string[]) =>
+    pending[index]({
+      results: [
+        {
+          hits: names.map((name, i): NomineeHit => ({ objectID: `n${i}`, id: `n${i}`, name })),
+          nbHits: names.length,
+          page: 0,
+          nbPages: 1,
+          hitsPerPage: 12,
+          query: '',
+          params: '',
+          processingTimeMS: 1,
+          exhaustiveNbHits: true,
+        },
+      ],
+    });
+  return { client, calls, answer };
+}
+
+const SLOT = 'nominations[Surgery][Neurosurgery][1]';
+
+describe('the suggestions store', () => {
+  let fake: ReturnType<typeof fakeClient>;
+  let loads: number;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    fake = fakeClient();
+    loads = 0;
+    configureSearch({ projectId: 'p', indexName: 'idx' }, async () => {
+      loads++;
+      return fake.client;
+    });
+    closeSuggestions(SLOT);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  const settle = () => vi.advanceTimersByTimeAsync(0);
+
+  it('loads the search client once, on first use', async () => {
+    await Promise.all([prepareSearch(), prepareSearch()]);
+    expect(loads).toBe(1);
+  });
+
+  it('waits for a 300 ms pause in typing, then asks once for 12 hits of the last text', async () => {
+    typeQuery(SLOT, 'j');
+    await vi.advanceTimersByTimeAsync(200);
+    typeQuery(SLOT, 'jo');
+    await vi.advanceTimersByTimeAsync(299);
+    expect(fake.calls).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fake.calls).toEqual([[{ indexName: 'idx', params: { query: 'jo', hitsPerPage: 12, page: 0 } }]]);
+    fake.answer(0, ['José', 'Joan']);
+    await settle();
+    expect($suggestions.get()).toMatchObject({ slot: SLOT, query: 'jo', status: 'done', nbHits: 2, open: true, active: -1 });
+  });
+
+  it('ignores an answer that arrives after newer typing', async () => {
+    typeQuery(SLOT, 'jo');
+    await vi.advanceTimersByTimeAsync(300);
+    typeQuery(SLOT, 'jos');
+    await vi.advanceTimersByTimeAsync(300);
+    fake.answer(1, ['José']);
+    fake.answer(0, ['Joan', 'José']);
+    await settle();
+    expect($suggestions.get().hits.map((h) => h.name)).toEqual(['José']);
+  });
+
+  it('moves the highlight with the arrow keys, wrapping around, and hides on Escape', async () => {
+    typeQuery(SLOT, 'a');
+    await vi.advanceTimersByTimeAsync(300);
+    fake.answer(0, ['A', 'B', 'C']);
+    await settle();
+    moveActive(1);
+    expect($suggestions.get().active).toBe(0);
+    moveActive(-1);
+    expect($suggestions.get().active).toBe(2);
+    moveActive(1);
+    expect($suggestions.get().active).toBe(0);
+    hideSuggestions();
+    expect($suggestions.get()).toMatchObject({ open: false, active: -1 });
+    moveActive(-1);
+    expect($suggestions.get()).toMatchObject({ open: true, active: 2 });
+  });
+
+  it('closes on empty text without asking', async () => {
+    typeQuery(SLOT, '   ');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(fake.calls).toHaveLength(0);
+    expect($suggestions.get().open).toBe(false);
+  });
+
+  it('drops a search still on its way when the slot is left', async () => {
+    typeQuery(SLOT, 'ann');
+    closeSuggestions(SLOT);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(fake.calls).toHaveLength(0);
+  });
+});
