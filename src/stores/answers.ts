@@ -6,9 +6,17 @@ export type Answer = string | string[];
 /** The voter's answers to the layout's fields, by field name. */
 export const $answers = map<Record<string, Answer>>({});
 
+/** The files the voter chose, by field name. */
+export const $files = map<Record<string, File | undefined>>({});
+
 /** Records one answer. */
 export function setAnswer(name: string, value: Answer): void {
   $answers.setKey(name, value);
+}
+
+/** Records the file chosen for a file field, or none. */
+export function setFile(name: string, file: File | undefined): void {
+  $files.setKey(name, file);
 }
 
 /** Fills answers from a personal link's prepopulated values, keeping what the voter already typed. */

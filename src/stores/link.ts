@@ -2,6 +2,7 @@ import { atom } from 'nanostores';
 import { isExpired, linkState, secretFromPath, type LinkState } from '../survey/link.ts';
 import type { PersonValues } from '../survey/config.struct.ts';
 import { apiUrl } from '../survey/api-url.ts';
+import { prefillAnswers } from './answers.ts';
 
 /** What the page knows about the visitor's link: its state, the secret, and the holder's prepopulated answers. */
 export interface LinkInfo {
@@ -40,6 +41,7 @@ export async function checkLink(survey: LinkSurvey, pathname: string, oldBrowser
     if (response.status === 410) return $link.set({ state: 'expired', secret, prefill: {} });
     if (!response.ok) throw new Error(`link check answered ${response.status}`);
     const body = (await response.json()) as { prepopulated: PersonValues };
+    prefillAnswers(body.prepopulated);
     $link.set({ state: 'form', secret, prefill: body.prepopulated });
   } catch (error) {
     console.error(error);

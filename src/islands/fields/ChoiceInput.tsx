@@ -1,13 +1,15 @@
 import type { ReactNode } from 'react';
-import type { Answer } from '../../stores/answers.ts';
-import type { FieldDef } from '../../survey/field.struct.ts';
-import { $answers, setAnswer } from '../../stores/answers.ts';
 import { useStore } from '@nanostores/react';
+import { $answers, setAnswer, type Answer } from '../../stores/answers.ts';
+import { touch } from '../../stores/validation.ts';
+import type { FieldDef } from '../../survey/field.struct.ts';
 
 interface Props {
   field: FieldDef;
   value: Answer;
+  className: string;
   labelText: ReactNode;
+  error?: string;
   onChange: (value: Answer) => void;
 }
 
@@ -15,7 +17,7 @@ interface Props {
 export const otherAnswerName = (name: string) => `${name}[other-answer]`;
 
 /** Radio buttons, fancy radio cards or checkboxes for a field's options; 'Other' reveals a text input. */
-export function ChoiceInput({ field, value, labelText, onChange }: Props) {
+export function ChoiceInput({ field, value, className, labelText, error, onChange }: Props) {
   const answers = useStore($answers);
   const multiple = field.type === 'checkbox';
   const chosen = Array.isArray(value) ? value : value ? [value] : [];
@@ -24,8 +26,15 @@ export function ChoiceInput({ field, value, labelText, onChange }: Props) {
     onChange(checked ? [...chosen, option] : chosen.filter((o) => o !== option));
   };
   const otherName = otherAnswerName(field.name);
+  const errorId = `field-${field.name}-error`;
   return (
-    <fieldset className={`field field-${field.type} ${field.class ?? ''}`}>
+    <fieldset
+      className={className}
+      id={`field-${field.name}`}
+      role={multiple ? 'group' : 'radiogroup'}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={error ? errorId : undefined}
+    >
       <legend>{labelText}</legend>
       <div className={field.type === 'fancy-radio' ? 'choices choices-fancy' : 'choices'}>
         {field.options!.map((option) => (
@@ -51,8 +60,14 @@ export function ChoiceInput({ field, value, labelText, onChange }: Props) {
             placeholder="Please specify"
             value={String(answers[otherName] ?? '')}
             onChange={(event) => setAnswer(otherName, event.target.value)}
+            onBlur={() => touch(field.name)}
           />
         </label>
+      )}
+      {error && (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
       )}
     </fieldset>
   );

@@ -1,15 +1,17 @@
 import { useStore } from '@nanostores/react';
+import type { ReactNode } from 'react';
 import { $answers, setAnswer, type Answer } from '../../stores/answers.ts';
+import { $attempted, $problems, $touched, touch } from '../../stores/validation.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
 import type { PersonValues } from '../../survey/config.struct.ts';
-import type { PublicSurvey } from '../../survey/public.ts';
+import { isBlank } from '../../survey/ballot-input.ts';
 import { ChoiceInput } from './ChoiceInput.tsx';
 import { FileInput } from './FileInput.tsx';
-import { NominationsSection } from '../nominations/NominationsSection.tsx';
+import { FieldIcon } from './FieldIcon.tsx';
+import { Indicator, fieldStatus, type FieldStatus } from './Indicator.tsx';
 
 interface Props {
   field: FieldDef;
-  survey: PublicSurvey;
   prefill: PersonValues;
 }
 
@@ -21,66 +23,87 @@ export function isReadOnly(field: FieldDef, prefill: PersonValues): boolean {
   return Boolean(field.disabled || (field.prepopulated && prefill[field.name] !== undefined));
 }
 
-/** One field of the layout, by its type. */
-export function FieldView({ field, survey, prefill }: Props) {
+/** The label's text with the field's indicator. */
+function LabelText({ field, status }: { field: FieldDef; status: FieldStatus }) {
+  return (
+    <>
+      <FieldIcon name={field.icon} />
+      {field.label ?? field.name}
+      <Indicator status={status} />
+    </>
+  );
+}
+
+/** The first problem under a field, tied to its input by id for screen readers. */
+function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? (
+    <p className="field-error" id={`${id}-error`}>
+      {message}
+    </p>
+  ) : null;
+}
+
+/** One field of the layout, by its type, with its indicator and first error. */
+export function FieldView({ field, prefill }: Props) {
   const answers = useStore($answers);
-  const value = answers[field.name] ?? '';
-  const readOnly = isReadOnly(field, prefill);
-  const required = Boolean(field.validation?.required);
+  const problems = useStore($problems);
+  const touched = useStore($touched);
+  const attempted = useStore($attempted);
+  const value: Answer = answers[field.name] ?? '';
   const id = inputId(field.name);
-  const label = field.label ?? field.name;
+  const required = Boolean(field.validation?.required);
+  const error = (attempted || touched[field.name]) && !isReadOnly(field, prefill) ? problems[field.name] : undefined;
+  const status = fieldStatus({ required, filled: !isBlank(value), error, checked: touched[field.name] || attempted });
+  const className = `field field-${field.type} is-${status} ${field.labelAbove === false ? 'label-inline' : ''} ${field.class ?? ''}`;
 
   if (field.type === 'html') return <div className={`field field-html ${field.class ?? ''}`} dangerouslySetInnerHTML={{ __html: field.html ?? '' }} />;
   if (field.type === 'nested') {
     return (
       <fieldset className={`field field-nested ${field.class ?? ''}`}>
-        <legend>{label}</legend>
+        <legend className={field.labelAbove === false ? 'visually-hidden' : undefined}>{field.label ?? field.name}</legend>
         <div className="row">
           {field.fields!.map((sub) => (
-            <FieldView key={sub.name} field={sub} survey={survey} prefill={prefill} />
+            <FieldView key={sub.name} field={sub} prefill={prefill} />
           ))}
         </div>
       </fieldset>
     );
   }
-  if (field.type === 'nomination') return <NominationsSection field={field} survey={survey} />;
-  if (field.type === 'faces' || field.type === 'asktheexpert') return null;
+  if (field.type === 'nomination' || field.type === 'faces' || field.type === 'asktheexpert') return null;
 
-  const labelText = (
-    <>
-      {label}
-      {required && (
-        <span className="required" aria-hidden="true">
-          {' '}*
-        </span>
-      )}
-    </>
-  );
-  if (readOnly) {
+  const labelText: ReactNode = <LabelText field={field} status={status} />;
+  const described = {
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? `${id}-error` : undefined,
+  } as const;
+  if (isReadOnly(field, prefill)) {
     return (
-      <div className={`field ${field.class ?? ''}`}>
+      <div className={className}>
         <label htmlFor={id}>{labelText}</label>
-        <input id={id} name={field.name} className="input" type="text" value={String(value)} readOnly aria-readonly="true" />
+        <input id={id} name={field.name} className="input" type="text" value={[value].flat().join(', ')} readOnly aria-readonly="true" />
       </div>
     );
   }
   if (field.type === 'radio' || field.type === 'fancy-radio' || field.type === 'checkbox') {
-    return <ChoiceInput field={field} value={value} onChange={(next: Answer) => setAnswer(field.name, next)} labelText={labelText} />;
+    return (
+      <ChoiceInput field={field} value={value} className={className} labelText={labelText} error={error} onChange={(next) => (setAnswer(field.name, next), touch(field.name))} />
+    );
   }
-  if (field.type === 'file') return <FileInput field={field} labelText={labelText} />;
+  if (field.type === 'file') return <FileInput field={field} className={className} labelText={labelText} error={error} />;
 
   const common = {
     id,
     name: field.name,
-    required,
     'aria-required': required || undefined,
     placeholder: field.placeholder,
     className: 'input',
+    onBlur: () => touch(field.name),
+    ...described,
   };
   let control;
   if (field.type === 'select') {
     control = (
-      <select {...common} value={String(value)} onChange={(event) => setAnswer(field.name, event.target.value)}>
+      <select {...common} value={String(value)} onChange={(event) => (setAnswer(field.name, event.target.value), touch(field.name))}>
         <option value="" disabled>
           Select One
         </option>
@@ -95,9 +118,10 @@ export function FieldView({ field, survey, prefill }: Props) {
     const options = field.options!;
     const position = Math.max(1, options.indexOf(String(value)) + 1);
     control = (
-      <>
+      <div className="slider">
         <input
           {...common}
+          placeholder={undefined}
           type="range"
           min={1}
           max={options.length}
@@ -106,8 +130,8 @@ export function FieldView({ field, survey, prefill }: Props) {
           aria-valuetext={options[position - 1]}
           onChange={(event) => setAnswer(field.name, options[Number(event.target.value) - 1])}
         />
-        <output htmlFor={id}>{options[position - 1]}</output>
-      </>
+        <output htmlFor={id}>{value ? String(value) : options[0]}</output>
+      </div>
     );
   } else {
     control = (
@@ -121,9 +145,12 @@ export function FieldView({ field, survey, prefill }: Props) {
     );
   }
   return (
-    <div className={`field field-${field.type} ${field.class ?? ''}`}>
+    <div className={className}>
       <label htmlFor={id}>{labelText}</label>
       {control}
+      <FieldError id={id} message={error} />
     </div>
   );
 }
+
+export { FieldError };

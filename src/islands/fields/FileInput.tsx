@@ -1,35 +1,53 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useStore } from '@nanostores/react';
+import { $files, setFile } from '../../stores/answers.ts';
+import { touch } from '../../stores/validation.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
+import { acceptedTypes } from '../../survey/ballot-rules.ts';
 
 interface Props {
   field: FieldDef;
+  className: string;
   labelText: ReactNode;
+  error?: string;
 }
 
 /** A file chooser that names the chosen file, or says none is uploaded yet. */
-export function FileInput({ field, labelText }: Props) {
-  const [fileName, setFileName] = useState<string>();
+export function FileInput({ field, className, labelText, error }: Props) {
+  const file = useStore($files)[field.name];
   const id = `field-${field.name}`;
   return (
-    <div className={`field field-file ${field.class ?? ''}`}>
+    <div className={className}>
       <span className="label" id={`${id}-label`}>
         {labelText}
       </span>
-      <label className="file-chooser">
+      <div className="file-chooser">
         <input
           id={id}
           type="file"
           name={field.name}
-          className="visually-hidden"
-          accept={field.validation?.accept?.join(',')}
-          aria-labelledby={`${id}-label ${id}-button`}
-          onChange={(event) => setFileName(event.target.files?.[0]?.name)}
+          className="file-input"
+          accept={acceptedTypes(field).join(',')}
+          aria-labelledby={`${id}-label`}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${id}-name${error ? ` ${id}-error` : ''}`}
+          onChange={(event) => {
+            setFile(field.name, event.target.files?.[0]);
+            touch(field.name);
+          }}
         />
-        <span className="button button-secondary" id={`${id}-button`} aria-hidden="true">
+        <label htmlFor={id} className="button button-secondary" aria-hidden="true">
           Choose a file...
+        </label>
+        <span className="file-name" id={`${id}-name`}>
+          {file?.name ?? 'No file uploaded'}
         </span>
-        <span className="file-name">{fileName ?? 'No file uploaded'}</span>
-      </label>
+      </div>
+      {error && (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
     </div>
   );
 }

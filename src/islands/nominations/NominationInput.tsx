@@ -1,3 +1,4 @@
+import { recountVotes } from '../../stores/votes.ts';
 import { useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { $nominations, clearNominee, pickNominee } from '../../stores/nominations.ts';
@@ -70,6 +71,7 @@ export function NominationInput({ slot, label, placeholder }: Props) {
     if (wrapper.current?.contains(event.relatedTarget as Node | null)) return;
     closeSuggestions(slot);
     if (!picked) setText('');
+    recountVotes();
   };
 
   const activeId = showList && suggestions.active >= 0 ? `${id}-option-${suggestions.active}` : undefined;

@@ -8,9 +8,12 @@ import { configureSearch } from '../../stores/suggestions.ts';
 import { NominationInput } from './NominationInput.tsx';
 import { SLOT_PLACEHOLDERS } from './slots.ts';
 
+/** The part of a survey the nominations section needs. */
+export type NominationSurvey = Pick<PublicSurvey, 'project_id' | 'categories' | 'votes_per_category' | 'algolia_app_id' | 'algolia_api_key' | 'algolia_index'>;
+
 interface Props {
   field: FieldDef;
-  survey: PublicSurvey;
+  survey: NominationSurvey;
 }
 
 /** The nominations section: per category group a heading and its ads, per sub-category its nomination inputs. */

@@ -1,0 +1,85 @@
+import { useEffect, useRef } from 'react';
+import { useStore } from '@nanostores/react';
+import { $affirmed, setAffirmed } from '../stores/affirmation.ts';
+import { $attempted, $ballotSurvey, $problems, $touched, touch } from '../stores/validation.ts';
+import { $notice, $submission, submitBallot, type SubmitSurvey } from '../stores/submission.ts';
+import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
+import type { BallotSurvey } from '../survey/ballot.struct.ts';
+
+/** The statement shown when a survey configures no affirmation points (SPEC.md §5). */
+export const DEFAULT_AFFIRMATION = 'This is my one and only submission.';
+
+interface Props {
+  survey: BallotSurvey & SubmitSurvey;
+}
+
+/** The affirmation and the submit button; registers the survey that the whole ballot is checked against. */
+export default function SubmitBar({ survey }: Props) {
+  const affirmed = useStore($affirmed);
+  const status = useStore($submission);
+  const notice = useStore($notice);
+  const problems = useStore($problems);
+  const touched = useStore($touched);
+  const attempted = useStore($attempted);
+  const button = useRef<HTMLButtonElement>(null);
+  const points = survey.affirmation_points ?? [DEFAULT_AFFIRMATION];
+
+  useEffect(() => {
+    $ballotSurvey.set(survey);
+    const form = button.current?.form;
+    const onSubmit = (event: SubmitEvent) => {
+      event.preventDefault();
+      void submitBallot(survey);
+    };
+    form?.addEventListener('submit', onSubmit);
+    return () => form?.removeEventListener('submit', onSubmit);
+  }, [survey]);
+
+  const error = (attempted || touched[AFFIRM_NAME]) && problems[AFFIRM_NAME];
+  return (
+    <div className="submit-bar" translate="no">
+      {points.length > 0 && (
+        <fieldset className="affirmation field">
+          <legend>Affirmation</legend>
+          <ul>
+            {points.map((point) => (
+              <li key={point}>{point}</li>
+            ))}
+          </ul>
+          <label className="choice">
+            <input
+              type="checkbox"
+              id="field-affirm"
+              name={AFFIRM_NAME}
+              checked={affirmed}
+              required
+              aria-invalid={Boolean(error) || undefined}
+              aria-describedby={error ? 'field-affirm-error' : undefined}
+              onChange={(event) => {
+                setAffirmed(event.target.checked);
+                touch(AFFIRM_NAME);
+              }}
+            />
+            <span>
+              I Affirm
+              <span className="required" aria-hidden="true">
+                {' '}*
+              </span>
+            </span>
+          </label>
+          {error && (
+            <p className="field-error" id="field-affirm-error">
+              {error}
+            </p>
+          )}
+        </fieldset>
+      )}
+      <div className="vote-notice" role="alert">
+        {notice && <p className="notice-danger">{notice}</p>}
+      </div>
+      <button ref={button} type="submit" className="button button-submit" disabled={status === 'submitting'}>
+        {status === 'submitting' ? 'Submitting…' : 'Submit'}
+      </button>
+    </div>
+  );
+}

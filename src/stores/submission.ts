@@ -1,0 +1,113 @@
+import { atom } from 'nanostores';
+import { apiUrl } from '../survey/api-url.ts';
+import { voteRequirementMessage } from '../survey/ballot.struct.ts';
+import type { BallotSurvey } from '../survey/ballot.struct.ts';
+import { ballotEntries, collectBallot, voterOf } from './ballot.ts';
+import { ballotSummary } from '../survey/ballot-summary.ts';
+import { $link } from './link.ts';
+import { keepBallot, forgetBallot, sendBallot, type QueuedBallot, type SendOutcome } from './outbox.ts';
+import { reportError } from './reporter.ts';
+import { $attempted, validateNow } from './validation.ts';
+import { $voteCount, recountVotes } from './votes.ts';
+
+/** How long the not-enough-names notice stays (SPEC.md §9). */
+export const NOTICE_MS = 5000;
+
+/** What the submit flow needs of a survey besides its ballot rules. */
+export interface SubmitSurvey {
+  slug: string;
+  project_id: string;
+  project_type: string;
+  google_sheet_title?: string;
+}
+
+/** The submit button's state (SPEC.md §4). */
+export const $submission = atom<'idle' | 'submitting'>('idle');
+
+/** The red notice under the ballot, shown for NOTICE_MS. */
+export const $notice = atom<string | undefined>();
+
+/** How the last submission of a survey ended, for its thank-you page. */
+export interface Outcome {
+  status: 'sent' | 'saved' | 'refused' | 'unsent';
+  receipt?: unknown;
+}
+
+/** The sessionStorage key of a survey's last outcome. */
+export const outcomeKey = (slug: string) => `peervote:outcome:${slug}`;
+
+let noticeTimer: ReturnType<typeof setTimeout> | undefined;
+
+function showNotice(text: string): void {
+  clearTimeout(noticeTimer);
+  $notice.set(text);
+  noticeTimer = setTimeout(() => $notice.set(undefined), NOTICE_MS);
+}
+
+/** Moves to the first field with a problem, in page order: scrolls to it and focuses it. */
+function focusFirstProblem(): void {
+  requestAnimationFrame(() => {
+    const target = document.querySelector<HTMLElement>('[aria-invalid="true"]');
+    const control = target?.matches('input, select, textarea, button') ? target : target?.querySelector<HTMLElement>('input, select, textarea, button');
+    target?.scrollIntoView({ block: 'center' });
+    control?.focus({ preventScroll: true });
+  });
+}
+
+function record(slug: string, outcome: Outcome): void {
+  try {
+    sessionStorage.setItem(outcomeKey(slug), JSON.stringify(outcome));
+  } catch {
+    // Private modes may refuse storage; the thank-you page then shows its plain thanks.
+  }
+}
+
+/**
+ * The submit flow: check every field, then the vote count; keep the finished ballot on the
+ * device; send it once; and go to the thank-you page whatever the answer (SPEC.md §4, §8).
+ */
+export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise<void> {
+  if ($submission.get() === 'submitting') return;
+  $submission.set('submitting');
+  $attempted.set(true);
+  recountVotes();
+  const requirement = voteRequirementMessage(survey.vote_requirement);
+  const problems = validateNow().filter((problem) => problem.message !== requirement);
+  if (problems.length > 0) {
+    $submission.set('idle');
+    focusFirstProblem();
+    return;
+  }
+  if ($voteCount.get() < survey.vote_requirement) {
+    $submission.set('idle');
+    showNotice(requirement);
+    return;
+  }
+
+  const input = collectBallot(survey);
+  const secret = $link.get().secret;
+  const ballot: QueuedBallot = {
+    key: crypto.randomUUID(),
+    slug: survey.slug,
+    url: apiUrl('/api/survey', { sheet: survey.google_sheet_title, secret, project_id: survey.project_id, project_type: survey.project_type }),
+    entries: ballotEntries(input),
+    createdAt: Date.now(),
+  };
+  let kept = true;
+  await keepBallot(ballot).catch((error: unknown) => {
+    kept = false;
+    console.error('The ballot could not be kept on this device.', error);
+  });
+  const outcome: SendOutcome = await sendBallot(ballot);
+  if (outcome.kind !== 'retry' && kept) await forgetBallot(ballot.key).catch(() => {});
+  if (outcome.kind !== 'stored') {
+    reportError(new Error(outcome.kind === 'refused' ? `The survey API refused a ballot (HTTP ${outcome.status})` : `A ballot could not be sent: ${outcome.reason}`), {
+      ballot: ballotSummary(input),
+      user: voterOf(input, survey, ballot.key),
+      tags: { survey: survey.slug },
+    });
+  }
+  const status = outcome.kind === 'stored' ? 'sent' : outcome.kind === 'refused' ? 'refused' : kept ? 'saved' : 'unsent';
+  record(survey.slug, { status, receipt: outcome.kind === 'stored' ? outcome.receipt : undefined });
+  location.assign(`/${survey.slug}/thankyou`);
+}

@@ -1,0 +1,38 @@
+import { atom, map } from 'nanostores';
+import { ballotStruct, validateBallot, type BallotSurvey } from '../survey/ballot.struct.ts';
+import type { Problem } from '../survey/errors.ts';
+import type { ReservationKind } from '../survey/tiles.ts';
+import { collectBallot } from './ballot.ts';
+
+/** The survey the ballot is checked against, registered by the submit island. */
+export const $ballotSurvey = atom<BallotSurvey | undefined>();
+
+/** The first problem of each form-data name, as of the last check. */
+export const $problems = map<Record<string, string | undefined>>({});
+
+/** Names the voter has left at least once; their problems show from then on. */
+export const $touched = map<Record<string, boolean>>({});
+
+/** True once the voter has tried to submit: every problem shows from then on. */
+export const $attempted = atom(false);
+
+/** Tiles the reservation look-ups reported taken, so a ballot does not claim them. */
+export const $takenTiles = map<Partial<Record<ReservationKind, string[]>>>({});
+
+/** Checks the whole ballot as the server will, and records each name's first problem. */
+export function validateNow(): Problem[] {
+  const survey = $ballotSurvey.get();
+  if (!survey) return [];
+  const problems = validateBallot(ballotStruct(survey, { taken: $takenTiles.get() }), collectBallot(survey));
+  const first: Record<string, string | undefined> = {};
+  for (const problem of problems) first[problem.path] ??= problem.message;
+  for (const name of Object.keys($problems.get())) if (!(name in first)) first[name] = undefined;
+  $problems.set(first);
+  return problems;
+}
+
+/** Marks a name as left by the voter and checks the ballot again. */
+export function touch(name: string): void {
+  $touched.setKey(name, true);
+  validateNow();
+}

@@ -1,0 +1,32 @@
+import { atom } from 'nanostores';
+
+/** One write-in row: a nominee the voter could not find, and the category they name them in. */
+export interface WriteIn {
+  id: number;
+  name: string;
+  category: string;
+}
+
+/** The voter's write-ins, in the order they were added. */
+export const $writeIns = atom<WriteIn[]>([]);
+
+let nextId = 1;
+
+/** Adds an empty write-in row unless `limit` rows exist already; returns the new row's id, or undefined. */
+export function addWriteIn(limit: number): number | undefined {
+  const rows = $writeIns.get();
+  if (rows.length >= limit) return undefined;
+  const id = nextId++;
+  $writeIns.set([...rows, { id, name: '', category: '' }]);
+  return id;
+}
+
+/** Changes one write-in row. */
+export function updateWriteIn(id: number, patch: Partial<Omit<WriteIn, 'id'>>): void {
+  $writeIns.set($writeIns.get().map((row) => (row.id === id ? { ...row, ...patch } : row)));
+}
+
+/** Removes one write-in row. */
+export function removeWriteIn(id: number): void {
+  $writeIns.set($writeIns.get().filter((row) => row.id !== id));
+}
