@@ -102,6 +102,12 @@ describe('a ballot that breaks the rules', () => {
     expect(body.problems).toEqual([{ path: 'nominations[Medicine][Cardiology][2]', message: 'This nominee is already named in this category.' }]);
   });
 
+  test('a nominee id that is not in the survey’s nominee list is refused', async () => {
+    const { status, body } = await api.post(sinkBallot({ 'nominations[Medicine][Cardiology][2]': 'n-999' }), { query: SINK_QUERY });
+    expect(status).toBe(422);
+    expect(body.problems).toEqual([{ path: 'nominations[Medicine][Cardiology][2]', message: 'Choose a nominee from the search suggestions.' }]);
+  });
+
   test('more write-ins than write_in_limit are refused, and a write-in needs a known category', async () => {
     const { status, body } = await api.post(
       sinkBallot({
@@ -153,8 +159,8 @@ describe('the link', () => {
   test('without a secret or with an unknown one, an invitation-only survey refuses the ballot', async () => {
     const member: Fields = [
       ['member-name', 'M. Oyelaran-Dubois'],
-      ['nominations[Specialists][Dermatology][1]', 'a'],
-      ['nominations[Specialists][Neurology][1]', 'b'],
+      ['nominations[Specialists][Dermatology][1]', 'mc-02'],
+      ['nominations[Specialists][Neurology][1]', 'mc-01'],
       ['affirm', 'on'],
     ];
     const query = { project_id: 'members-choice-2027', project_type: 'form' };
@@ -176,7 +182,7 @@ describe('the link', () => {
     const dentist: Fields = [
       ['full-name', 'Dr. Tooth'],
       ['email', 'tooth@example.org'],
-      ['nominations[Dentistry][Orthodontics][1]', 'x'],
+      ['nominations[Dentistry][Orthodontics][1]', 'bd2-01'],
     ];
     const query = { project_id: 'best-dentists-2024', project_type: 'form' };
     const late = await api.post(dentist, { query });

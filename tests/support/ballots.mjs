@@ -15,6 +15,9 @@ const SUBCATEGORIES = [
   ['Surgery', 'Neurosurgery'],
 ];
 
+/** The id of the demo nominee number `n`. */
+const nomineeId = (n) => `tdd-${String(n).padStart(4, '0')}`;
+
 /**
  * The fields of a filled demo ballot, as [name, value] pairs: name, credential, licence,
  * email, practice, phone, a few nominations, one write-in, the affirmation.
@@ -36,8 +39,9 @@ export function demoBallotFields(n) {
   ];
   for (let i = 0; i < 4; i++) {
     const [group, sub] = SUBCATEGORIES[(n + i * 3) % SUBCATEGORIES.length];
-    fields.push([`nominations[${group}][${sub}][1]`, `nominee-${(n * 13 + i) % 5000}`]);
-    fields.push([`nominations[${group}][${sub}][2]`, `nominee-${(n * 17 + i + 1) % 5000 + 5000}`]);
+    // Ids of the demo's nominee list (tdd-0001 … tdd-3000); the two slots draw from its two halves.
+    fields.push([`nominations[${group}][${sub}][1]`, nomineeId(((n * 13 + i) % 1500) + 1)]);
+    fields.push([`nominations[${group}][${sub}][2]`, nomineeId(((n * 17 + i + 1) % 1500) + 1501)]);
   }
   fields.push(['writeins[0][name]', `Dr. ${FIRST[(n + 3) % FIRST.length]} ${LAST[(n + 5) % LAST.length]}`]);
   fields.push(['writeins[0][category]', 'Surgery / Neurosurgery']);
