@@ -3,7 +3,7 @@ import { uuidv7 } from './ids.ts';
 import { validateBallot } from '../survey/ballot.struct.ts';
 import { ballotParts } from '../survey/ballot-parts.ts';
 import { DEMO_SECRET, isExpired, isLinkValid } from '../survey/link.ts';
-import { formatBytes } from '../survey/ballot-rules.ts';
+import { formatBytes } from '../survey/file-rules.ts';
 import type { BallotLink } from './db/ballots.table.ts';
 import { serverConfig, type ServerConfig } from './config.ts';
 import { database } from './db/instance.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FieldDef } from '../survey/field.struct.ts';
 import type { Problem } from '../survey/errors.ts';
 import type { FilePart } from '../survey/ballot-parts.ts';
-import { acceptedTypes, describeTypes } from '../survey/ballot-rules.ts';
+import { acceptedTypes, describeTypes } from '../survey/file-rules.ts';
 
 /** The file types whose first bytes we know, with those bytes. */
 const SIGNATURES: Array<{ type: string; extension: string; test: (head: Uint8Array) => boolean }> = [

@@ -1,6 +1,6 @@
 import { atom } from 'nanostores';
 import { apiUrl } from '../survey/api-url.ts';
-import { voteRequirementMessage } from '../survey/ballot.struct.ts';
+import { voteRequirementMessage } from '../survey/vote-requirement.ts';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import { ballotEntries, collectBallot, voterOf } from './ballot.ts';
 import { ballotSummary } from '../survey/ballot-summary.ts';
@@ -72,7 +72,7 @@ export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise
   $attempted.set(true);
   recountVotes();
   const requirement = voteRequirementMessage(survey.vote_requirement);
-  const problems = validateNow().filter((problem) => problem.message !== requirement);
+  const problems = (await validateNow()).filter((problem) => problem.message !== requirement);
   if (problems.length > 0) {
     $submission.set('idle');
     focusFirstProblem();

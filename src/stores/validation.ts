@@ -1,8 +1,7 @@
 import { atom, map } from 'nanostores';
-import { ballotStruct, validateBallot, type BallotSurvey } from '../survey/ballot.struct.ts';
+import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import type { Problem } from '../survey/errors.ts';
 import type { ReservationKind } from '../survey/tiles.ts';
-import { collectBallot } from './ballot.ts';
 
 /** The survey the ballot is checked against, registered by the submit island. */
 export const $ballotSurvey = atom<BallotSurvey | undefined>();
@@ -20,10 +19,11 @@ export const $attempted = atom(false);
 export const $takenTiles = map<Partial<Record<ReservationKind, string[]>>>({});
 
 /** Checks the whole ballot as the server will, and records each name's first problem. */
-export function validateNow(): Problem[] {
+export async function validateNow(): Promise<Problem[]> {
   const survey = $ballotSurvey.get();
   if (!survey) return [];
-  const problems = validateBallot(ballotStruct(survey, { taken: $takenTiles.get() }), collectBallot(survey));
+  const { checkBallot } = await import('./ballot-check.ts');
+  const problems = checkBallot(survey, $takenTiles.get());
   const first: Record<string, string | undefined> = {};
   for (const problem of problems) first[problem.path] ??= problem.message;
   for (const name of Object.keys($problems.get())) if (!(name in first)) first[name] = undefined;
@@ -34,5 +34,5 @@ export function validateNow(): Problem[] {
 /** Marks a name as left by the voter and checks the ballot again. */
 export function touch(name: string): void {
   $touched.setKey(name, true);
-  validateNow();
+  void validateNow();
 }

@@ -1,12 +1,7 @@
 import { define, refine, type Struct } from 'superstruct';
 import type { FieldDef } from './field.struct.ts';
 import { isBallotFile, isBlank, type BallotFile } from './ballot-input.ts';
-
-/** The largest file a file field accepts when its definition sets no `validation.maxFileSize`: 5 MB. */
-export const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;
-
-/** The file types a file field accepts when its definition sets no `validation.accept`. */
-export const DEFAULT_ACCEPT: readonly string[] = ['application/pdf', 'image/png', 'image/jpeg'];
+import { acceptedTypes, describeTypes, formatBytes, maxFileSize } from './file-rules.ts';
 
 /** The longest text any ballot part may hold when its field sets no `maxLength`. */
 export const MAX_TEXT_LENGTH = 5000;
@@ -19,16 +14,6 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** A field's error text: its `validation.message`, else its name followed by ' is not valid.'. */
 export function invalidMessage(field: Pick<FieldDef, 'name' | 'validation'>): string {
   return field.validation?.message ?? `${field.name} is not valid.`;
-}
-
-/** The file types a file field accepts. */
-export function acceptedTypes(field: Pick<FieldDef, 'validation'>): readonly string[] {
-  return field.validation?.accept?.length ? field.validation.accept : DEFAULT_ACCEPT;
-}
-
-/** The largest file a file field accepts, in bytes. */
-export function maxFileSize(field: Pick<FieldDef, 'validation'>): number {
-  return field.validation?.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
 }
 
 type Check<T> = (value: T) => true | string;
@@ -96,16 +81,4 @@ export function fileStruct(field: FieldDef): Struct<BallotFile | undefined, null
     ['maxFileSize', (file) => isBlank(file) || file!.size <= max || (override ?? `${field.name} is larger than ${formatBytes(max)}.`)],
     ['accept', (file) => isBlank(file) || accept.includes(file!.type) || (override ?? `${field.name} must be one of: ${describeTypes(accept)}.`)],
   ]);
-}
-
-/** A size in bytes as people read it: '5 MB', '300 KB'. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KB`;
-  return `${bytes} bytes`;
-}
-
-/** File types as people read them: 'PDF, PNG, JPEG'. */
-export function describeTypes(types: readonly string[]): string {
-  return types.map((type) => type.split('/')[1]?.toUpperCase() ?? type).join(', ');
 }

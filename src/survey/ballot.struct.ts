@@ -7,6 +7,7 @@ import { isBlank, textOf, type BallotInput } from './ballot-input.ts';
 import { MAX_SHORT_TEXT, MAX_TEXT_LENGTH, OptionalText, answerStruct, invalidMessage, shortText } from './ballot-rules.ts';
 import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from './tiles.ts';
 import { toProblems, type Problem } from './errors.ts';
+import { voteRequirementMessage } from './vote-requirement.ts';
 
 /** The part of a survey configuration a ballot is checked against; a page's public survey has it all. */
 export type BallotSurvey = Pick<
@@ -24,11 +25,6 @@ export interface BallotContext {
   taken?: Partial<Record<ReservationKind, readonly string[]>>;
   /** The nominee list's seam: true when an id names a nominee of this survey. Absent: any non-empty id passes. */
   isKnownNominee?: (id: string) => boolean;
-}
-
-/** The text of the vote-requirement error (SPEC.md §5). */
-export function voteRequirementMessage(n: number): string {
-  return `You must fill out at least ${n} ${n === 1 ? 'name' : 'names'} to submit this form.`;
 }
 
 /** Matches a write-in's form-data names, `writeins[{i}][name]` and `writeins[{i}][category]`, i below 1000. */

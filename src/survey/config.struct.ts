@@ -18,9 +18,8 @@ import {
   type Infer,
 } from 'superstruct';
 import { Layout, FieldName } from './field.struct.ts';
+import { ADS_GROUP } from './layout.ts';
 
-/** The name of the category group that holds advertisement images per category (SPEC.md §3). */
-export const ADS_GROUP = 'ADS';
 
 const Url = refine(string(), 'Url', (value) =>
   /^(https?:\/\/\S+|\/\S*)$/.test(value) ? true : `expected an absolute http(s) URL or a site path starting with "/", got "${value}"`,

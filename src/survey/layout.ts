@@ -1,5 +1,8 @@
 import type { FieldDef } from './field.struct.ts';
-import { ADS_GROUP, type SurveyConfig } from './config.struct.ts';
+import type { SurveyConfig } from './config.struct.ts';
+
+/** The name of the category group that holds advertisement images per category (SPEC.md §3). */
+export const ADS_GROUP = 'ADS';
 
 /** Every field of a layout, nested subfields included, in reading order (nested parents excluded). */
 export function allFields(layout: FieldDef[][]): FieldDef[] {

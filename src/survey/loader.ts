@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { create, StructError, type Struct } from 'superstruct';
 import { parse, YAMLParseError } from 'yaml';
-import { SurveyConfig, SiteConfig, Prepopulation, ADS_GROUP, type PersonValues } from './config.struct.ts';
+import { SurveyConfig, SiteConfig, Prepopulation, type PersonValues } from './config.struct.ts';
 import { ConfigError, toProblems, type Problem } from './errors.ts';
-import { allFields } from './layout.ts';
+import { ADS_GROUP, allFields } from './layout.ts';
 
 /** A survey as loaded from its folder: its slug, folder and validated configuration. */
 export interface LoadedSurvey {

@@ -3,7 +3,7 @@ import { useStore } from '@nanostores/react';
 import { $files, setFile } from '../../stores/answers.ts';
 import { touch } from '../../stores/validation.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
-import { acceptedTypes } from '../../survey/ballot-rules.ts';
+import { acceptedTypes } from '../../survey/file-rules.ts';
 
 interface Props {
   field: FieldDef;

@@ -1,0 +1,29 @@
+import type { FieldDef } from './field.struct.ts';
+
+/** The largest file a file field accepts when its definition sets no `validation.maxFileSize`: 5 MB. */
+export const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;
+
+/** The file types a file field accepts when its definition sets no `validation.accept`. */
+export const DEFAULT_ACCEPT: readonly string[] = ['application/pdf', 'image/png', 'image/jpeg'];
+
+/** The file types a file field accepts. */
+export function acceptedTypes(field: Pick<FieldDef, 'validation'>): readonly string[] {
+  return field.validation?.accept?.length ? field.validation.accept : DEFAULT_ACCEPT;
+}
+
+/** The largest file a file field accepts, in bytes. */
+export function maxFileSize(field: Pick<FieldDef, 'validation'>): number {
+  return field.validation?.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
+}
+
+/** A size in bytes as people read it: '5 MB', '300 KB'. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KB`;
+  return `${bytes} bytes`;
+}
+
+/** File types as people read them: 'PDF, PNG, JPEG'. */
+export function describeTypes(types: readonly string[]): string {
+  return types.map((type) => type.split('/')[1]?.toUpperCase() ?? type).join(', ');
+}

@@ -1,0 +1,119 @@
+// Page weight and first-load performance of the built site.
+//
+//   npm run bench:page-weight            builds, weighs every page, runs Lighthouse
+//   npm run bench:page-weight -- --no-lighthouse
+//
+// Prints, per page, the JavaScript and CSS a first visit downloads, and fails when the demo
+// survey's home page is over its JavaScript budget. Then runs Lighthouse (mobile) three times
+// on the demo home page and on a plain-HTML copy of it with no JavaScript, served by the same
+// server in the same run, and prints the medians side by side.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { weighPage } from './weigh.mjs';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const clientDir = path.join(root, 'dist/client');
+const args = new Set(process.argv.slice(2));
+/** The demo home page's budget: gzipped JavaScript on first load, React included. */
+const BUDGET = 90 * 1024;
+const RUNS = 3;
+const PORT = Number(process.env.BENCH_PORT ?? 4399);
+
+if (!args.has('--no-build')) {
+  console.error('building the site…');
+  const build = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const pages = readdirSync(clientDir, { recursive: true })
+  .filter((file) => String(file).endsWith('index.html'))
+  .map(String)
+  .sort();
+console.log('\nFirst visit, per page (gzip)');
+console.log(['page'.padEnd(44), 'JS'.padStart(10), 'JS raw'.padStart(10), 'CSS'.padStart(9), 'HTML'.padStart(9)].join(''));
+let demoJs = 0;
+for (const page of pages) {
+  const weight = weighPage(clientDir, path.join(clientDir, page));
+  const name = `/${path.dirname(page) === '.' ? '' : `${path.dirname(page)}/`}`;
+  if (name === '/top-doctors-demo/') demoJs = weight.js.gzip;
+  console.log([name.padEnd(44), kb(weight.js.gzip).padStart(10), kb(weight.js.raw).padStart(10), kb(weight.css.gzip).padStart(9), kb(weight.html.gzip).padStart(9)].join(''));
+}
+const within = demoJs <= BUDGET;
+console.log(`\nDemo home page JavaScript: ${kb(demoJs)} of a ${kb(BUDGET)} budget: ${within ? 'within' : 'OVER BUDGET'}`);
+
+if (!args.has('--no-lighthouse')) await lighthouseComparison();
+process.exit(within ? 0 : 1);
+
+/** A copy of the demo page with every script removed: what the page costs without JavaScript. */
+function writePlainCopy() {
+  const html = readFileSync(path.join(clientDir, 'top-doctors-demo/index.html'), 'utf8')
+    .replace(/<script[\s\S]*?<\/script>/g, '')
+    .replace(/<link[^>]*rel="modulepreload"[^>]*>/g, '')
+    .replace(/<astro-island[^>]*>/g, '<div>')
+    .replace(/<\/astro-island>/g, '</div>');
+  const dir = path.join(clientDir, '__bench-plain');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'index.html'), html);
+  return dir;
+}
+
+async function lighthouseComparison() {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const plainDir = writePlainCopy();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'peervote-bench-'));
+  const server = spawn(process.execPath, ['bin/serve.mjs'], { cwd: root, env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir }, stdio: 'ignore' });
+  try {
+    await waitFor(`http://127.0.0.1:${PORT}/top-doctors-demo/`);
+    const chrome = await chromeLauncher.launch({
+      chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const measure = async (url) => {
+        const runs = [];
+        for (let i = 0; i < RUNS; i++) {
+          console.error(`lighthouse ${i + 1}/${RUNS}: ${url}`);
+          const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+          runs.push({
+            score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+            lcp: lhr.audits['largest-contentful-paint'].numericValue,
+            tbt: lhr.audits['total-blocking-time'].numericValue,
+          });
+        }
+        const median = (key) => runs.map((run) => run[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+        return { score: median('score'), lcp: median('lcp'), tbt: median('tbt') };
+      };
+      const app = await measure(`http://127.0.0.1:${PORT}/top-doctors-demo/`);
+      const plain = await measure(`http://127.0.0.1:${PORT}/__bench-plain/`);
+      console.log(`\nLighthouse, mobile, median of ${RUNS} runs`);
+      console.log(['page'.padEnd(34), 'score'.padStart(7), 'LCP'.padStart(10), 'TBT'.padStart(9)].join(''));
+      for (const [name, r] of [['demo home page', app], ['plain-HTML copy, no JavaScript', plain]]) {
+        console.log([name.padEnd(34), String(r.score).padStart(7), `${Math.round(r.lcp)} ms`.padStart(10), `${Math.round(r.tbt)} ms`.padStart(9)].join(''));
+      }
+      console.log(`ratio (demo / plain): score ${(app.score / plain.score).toFixed(2)}, LCP ${(app.lcp / plain.lcp).toFixed(2)}`);
+    } finally {
+      await chrome.kill();
+    }
+  } finally {
+    server.kill();
+    rmSync(plainDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function waitFor(url) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the server did not answer at ${url}`);
+}
