@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { matchRule, parseRules } from './static-rules.mjs';
+import { sendCompressed } from './static-files.mjs';
 
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 // The survey API trusts the peer header below only when this server set it.
@@ -32,6 +33,8 @@ const server = http.createServer((req, res) => {
     return;
   }
   if (action?.rewrite) req.url = action.rewrite + url.search;
+  const pathname = action?.rewrite ?? url.pathname;
+  if (!pathname.startsWith('/api/') && sendCompressed(req, res, clientDir, pathname)) return;
   handler(req, res);
 });
 

@@ -40,3 +40,33 @@ test.describe('routes', () => {
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   });
 });
+
+test.describe('delivery', () => {
+  test('pages and scripts go out precompressed, hashed assets cached for a year', async ({ page, request }) => {
+    const home = await request.get('/top-doctors-demo/', { headers: { 'Accept-Encoding': 'br' } });
+    expect(home.headers()['content-encoding']).toBe('br');
+    expect(home.headers()['cache-control']).toBe('public, max-age=0, must-revalidate');
+    expect(await home.text()).toContain('Rules for Submission');
+
+    const scripts: Array<Promise<string>> = [];
+    page.on('response', (response) => {
+      if (!response.url().includes('/_astro/') || !response.url().endsWith('.js')) return;
+      // Files under 1 KB are not worth compressing and go out as they are.
+      scripts.push(response.body().then((body) => `${response.headers()['content-encoding'] ?? (body.length < 1024 ? 'small' : 'none')} ${response.headers()['cache-control']}`));
+    });
+    await page.goto('/top-doctors-demo/');
+    await expect(page.getByRole('form', { name: 'Ballot' })).toBeVisible();
+    const seen = await Promise.all(scripts);
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen).toContain('br public, max-age=31536000, immutable');
+    expect(new Set(seen.map((line) => line.replace(/^small /, 'br ')))).toEqual(new Set(['br public, max-age=31536000, immutable']));
+  });
+
+  test('a personal link is served compressed too, and a browser without compression gets plain HTML', async ({ request }) => {
+    const personal = await request.get('/top-doctors-demo/k7Qm2RzX4pWv', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(personal.headers()['content-encoding']).toBe('gzip');
+    const plain = await request.get('/top-doctors-demo/', { headers: { 'Accept-Encoding': 'identity' } });
+    expect(plain.headers()['content-encoding']).toBeUndefined();
+    expect(await plain.text()).toContain('Rules for Submission');
+  });
+});

@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { weighPage } from './weigh.mjs';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -57,7 +58,10 @@ function writePlainCopy() {
     .replace(/<\/astro-island>/g, '</div>');
   const dir = path.join(clientDir, '__bench-plain');
   mkdirSync(dir, { recursive: true });
+  // Compressed like the built pages, so that both are served alike.
   writeFileSync(path.join(dir, 'index.html'), html);
+  writeFileSync(path.join(dir, 'index.html.br'), brotliCompressSync(html));
+  writeFileSync(path.join(dir, 'index.html.gz'), gzipSync(html, { level: 9 }));
   return dir;
 }
 
