@@ -1,7 +1,6 @@
 // Reads and applies the `_redirects` rules that the build writes for static hosts, so
 // that `npm start` routes exactly as a static host would.
-import { existsSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { resolveFile } from './static-files.mjs';
 
 /**
  * Parses `_redirects` lines of the form `from  to  status[!]`; `:name` in `from` matches one
@@ -35,21 +34,9 @@ export function matchRule(rules, pathname, clientDir) {
   for (const rule of rules) {
     const match = rule.pattern.exec(pathname);
     if (!match) continue;
-    if (!rule.force && fileExists(clientDir, pathname)) return undefined;
+    if (!rule.force && resolveFile(clientDir, pathname)) return undefined;
     const target = rule.names.reduce((to, name, i) => to.replace(`:${name}`, match[i + 1]), rule.to);
     return rule.status === 200 ? { rewrite: target } : { redirect: target, status: rule.status };
   }
   return undefined;
-}
-
-function fileExists(clientDir, pathname) {
-  let decoded;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return false;
-  }
-  const file = path.join(clientDir, path.normalize(decoded));
-  if (!file.startsWith(clientDir)) return false;
-  return (existsSync(file) && statSync(file).isFile()) || existsSync(path.join(file, 'index.html'));
 }
