@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { uuidv7 } from './ids.ts';
 import { validateBallot } from '../survey/ballot.struct.ts';
+import { withReadOnlyValues } from '../survey/read-only.ts';
 import { ballotParts } from '../survey/ballot-parts.ts';
 import { DEMO_SECRET, isExpired, isLinkValid } from '../survey/link.ts';
 import { formatBytes } from '../survey/file-rules.ts';
@@ -90,8 +91,9 @@ export async function receiveBallot(request: Request, connection: string | undef
     if (answer) return answer;
   }
 
-  const problems = validateBallot(serverBallotStruct(survey), parsed.ballot);
-  const parts = ballotParts<File>(survey.config, parsed.ballot);
+  const ballot = withReadOnlyValues(survey.config.layout, secret ? survey.prepopulation[secret] : undefined, parsed.ballot);
+  const problems = validateBallot(serverBallotStruct(survey), ballot);
+  const parts = ballotParts<File>(survey.config, ballot);
   const flagged = new Set(problems.map((problem) => problem.path));
   const files = await checkFileContents(parts.files.filter((part) => !flagged.has(part.field)), fileFields(survey));
   problems.push(...files.problems);

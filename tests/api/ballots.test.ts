@@ -27,6 +27,20 @@ describe('a valid ballot', () => {
     expect(answers.map((a) => a.field)).not.toContain('name-middle'); // blank answers are left out
   });
 
+  test('keeps the read-only values a personal link was given, whatever the page sent', async () => {
+    const { status, body } = await api.post(sinkBallot({ 'full-name': 'Mallory Forger', badge: 'B-00', email: 'grace@example.org' }), {
+      query: { ...SINK_QUERY, secret: 'ks-grace-7Qw2' },
+    });
+    expect(status).toBe(201);
+    const answers = await api.db().selectFrom('answers').select(['field', 'value']).where('ballot_id', '=', body.ballot_id).execute();
+    expect(answers).toEqual(expect.arrayContaining([{ field: 'full-name', value: 'Grace Hopper' }, { field: 'badge', value: 'B-77' }, { field: 'email', value: 'grace@example.org' }]));
+    // On the public link the disabled field has no value to give, and takes none.
+    const open = await api.post(sinkBallot({ badge: 'B-00' }), { query: SINK_QUERY });
+    expect(open.status).toBe(201);
+    const badge = await api.db().selectFrom('answers').select('value').where('ballot_id', '=', open.body.ballot_id).where('field', '=', 'badge').execute();
+    expect(badge).toEqual([]);
+  });
+
   test('of the kitchen-sink survey takes every kind of field', async () => {
     const { status } = await api.post(
       sinkBallot({ nickname: 'Ada', shift: 'Night', mood: 'Good', years: '11+', notes: 'x', 'interests[other-answer]': 'Chess', 'writeins[0][name]': 'Dr. Wu', 'writeins[0][category]': 'Surgery / Neurosurgery' }).concat([['interests', 'Other']]),

@@ -5,6 +5,7 @@ import { $attempted, $problems, $touched, touch } from '../../stores/validation.
 import type { FieldDef } from '../../survey/field.struct.ts';
 import type { PersonValues } from '../../survey/config.struct.ts';
 import { isBlank } from '../../survey/ballot-input.ts';
+import { isReadOnly } from '../../survey/read-only.ts';
 import { ChoiceInput } from './ChoiceInput.tsx';
 import { FileInput } from './FileInput.tsx';
 import { FieldIcon } from './FieldIcon.tsx';
@@ -18,10 +19,6 @@ interface Props {
 /** The id of a field's input, for its label and its error message. */
 export const inputId = (name: string) => `field-${name}`;
 
-/** True when the field shows a value the voter may not change: disabled, or prepopulated from a personal link. */
-export function isReadOnly(field: FieldDef, prefill: PersonValues): boolean {
-  return Boolean(field.disabled || (field.prepopulated && prefill[field.name] !== undefined));
-}
 
 /** The label's text with the field's indicator. */
 function LabelText({ field, status }: { field: FieldDef; status: FieldStatus }) {
