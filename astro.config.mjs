@@ -32,6 +32,9 @@ export default defineConfig({
     // the request's own origin, and a site served from a CDN posts from another (ALLOWED_ORIGINS).
     checkOrigin: false,
     allowedDomains,
+    // Astro hashes the scripts and styles it inlines into each page's policy; the pages add the
+    // rest (src/components/ContentPolicy.astro) and the build copies it to `_headers`.
+    csp: true,
   },
   redirects: {
     '/': `/${site.default_survey}/`,

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { matchRule, parseRules } from './static-rules.mjs';
+import { headersFor, matchRule, parseHeaderRules, parseRules } from './static-rules.mjs';
 
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 // The survey API trusts the peer header below only when this server set it.
@@ -13,10 +13,7 @@ const clientDir = `${dist}client`;
 const { handler } = await import(new URL('../dist/server/entry.mjs', import.meta.url).href);
 
 const rules = parseRules(readFileSync(`${clientDir}/_redirects`, 'utf8'));
-const headers = readFileSync(`${clientDir}/_headers`, 'utf8')
-  .split('\n')
-  .filter((line) => /^\s+[\w-]+:/.test(line))
-  .map((line) => line.trim().split(/:\s*(.*)/s).slice(0, 2));
+const headerRules = parseHeaderRules(readFileSync(`${clientDir}/_headers`, 'utf8'));
 
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -24,8 +21,9 @@ const host = process.env.HOST ?? '127.0.0.1';
 const server = http.createServer((req, res) => {
   // The connection's own address, for the API's rate limit; a client cannot set it.
   req.headers['x-peervote-peer'] = req.socket.remoteAddress ?? 'unknown';
-  for (const [name, value] of headers) res.setHeader(name, value);
   const url = new URL(req.url ?? '/', 'http://localhost');
+  // Matched on the address asked for, before any rewrite, as a static host does.
+  for (const [name, value] of headersFor(headerRules, url.pathname)) res.appendHeader(name, value);
   const action = matchRule(rules, url.pathname, clientDir);
   if (action?.redirect) {
     res.writeHead(action.status, { Location: action.redirect + url.search }).end();
