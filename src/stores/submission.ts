@@ -33,6 +33,9 @@ export interface Outcome {
   receipt?: unknown;
 }
 
+/** How this page's submission ended, set just before the thank-you page opens (analytics listens to it). */
+export const $submitted = atom<Outcome | undefined>();
+
 /** The sessionStorage key of a survey's last outcome. */
 export const outcomeKey = (slug: string) => `peervote:outcome:${slug}`;
 
@@ -108,6 +111,8 @@ export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise
     });
   }
   const status = outcome.kind === 'stored' ? 'sent' : outcome.kind === 'refused' ? 'refused' : kept ? 'saved' : 'unsent';
-  record(survey.slug, { status, receipt: outcome.kind === 'stored' ? outcome.receipt : undefined });
+  const result: Outcome = { status, receipt: outcome.kind === 'stored' ? outcome.receipt : undefined };
+  record(survey.slug, result);
+  $submitted.set(result);
   location.assign(`/${survey.slug}/thankyou`);
 }
