@@ -19,11 +19,12 @@ export const TRANSLATE_ELEMENT_ID = 'google_translate_element';
 export function startTranslate(): void {
   if (!document.getElementById(TRANSLATE_ELEMENT_ID)) return;
   const startAt = loadTime() + TRANSLATE_DELAY_MS;
-  window.peervoteTranslateReady = () => {
-    setTimeout(() => {
-      const TranslateElement = window.google?.translate?.TranslateElement;
-      if (TranslateElement) new TranslateElement({ pageLanguage: document.documentElement.lang || 'en', autoDisplay: false }, TRANSLATE_ELEMENT_ID);
-    }, Math.max(0, startAt - performance.now()));
+  const start = () => {
+    // Timers may fire a fraction of a millisecond early: wait out the rest.
+    if (performance.now() < startAt) return void setTimeout(start, Math.ceil(startAt - performance.now()));
+    const TranslateElement = window.google?.translate?.TranslateElement;
+    if (TranslateElement) new TranslateElement({ pageLanguage: document.documentElement.lang || 'en', autoDisplay: false }, TRANSLATE_ELEMENT_ID);
   };
+  window.peervoteTranslateReady = start;
   loadScript(GOOGLE_TRANSLATE.script('peervoteTranslateReady'));
 }
