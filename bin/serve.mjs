@@ -2,15 +2,17 @@
 // static host's rules from `_redirects` and `_headers`, and Astro's on-demand routes.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { headersFor, matchRule, parseHeaderRules, parseRules } from './static-rules.mjs';
 
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 // The survey API trusts the peer header below only when this server set it.
 process.env.PEERVOTE_PEER_HEADER = '1';
-const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+// PEERVOTE_DIST serves another build's output (`astro build --outDir …`); tests use it.
+const dist = process.env.PEERVOTE_DIST ? `${path.resolve(process.env.PEERVOTE_DIST)}/` : fileURLToPath(new URL('../dist/', import.meta.url));
 const clientDir = `${dist}client`;
-const { handler } = await import(new URL('../dist/server/entry.mjs', import.meta.url).href);
+const { handler } = await import(pathToFileURL(`${dist}server/entry.mjs`).href);
 
 const rules = parseRules(readFileSync(`${clientDir}/_redirects`, 'utf8'));
 const headerRules = parseHeaderRules(readFileSync(`${clientDir}/_headers`, 'utf8'));

@@ -21,20 +21,24 @@ Sentry.init({
   release: import.meta.env.PUBLIC_SENTRY_RELEASE || undefined,
   tunnel: import.meta.env.PUBLIC_SENTRY_TUNNEL || undefined,
   sendDefaultPii: false,
+  // Errors only: no session (release health) request on every page view.
+  integrations: (defaults) => defaults.filter((integration) => integration.name !== 'BrowserSession'),
   beforeSend: (event: ErrorEvent) => withoutSecret(event),
   beforeBreadcrumb: (breadcrumb) => withoutSecret(breadcrumb),
 });
 
 /**
  * Reports an error to Sentry with its context: the ballot as an attachment (`ballot.json`,
- * files by name and size only), the voter as the event's user, and the tags.
+ * files by name and size only), the voter as the event's user, and the tags. Resolves once
+ * sent (at most two seconds), so a page about to leave can wait for it.
  */
-export function reportToSentry(error: unknown, context: ErrorContext): void {
+export async function reportToSentry(error: unknown, context: ErrorContext): Promise<void> {
   Sentry.withScope((scope) => {
     if (context.user) scope.setUser(context.user);
     if (context.tags) scope.setTags(context.tags);
     if (context.ballot) scope.addAttachment({ filename: 'ballot.json', data: JSON.stringify(context.ballot, null, 2), contentType: 'application/json' });
     Sentry.captureException(error);
   });
+  await Sentry.flush(2000);
 }
 

@@ -14,7 +14,7 @@ function lazySentryReporter(): Reporter {
   let loading: Promise<Reporter> | undefined;
   const load = () => (loading ??= import('./sentry.client.ts').then((module) => module.reportToSentry));
   void whenInteractive().then(load);
-  return (error, context) => void load().then((report) => report(error, context));
+  return async (error, context) => (await load())(error, context);
 }
 
 /**
