@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_QUERY, SINK_QUERY, demoBallot, sinkBallot, startApi, type Api } from './helpers.ts';
-import { freePortFrom, startSentryRecorder } from '../support/sentry-recorder.ts';
+import { startSentryRecorder } from '../support/sentry-recorder.ts';
 
 let sentry: Awaited<ReturnType<typeof startSentryRecorder>>;
 let api: Api;
 beforeAll(async () => {
-  sentry = await startSentryRecorder(await freePortFrom(4740));
+  sentry = await startSentryRecorder(4740);
   api = await startApi({ SENTRY_DSN: sentry.dsn, SENTRY_ENVIRONMENT: 'api-test', SENTRY_RELEASE: 'peervote@1.2.3' });
 });
 afterAll(async () => {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { fillVoter, nominate, voter } from './ballot-helpers.ts';
-import { freePortFrom, startSentryRecorder } from '../support/sentry-recorder.ts';
+import { startSentryRecorder } from '../support/sentry-recorder.ts';
 import { ROOT, startServer } from '../support/server.mjs';
 
 // Error reporting is set at build time (PUBLIC_SENTRY_DSN): the suite's own build has none,
@@ -29,7 +29,7 @@ test.describe('with a Sentry DSN', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    sentry = await startSentryRecorder(await freePortFrom(FIRST_PORT));
+    sentry = await startSentryRecorder(FIRST_PORT);
     execFileSync(process.execPath, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', 'dist-e2e/sentry'], {
       cwd: ROOT,
       env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', PUBLIC_SENTRY_DSN: sentry.dsn, PUBLIC_SENTRY_ENVIRONMENT: 'e2e', PUBLIC_SENTRY_RELEASE: 'peervote@e2e' },

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 
 /** One item of a Sentry envelope: its header and its payload (parsed when JSON). */
@@ -52,24 +52,24 @@ export function parseEnvelope(body: Buffer, path = ''): Envelope {
   return { path, header, items };
 }
 
-/** A free port from `from` upwards (20 tried). */
-export async function freePortFrom(from: number): Promise<number> {
+/** Listens on the first free port of `from`…`from + 19`: parallel test files each get their own. */
+async function listenFrom(server: http.Server, from: number): Promise<number> {
   for (let port = from; port < from + 20; port++) {
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = net.createServer();
-      probe.once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
     });
-    if (free) return port;
+    if (bound) return (server.address() as AddressInfo).port;
   }
   throw new Error(`no free port in ${from}-${from + 19}`);
 }
 
 /**
- * A stand-in for Sentry's ingest on 127.0.0.1: records every envelope posted to it (with CORS,
- * as a browser's SDK needs) and answers 200. Its `dsn` is what the SDK is configured with.
+ * A stand-in for Sentry's ingest on 127.0.0.1, on the first free port from `fromPort`: records
+ * every envelope posted to it (with CORS, as a browser's SDK needs) and answers 200. Its `dsn`
+ * is what the SDK is configured with.
  */
-export async function startSentryRecorder(port: number) {
+export async function startSentryRecorder(fromPort: number) {
   const envelopes: Envelope[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -85,8 +85,9 @@ export async function startSentryRecorder(port: number) {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const port = await listenFrom(server, fromPort);
   return {
+    port,
     envelopes,
     dsn: `http://publickey@127.0.0.1:${port}/42`,
     /** The error events received, with their attachments. */
