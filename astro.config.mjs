@@ -33,6 +33,9 @@ export default defineConfig({
     // the request's own origin, and a site served from a CDN posts from another (ALLOWED_ORIGINS).
     checkOrigin: false,
     allowedDomains,
+    // Astro hashes the scripts and styles it inlines into each page's policy; the pages add the
+    // rest (src/components/ContentPolicy.astro) and the build copies it to `_headers`.
+    csp: true,
   },
   redirects: {
     '/': `/${site.default_survey}/`,
@@ -41,4 +44,9 @@ export default defineConfig({
     format: 'directory',
   },
   devToolbar: { enabled: false },
+  vite: {
+    // Sentry's build flags: no debug logging, no performance tracing. Errors are all we send,
+    // and the browser SDK (built only with PUBLIC_SENTRY_DSN) shrinks by about half.
+    define: { __SENTRY_DEBUG__: 'false', __SENTRY_TRACING__: 'false' },
+  },
 });

@@ -2,22 +2,21 @@
 // static host's rules from `_redirects` and `_headers`, and Astro's on-demand routes.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { matchRule, parseRules } from './static-rules.mjs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { headersFor, matchRule, parseHeaderRules, parseRules } from './static-rules.mjs';
 import { sendCompressed } from './static-files.mjs';
 
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 // The survey API trusts the peer header below only when this server set it.
 process.env.PEERVOTE_PEER_HEADER = '1';
-const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+// PEERVOTE_DIST serves another build's output (`astro build --outDir …`); tests use it.
+const dist = process.env.PEERVOTE_DIST ? `${path.resolve(process.env.PEERVOTE_DIST)}/` : fileURLToPath(new URL('../dist/', import.meta.url));
 const clientDir = `${dist}client`;
-const { handler } = await import(new URL('../dist/server/entry.mjs', import.meta.url).href);
+const { handler } = await import(pathToFileURL(`${dist}server/entry.mjs`).href);
 
 const rules = parseRules(readFileSync(`${clientDir}/_redirects`, 'utf8'));
-const headers = readFileSync(`${clientDir}/_headers`, 'utf8')
-  .split('\n')
-  .filter((line) => /^\s+[\w-]+:/.test(line))
-  .map((line) => line.trim().split(/:\s*(.*)/s).slice(0, 2));
+const headerRules = parseHeaderRules(readFileSync(`${clientDir}/_headers`, 'utf8'));
 
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -25,8 +24,9 @@ const host = process.env.HOST ?? '127.0.0.1';
 const server = http.createServer((req, res) => {
   // The connection's own address, for the API's rate limit; a client cannot set it.
   req.headers['x-peervote-peer'] = req.socket.remoteAddress ?? 'unknown';
-  for (const [name, value] of headers) res.setHeader(name, value);
   const url = new URL(req.url ?? '/', 'http://localhost');
+  // Matched on the address asked for, before any rewrite, as a static host does.
+  for (const [name, value] of headersFor(headerRules, url.pathname)) res.appendHeader(name, value);
   const action = matchRule(rules, url.pathname, clientDir);
   if (action?.redirect) {
     res.writeHead(action.status, { Location: action.redirect + url.search }).end();

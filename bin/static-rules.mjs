@@ -40,3 +40,39 @@ export function matchRule(rules, pathname, clientDir) {
   }
   return undefined;
 }
+
+/**
+ * Parses a `_headers` file: a path pattern on its own line (`*` matches the rest of the path,
+ * `:name` one segment), then its headers indented below it.
+ * @param {string} text
+ * @returns {Array<{ pattern: RegExp, headers: Array<[string, string]> }>}
+ */
+export function parseHeaderRules(text) {
+  const blocks = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim() || line.trim().startsWith('#')) continue;
+    if (/^\s/.test(line)) {
+      const [name, value] = line.trim().split(/:\s*(.*)/s);
+      blocks.at(-1)?.headers.push([name, value ?? '']);
+      continue;
+    }
+    const source = line
+      .trim()
+      .split('/')
+      .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    blocks.push({ pattern: new RegExp(`^${source}$`), headers: [] });
+  }
+  return blocks;
+}
+
+/**
+ * The headers for a path: those of every block that matches, in file order, as a static host
+ * sends them (a header named twice is sent twice, which for a policy means both apply).
+ * @param {ReturnType<typeof parseHeaderRules>} blocks
+ * @param {string} pathname
+ * @returns {Array<[string, string]>}
+ */
+export function headersFor(blocks, pathname) {
+  return blocks.filter((block) => block.pattern.test(pathname)).flatMap((block) => block.headers);
+}

@@ -1,7 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { listSurveySlugs, loadSite } from '../survey/loader.ts';
-import { staticHeaders } from '../survey/headers.ts';
+import { HEADER_ONLY_DIRECTIVES, mergePolicies, staticHeaders } from '../survey/headers.ts';
 
 /**
  * The rules a static host needs, in the `_redirects` format that Netlify and Cloudflare
@@ -18,9 +20,46 @@ export function redirectRules(slugs: string[], defaultSurvey: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The `_headers` file for static hosts: the same headers `bin/serve.mjs` sends. */
-export function headerRules(): string {
-  return `/*\n${Object.entries(staticHeaders()).map(([name, value]) => `  ${name}: ${value}`).join('\n')}\n`;
+/**
+ * The `_headers` file for static hosts, the same headers `bin/serve.mjs` sends: the hardening
+ * headers for every path, and for each survey's folder its Content-Security-Policy. A host
+ * sends every block whose path matches, so no policy sits under `/*`, where it would add to
+ * (and so narrow) each survey's own.
+ */
+export function headerRules(surveyPolicies: Record<string, string> = {}): string {
+  const block = (pattern: string, headers: Record<string, string>) =>
+    `${pattern}\n${Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`).join('\n')}\n`;
+  return [block('/*', staticHeaders()), ...Object.entries(surveyPolicies).map(([slug, policy]) => block(`/${slug}/*`, { 'Content-Security-Policy': policy }))].join('');
+}
+
+const META_POLICY = /<meta http-equiv="content-security-policy" content="([^"]*)"/i;
+
+/** The policy Astro wrote into a page's <meta http-equiv>, if any. */
+export function metaPolicy(html: string): string | undefined {
+  const content = META_POLICY.exec(html)?.[1];
+  return content?.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+}
+
+function htmlFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.html'))
+    .map((file) => path.join(dir, file));
+}
+
+/**
+ * Each survey's header policy: every one of its pages' <meta> policies merged (a personal link
+ * is rewritten to one of them, and a host may match headers before it rewrites), plus what
+ * only a header can say (frame-ancestors).
+ */
+export function surveyPolicies(clientDir: string, slugs: string[]): Record<string, string> {
+  return Object.fromEntries(
+    slugs.map((slug) => {
+      const policies = htmlFiles(path.join(clientDir, slug))
+        .map((file) => metaPolicy(readFileSync(file, 'utf8')))
+        .filter((policy): policy is string => Boolean(policy));
+      return [slug, mergePolicies(policies, HEADER_ONLY_DIRECTIVES)];
+    }),
+  );
 }
 
 /** Writes `_redirects` and `_headers` beside the built pages. */
@@ -29,10 +68,11 @@ export default function staticHostRules(): AstroIntegration {
     name: 'peervote:static-host-rules',
     hooks: {
       'astro:build:done': ({ dir, logger }) => {
-        const rules = redirectRules(listSurveySlugs(), loadSite().default_survey);
+        const slugs = listSurveySlugs();
+        const rules = redirectRules(slugs, loadSite().default_survey);
         writeFileSync(new URL('_redirects', dir), rules);
-        writeFileSync(new URL('_headers', dir), headerRules());
-        logger.info(`wrote _redirects (${rules.trim().split('\n').length} rules) and _headers for static hosts`);
+        writeFileSync(new URL('_headers', dir), headerRules(surveyPolicies(fileURLToPath(dir), slugs)));
+        logger.info(`wrote _redirects (${rules.trim().split('\n').length} rules) and _headers (a Content-Security-Policy for each of ${slugs.length} surveys) for static hosts`);
       },
     },
   };

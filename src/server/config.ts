@@ -22,6 +22,8 @@ export interface ServerConfig {
   readonly idempotencyLockMs: number;
   /** Test hooks (the X-Peervote-Now clock, fault injection): never set in production. */
   readonly testHooks: boolean;
+  /** Where the API reports its errors: Sentry's DSN, environment and release; none without a DSN. */
+  readonly sentry?: { readonly dsn: string; readonly environment?: string; readonly release?: string };
 }
 
 /** A setting that the environment gives wrongly: names the variable and what was expected. */
@@ -54,6 +56,15 @@ function proxies(env: Env, name: string): number {
   if (['true', 'yes', 'on'].includes(raw)) return 1;
   if (/^\d+$/.test(raw)) return Number(raw);
   throw new EnvError(name, 'true, false or the number of proxies in front of the API', raw);
+}
+
+function sentry(env: Env): ServerConfig['sentry'] {
+  const dsn = env.SENTRY_DSN?.trim();
+  if (!dsn) return undefined;
+  if (!URL.canParse(dsn) || !/^https?:$/.test(new URL(dsn).protocol) || !new URL(dsn).username) {
+    throw new EnvError('SENTRY_DSN', "a Sentry DSN such as https://<key>@o0.ingest.sentry.io/<project> (from the project's Client Keys)", dsn);
+  }
+  return Object.freeze({ dsn, environment: env.SENTRY_ENVIRONMENT?.trim() || undefined, release: env.SENTRY_RELEASE?.trim() || undefined });
 }
 
 function origins(env: Env, name: string): string[] {
@@ -90,6 +101,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     rateLimitWindowMs: wholeNumber(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1) * 1000,
     idempotencyLockMs: wholeNumber(env, 'IDEMPOTENCY_LOCK_SECONDS', 60, 1) * 1000,
     testHooks: flag(env, 'PEERVOTE_TEST_HOOKS'),
+    sentry: sentry(env),
   });
 }
 

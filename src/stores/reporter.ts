@@ -7,13 +7,17 @@ export interface ErrorContext {
   tags?: Record<string, string>;
 }
 
-/** Sends an error to the error-reporting service; the console until one is configured. */
-export type Reporter = (error: unknown, context: ErrorContext) => void;
+/** Sends an error to the error-reporting service (the console until one is configured); may resolve once sent. */
+export type Reporter = (error: unknown, context: ErrorContext) => void | Promise<void>;
 
 /** The error reporter in use; an error-reporting integration replaces it. */
 export const $reporter = atom<Reporter>((error, context) => console.error(error, context));
 
-/** Reports an error with its context to whichever reporter is in use. */
-export function reportError(error: unknown, context: ErrorContext = {}): void {
-  $reporter.get()(error, context);
+/** Reports an error with its context to whichever reporter is in use; resolves once it is sent, never rejects. */
+export async function reportError(error: unknown, context: ErrorContext = {}): Promise<void> {
+  try {
+    await $reporter.get()(error, context);
+  } catch (failure) {
+    console.error('The error could not be reported.', failure, error);
+  }
 }

@@ -13,6 +13,9 @@ import { $voteCount, recountVotes } from './votes.ts';
 /** How long the not-enough-names notice stays (SPEC.md §9). */
 export const NOTICE_MS = 5000;
 
+/** How long a failed submission's error report may hold up the way to the thank-you page. */
+export const REPORT_WAIT_MS = 2000;
+
 /** What the submit flow needs of a survey besides its ballot rules. */
 export interface SubmitSurvey {
   slug: string;
@@ -32,6 +35,9 @@ export interface Outcome {
   status: 'sent' | 'saved' | 'refused' | 'unsent';
   receipt?: unknown;
 }
+
+/** How this page's submission ended, set just before the thank-you page opens (analytics listens to it). */
+export const $submitted = atom<Outcome | undefined>();
 
 /** The sessionStorage key of a survey's last outcome. */
 export const outcomeKey = (slug: string) => `peervote:outcome:${slug}`;
@@ -101,13 +107,17 @@ export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise
   const outcome: SendOutcome = await sendBallot(ballot);
   if (outcome.kind !== 'retry' && kept) await forgetBallot(ballot.key).catch(() => {});
   if (outcome.kind !== 'stored') {
-    reportError(new Error(outcome.kind === 'refused' ? `The survey API refused a ballot (HTTP ${outcome.status})` : `A ballot could not be sent: ${outcome.reason}`), {
+    // The report leaves before the page does (the thank-you page would cut it off), within REPORT_WAIT_MS.
+    const report = reportError(new Error(outcome.kind === 'refused' ? `The survey API refused a ballot (HTTP ${outcome.status})` : `A ballot could not be sent: ${outcome.reason}`), {
       ballot: ballotSummary(input),
       user: voterOf(input, survey, ballot.key),
       tags: { survey: survey.slug },
     });
+    await Promise.race([report, new Promise((resolve) => setTimeout(resolve, REPORT_WAIT_MS))]);
   }
   const status = outcome.kind === 'stored' ? 'sent' : outcome.kind === 'refused' ? 'refused' : kept ? 'saved' : 'unsent';
-  record(survey.slug, { status, receipt: outcome.kind === 'stored' ? outcome.receipt : undefined });
+  const result: Outcome = { status, receipt: outcome.kind === 'stored' ? outcome.receipt : undefined };
+  record(survey.slug, result);
+  $submitted.set(result);
   location.assign(`/${survey.slug}/thankyou`);
 }

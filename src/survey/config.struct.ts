@@ -29,6 +29,10 @@ const DateString = refine(string(), 'Date', (value) =>
   Number.isNaN(Date.parse(value)) ? `expected a date such as 2030-12-31 or 2030-12-31T23:59:59Z, got "${value}"` : true,
 );
 
+/** A third party's id: it goes into script URLs and calls, so only its documented shape passes. */
+const ThirdPartyId = (name: string, shape: RegExp, example: string) =>
+  refine(string(), name, (value) => (shape.test(value) ? true : `expected ${example}, got "${value}"`));
+
 const NomineeFileName = refine(string(), 'NomineeFileName', (value) =>
   /^[\w.-]+\.(csv|jsonl|ndjson)$/i.test(value) && !value.startsWith('.')
     ? true
@@ -90,9 +94,12 @@ export const SurveyConfig = object({
   thank_you_message: optional(string()),
   google_sheet_title: optional(string()),
   bucket: optional(string()),
-  analytics_id: optional(string()),
-  facebook_pixel: optional(string()),
-  linkedin_insights: optional(string()),
+  /** A Google Analytics 4 measurement id. */
+  analytics_id: optional(ThirdPartyId('AnalyticsId', /^G-[A-Z0-9]{4,20}$/, 'a Google Analytics 4 measurement id such as G-AB12CD34EF')),
+  /** A Facebook (Meta) pixel id. */
+  facebook_pixel: optional(ThirdPartyId('FacebookPixel', /^\d{5,20}$/, 'a Facebook pixel id, digits only, such as 1234567890123456')),
+  /** A LinkedIn Insight Tag partner id. */
+  linkedin_insights: optional(ThirdPartyId('LinkedInPartnerId', /^\d{3,12}$/, 'a LinkedIn Insight Tag partner id, digits only, such as 5123456')),
   enable_google_translate: defaulted(boolean(), false),
   algolia_app_id: optional(string()),
   algolia_api_key: optional(string()),

@@ -14,23 +14,27 @@ function portIsFree(port) {
   });
 }
 
-/** A free port in 4400-4499, starting at a random place so that parallel test files rarely collide. */
-export async function freePort() {
-  const start = Math.floor(Math.random() * 100);
-  for (let i = 0; i < 100; i++) {
-    const port = 4400 + ((start + i) % 100);
+/**
+ * A free port in `base`..`base + span - 1` (default 4400-4499), starting at a random place so
+ * that parallel test files rarely collide.
+ */
+export async function freePort(base = 4400, span = 100) {
+  const start = Math.floor(Math.random() * span);
+  for (let i = 0; i < span; i++) {
+    const port = base + ((start + i) % span);
     if (await portIsFree(port)) return port;
   }
-  throw new Error('no free port in 4400-4499');
+  throw new Error(`no free port in ${base}-${base + span - 1}`);
 }
 
 /**
- * Starts a server and resolves once it prints that it is running.
- * @param {{ env?: Record<string, string>, args?: string[], timeoutMs?: number }} [options]
+ * Starts a server and resolves once it prints that it is running; `ports` narrows where
+ * (default 4400-4499).
+ * @param {{ env?: Record<string, string>, args?: string[], timeoutMs?: number, ports?: { base: number, span: number } }} [options]
  */
-export async function startServer({ env = {}, args = ['bin/serve.mjs'], timeoutMs = 20_000 } = {}) {
+export async function startServer({ env = {}, args = ['bin/serve.mjs'], timeoutMs = 20_000, ports = { base: 4400, span: 100 } } = {}) {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const port = await freePort();
+    const port = await freePort(ports.base, ports.span);
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', HOST: '127.0.0.1', PORT: String(port), ...env },

@@ -40,6 +40,9 @@ const mistakes: Array<{ name: string; key: Array<string | number>; value: unknow
   { name: 'a rule that is not text', key: ['rules', 1], value: { text: 'x' }, path: 'rules[1]', says: 'expected a text' },
   { name: 'an ad for no category', key: ['categories', 'ADS', 'Dentistry'], value: ['/media/x.svg'], path: 'categories.ADS.Dentistry', says: 'names no category' },
   { name: 'a duplicate field name', key: ['layout', 3, 0, 'name'], value: 'email', path: 'layout[3][0].name', says: 'already the name of layout[2][0]' },
+  { name: 'a Universal Analytics id', key: ['analytics_id'], value: 'UA-1234-1', path: 'analytics_id', says: 'Google Analytics 4 measurement id' },
+  { name: 'a pixel id with script in it', key: ['facebook_pixel'], value: "1');alert(1", path: 'facebook_pixel', says: 'digits only' },
+  { name: 'a LinkedIn partner id that is a URL', key: ['linkedin_insights'], value: 'https://linkedin.com', path: 'linkedin_insights', says: 'partner id' },
   { name: 'a bad field name', key: ['layout', 2, 1, 'name'], value: 'phone number', path: 'layout[2][1].name', says: 'letters, digits, dashes' },
 ];
 

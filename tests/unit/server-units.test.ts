@@ -24,6 +24,8 @@ describe('configuration from the environment', () => {
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
     [{ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'],
     [{ PEERVOTE_TEST_HOOKS: 'perhaps' }, 'PEERVOTE_TEST_HOOKS'],
+    [{ SENTRY_DSN: 'o0.ingest.sentry.io/42' }, 'SENTRY_DSN'],
+    [{ SENTRY_DSN: 'https://o0.ingest.sentry.io/42' }, 'SENTRY_DSN'],
   ])('a wrong %j fails naming the variable', (env, name) => {
     expect(() => readServerConfig(env)).toThrow(new RegExp(`^Environment variable ${name}:`));
   });
@@ -33,6 +35,12 @@ describe('configuration from the environment', () => {
     expect(config.allowedOrigins).toEqual(['https://a.example', 'https://b.example']);
     expect(config.trustProxy).toBe(1);
     expect(readServerConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+
+  test('Sentry: off without SENTRY_DSN; with it, its environment and release', () => {
+    expect(readServerConfig({ SENTRY_ENVIRONMENT: 'production' }).sentry).toBeUndefined();
+    const config = readServerConfig({ SENTRY_DSN: 'https://key@o0.ingest.sentry.io/42', SENTRY_ENVIRONMENT: 'production', SENTRY_RELEASE: 'peervote@1.0.0' });
+    expect(config.sentry).toEqual({ dsn: 'https://key@o0.ingest.sentry.io/42', environment: 'production', release: 'peervote@1.0.0' });
   });
 });
 

@@ -1,0 +1,15 @@
+/** Build-time settings the browser code reads (README.md, "Error reporting and third parties"). */
+interface ImportMetaEnv {
+  /** The survey API's base URL when it runs on another origin. */
+  readonly PUBLIC_SURVEY_API_URL?: string;
+  /** Sentry's DSN for the browser: without it no Sentry code is built into the pages. */
+  readonly PUBLIC_SENTRY_DSN?: string;
+  readonly PUBLIC_SENTRY_ENVIRONMENT?: string;
+  readonly PUBLIC_SENTRY_RELEASE?: string;
+  /** A same-site URL that forwards Sentry envelopes (Sentry's `tunnel` option), for ad blockers. */
+  readonly PUBLIC_SENTRY_TUNNEL?: string;
+}
+
+interface ImportMeta {
+  readonly env: ImportMetaEnv;
+}

@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { parseHeaderRules, headersFor } from '../../bin/static-rules.mjs';
+import { SECRETS } from './fixtures.ts';
+import { interceptThirdParties } from './third-party-stubs.ts';
+
+const headersFile = readFileSync(path.resolve('dist/client/_headers'), 'utf8');
+const rules = parseHeaderRules(headersFile);
+/** What `_headers` says a static host sends for a path: name (lower case) → values. */
+const written = (pathname: string) => {
+  const headers: Record<string, string[]> = {};
+  for (const [name, value] of headersFor(rules, pathname)) (headers[name.toLowerCase()] ??= []).push(value);
+  return headers;
+};
+const directive = (policy: string, name: string) => policy.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name} `)) ?? '';
+
+const HARDENING = {
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+test('every page and API answer carries the hardening headers, as _headers writes them for static hosts', async ({ request }) => {
+  for (const pathname of ['/top-doctors-demo/', '/members-choice/thankyou', '/_astro/', '/api/health']) {
+    const response = await request.get(pathname, { maxRedirects: 0 });
+    expect(response.headers(), pathname).toMatchObject(HARDENING);
+    expect(response.headers()['permissions-policy']).toContain('camera=()');
+  }
+  for (const [name, value] of Object.entries(HARDENING)) expect(written('/anything')[name]).toEqual([value]);
+});
+
+test('a survey with nothing configured allows no third party: its own origin and the hashes of its inline code', async ({ request }) => {
+  const response = await request.get('/top-doctors-demo/');
+  const policy = response.headers()['content-security-policy'];
+  expect([policy]).toEqual(written('/top-doctors-demo/')['content-security-policy']);
+  expect(policy).not.toMatch(/https?:/);
+  expect(policy).not.toContain("'unsafe-inline'");
+  expect(directive(policy, 'default-src')).toBe("default-src 'self'");
+  expect(directive(policy, 'script-src')).toMatch(/^script-src 'self'( 'sha256-[\w+/=]+')+$/);
+  expect(directive(policy, 'connect-src')).toBe("connect-src 'self'");
+  expect(directive(policy, 'object-src')).toBe("object-src 'none'");
+  expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'none'");
+  // The page's <meta> carries the same policy but frame-ancestors, which only a header can.
+  const meta = await (await request.get('/top-doctors-demo/')).text();
+  expect(meta).toContain('http-equiv="content-security-policy"');
+});
+
+test('a survey that configures third parties allows exactly their hosts, for a personal link too', async ({ request }) => {
+  const policy = (await request.get('/members-choice/')).headers()['content-security-policy'];
+  expect((await request.get(`/members-choice/${SECRETS.member}`)).headers()['content-security-policy']).toBe(policy);
+  expect(directive(policy, 'script-src').split(' ').filter((source) => source.startsWith('https:'))).toEqual([
+    'https://www.googletagmanager.com',
+    'https://connect.facebook.net',
+    'https://snap.licdn.com',
+    'https://translate.google.com',
+    'https://translate.googleapis.com',
+    'https://translate-pa.googleapis.com',
+  ]);
+  // The demo survey's policy is its own: one survey's third parties do not open another's pages.
+  expect((await request.get('/top-doctors-demo/')).headers()['content-security-policy']).not.toContain('googletagmanager');
+});
+
+test('the API answers with a policy that loads nothing and may not be framed', async ({ request }) => {
+  const response = await request.get('/api/survey/faces/top-doctors-demo');
+  expect(response.headers()['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+});
+
+for (const pathname of ['/top-doctors-demo/', '/top-doctors-demo/thankyou', '/members-choice/demo', '/best-dentists-2024/', '/nowhere/']) {
+  test(`${pathname} runs under its policy without a single violation`, async ({ page }) => {
+    await interceptThirdParties(page);
+    const violations: string[] = [];
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
+    });
+    page.on('console', (message) => message.text().includes('Content Security Policy') || message.text().startsWith('CSP violation') ? violations.push(message.text()) : undefined);
+    await page.goto(pathname);
+    await page.waitForLoadState('networkidle');
+    if (pathname === '/members-choice/demo') await expect(page.getByRole('combobox', { name: 'Select Language' })).toBeVisible({ timeout: 8000 });
+    expect(violations).toEqual([]);
+  });
+}
