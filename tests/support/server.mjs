@@ -1,5 +1,6 @@
 // Starts the built server (bin/serve.mjs) or another script as a child process on a free
-// port in 4400-4499 and waits until it says it is running.
+// port in 4400-4499 (PEERVOTE_TEST_PORTS, e.g. 4800-4899, moves the range) and waits until
+// it says it is running.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -14,14 +15,22 @@ function portIsFree(port) {
   });
 }
 
-/** A free port in 4400-4499, starting at a random place so that parallel test files rarely collide. */
+/** The test servers' port range: PEERVOTE_TEST_PORTS (`first-last`), else 4400-4499. */
+function portRange() {
+  const match = /^(\d+)-(\d+)$/.exec(process.env.PEERVOTE_TEST_PORTS ?? '');
+  return match ? [Number(match[1]), Number(match[2])] : [4400, 4499];
+}
+
+/** A free port in the range, starting at a random place so that parallel test files rarely collide. */
 export async function freePort() {
-  const start = Math.floor(Math.random() * 100);
-  for (let i = 0; i < 100; i++) {
-    const port = 4400 + ((start + i) % 100);
+  const [first, last] = portRange();
+  const size = last - first + 1;
+  const start = Math.floor(Math.random() * size);
+  for (let i = 0; i < size; i++) {
+    const port = first + ((start + i) % size);
     if (await portIsFree(port)) return port;
   }
-  throw new Error('no free port in 4400-4499');
+  throw new Error(`no free port in ${first}-${last}`);
 }
 
 /**
