@@ -104,3 +104,15 @@ describe('names, licenses and voter fields', () => {
     expect(voterOf(fields, answers, { nominee_id: 'c-1' })).toEqual({ nomineeId: 'c-1', nameWords: ['ana', 'ferreira'], name: 'Ana Ferreira', email: 'ana@example.org', license: 'MD1001', practice: '' });
   });
 });
+
+describe('the tally-only data stays private', () => {
+  test("a nominee's license never reaches a search hit", async () => {
+    const { toHit } = await import('../../src/server/nominee-engine.ts');
+    expect(toHit({ id: 'c-1', name: 'Ana Ferreira', practice: 'Northgate Clinic', license: 'MD-1001' })).toEqual({ objectID: 'c-1', id: 'c-1', name: 'Ana Ferreira', practice: 'Northgate Clinic' });
+  });
+
+  test('a prepopulated person may carry nominee_id, which is no field of the layout', async () => {
+    const { peerCheck } = await import('../support/results-db.ts');
+    expect(peerCheck().prepopulation['sec-ana']).toMatchObject({ nominee_id: 'c-1', 'name-first': 'Ana' });
+  });
+});
