@@ -8,7 +8,7 @@ const carl = { 'name-first': 'Carl', 'name-last': 'Lee', email: 'carl@example.or
  */
 export const PEER_CHECK_BALLOTS: HandBallot[] = [
   // 1. Counted in full.
-  { at: '2030-01-01T09:00:00Z', answers: carl, votes: { Cardiology: ['c-2', 'c-3'], Dermatology: ['d-1'] } },
+  { at: '2030-01-01T09:00:00Z', answers: carl, votes: { Cardiology: ['c-2', 'c-3'], Dermatology: ['d-1'] }, faces: 'cardiology' },
   // 2. Carl again, the email in capitals: a duplicate of 1.
   { at: '2030-01-01T09:05:00Z', answers: { ...carl, email: 'CARL@example.org', 'medical-license': '' }, votes: { Cardiology: ['c-4'] } },
   // 3. Ana (personal link, nominee c-1) names herself and one nominee outside her practice: her self-vote is excluded.
@@ -16,7 +16,7 @@ export const PEER_CHECK_BALLOTS: HandBallot[] = [
   // 4. Greta (nominee d-3) names herself, one colleague of Skin Partners and one outsider: excluded.
   { at: '2030-01-01T09:15:00Z', secret: 'sec-greta', answers: { 'name-first': 'Greta', 'name-last': 'Olsen', 'medical-practice': 'Skin Partners' }, votes: { Dermatology: ['d-3', 'd-2', 'd-1'] } },
   // 5. Dana, known by name and license, names herself and two outsiders: counted.
-  { at: '2030-01-01T09:20:00Z', answers: { 'name-first': 'Dana', 'name-last': 'Kowalski', 'medical-license': 'md 1004', 'medical-practice': 'Northgate Clinic' }, votes: { Cardiology: ['c-4', 'c-2', 'c-3'] } },
+  { at: '2030-01-01T09:20:00Z', answers: { 'name-first': 'Dana', 'name-last': 'Kowalski', 'medical-license': 'md 1004', 'medical-practice': 'Northgate Clinic' }, votes: { Cardiology: ['c-4', 'c-2', 'c-3'] }, faces: 'cardiology' },
   // 6. The demo secret: not counted.
   { at: '2030-01-01T09:25:00Z', link: 'demo', answers: { 'name-first': 'Demo', 'name-last': 'User' }, votes: { Cardiology: ['c-2'] } },
   // 7. Another email but Carl's license: a duplicate of 1.
