@@ -4,7 +4,7 @@
 //
 //   npm run results -- <command> <slug> [options]        npm run results -- --help
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { listSurveySlugs, loadPrepopulation, loadSurvey } from '../src/survey/loader.ts';
+import { listSurveySlugs, loadPrepopulation, loadSurvey, surveysDir } from '../src/survey/loader.ts';
 import { loadNominees } from '../src/survey/nominee-file.ts';
 import { ConfigError } from '../src/survey/errors.ts';
 import { EnvError, readServerConfig } from '../src/server/config.ts';
@@ -121,7 +121,12 @@ if (!slug) fail(`Which survey? Usage: npm run results -- ${command.usage}`, 2);
 
 let db: commands.Context['db'] | undefined;
 try {
-  const slugs = listSurveySlugs();
+  let slugs: string[];
+  try {
+    slugs = listSurveySlugs();
+  } catch (error) {
+    throw new OperatorError(`Cannot read the surveys folder ${surveysDir()}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} (SURVEYS_DIR names it).`);
+  }
   if (!slugs.includes(slug)) throw new OperatorError(`There is no survey "${slug}"; the surveys are ${slugs.join(', ')}.`);
   const survey = loadSurvey(slug);
   const nominees = loadNominees(survey);

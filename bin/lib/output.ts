@@ -1,6 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { OperatorError } from '../../src/server/results/operator-error.ts';
 
 /** Where a command writes its data: a file, or standard output; with backpressure. */
 export interface Output {
@@ -14,18 +15,24 @@ export interface Output {
 export function openOutput(path: string | undefined): Output {
   const stream: Writable = path ? createWriteStream(path) : process.stdout;
   let failed: Error | undefined;
-  stream.on('error', (error) => (failed = error));
+  // A file that cannot be written is the operator's to fix, told in one line; a closed pipe (`| head`) ends the command quietly.
+  stream.on('error', (error: NodeJS.ErrnoException) => (failed = error.code === 'EPIPE' ? error : new OperatorError(`Cannot write ${path ?? 'standard output'}: ${error.message}.`)));
   return {
     toStdout: !path,
     write(text) {
       if (failed) throw failed;
-      if (!stream.write(text)) return once(stream, 'drain').then(() => undefined);
+      if (!stream.write(text)) {
+        return Promise.race([once(stream, 'drain'), once(stream, 'error')]).then(() => {
+          if (failed) throw failed;
+        });
+      }
     },
     async close() {
       if (failed) throw failed;
       if (path) {
         (stream as WriteStream).end();
-        await once(stream, 'finish');
+        await Promise.race([once(stream, 'finish'), once(stream, 'error')]).catch(() => undefined);
+        if (failed) throw failed;
       }
     },
   };

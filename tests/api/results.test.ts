@@ -160,12 +160,21 @@ describe('npm run results', () => {
   });
 });
 
+describe('the tally-only data stays private', () => {
+  test("a personal link's answer leaves out the person's nominee id", async () => {
+    const { status, body } = await api.get('/api/survey/link/peer-check?secret=sec-ana');
+    expect(status).toBe(200);
+    expect(body.prepopulated).toEqual({ 'name-first': 'Ana', 'name-last': 'Ferreira', 'medical-license': 'MD-1001', 'medical-practice': 'Northgate Clinic' });
+  });
+});
+
 describe('bad input: one line naming the problem, a non-zero exit, nothing changed', () => {
   test.each([
     ['an unknown slug', ['tally', 'nope'], {}, 'There is no survey "nope"; the surveys are '],
     ['an unknown nominee id in a resolve', ['writeins', 'resolve', 'peer-check', '--name', 'Nobody Known', '--nominee', 'zz-404'], {}, 'Nominee id "zz-404" is not on the nominee list of peer-check, nor added by a write-in decision.'],
     ['an unknown tile', ['confirm-reservation', 'peer-check', 'faces', 'oncology'], {}, 'peer-check has no Faces tile "oncology"'],
     ['an unknown option', ['tally', 'peer-check', '--treshold', '3'], {}, "Unknown option '--treshold'"],
+    ['a file that cannot be written', ['export', 'peer-check', '--out', '/nonexistent/ballots.csv', '--quiet'], {}, 'Cannot write /nonexistent/ballots.csv: '],
     ['a database that cannot be opened (SQLite)', ['tally', 'peer-check'], { DATABASE_URL: '', DATA_DIR: '/nonexistent/peervote' }, 'Cannot open the database: there is no SQLite file at /nonexistent/peervote/peervote.sqlite'],
     ['a database that cannot be opened (PostgreSQL)', ['export', 'peer-check'], { DATABASE_URL: 'postgres://operator:secret@127.0.0.1:1/peervote' }, 'Cannot open the database postgres://operator:***@127.0.0.1:1/peervote: '],
   ])('%s', async (_, args, env, message) => {

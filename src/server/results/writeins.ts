@@ -116,7 +116,9 @@ export async function resolveWriteIn(db: Kysely<Database>, config: SurveyConfig,
       throw new OperatorError(`"${resolution.nomineeId}" is not a valid nominee id: letters, digits, ".", "-" or "_", at most 64, starting with a letter or digit.`);
     }
     const name = resolution.name?.trim() || groups[0].name.replace(/^\s*(dr|doctor|prof)\.?\s+/i, '').trim();
-    const id = resolution.nomineeId ?? newNomineeId(name, (candidate) => listed.has(candidate) || added.has(candidate));
+    // Deciding a write-in again keeps the id an earlier "new" decision gave it.
+    const earlier = [...decisions.values()].find((d) => d.action === 'new' && d.name_key === key && d.nominee_id)?.nominee_id;
+    const id = resolution.nomineeId ?? earlier ?? newNomineeId(name, (candidate) => listed.has(candidate) || added.has(candidate));
     fields = { action: 'new', nominee_id: id, nominee_name: name, nominee_specialty: resolution.specialty ?? null, nominee_practice: resolution.practice ?? null, nominee_city: resolution.city ?? null };
   } else {
     fields = { action: 'reject', nominee_id: null, nominee_name: null, nominee_specialty: null, nominee_practice: null, nominee_city: null };
