@@ -25,9 +25,10 @@ export const MIN_TYPO_WORD = 5;
 /** Query words this short match too many names to score: they are looked up in the prefix table. */
 export const SHORT_WORD = 3;
 
-/** Algolia's record shape for a nominee: its id again as `objectID`. */
+/** Algolia's record shape for a nominee: its id again as `objectID`; the private columns (license) left out. */
 export function toHit(nominee: Nominee): NomineeHit {
-  return { objectID: nominee.id, ...nominee };
+  const { license: _private, ...shown } = nominee;
+  return { objectID: nominee.id, ...shown };
 }
 
 /** How closely a name's words match the query words: 0 every word exactly, 1 at least as prefixes, 2 with a typo. */

@@ -61,6 +61,12 @@ export const Tile = coerce(
 /** One person's prepopulated answers: field name → value. */
 export const PersonValues = record(FieldName, union([string(), array(string())]));
 
+/**
+ * The key of a prepopulated person that is no field: the person's id on the nominee list, so
+ * that the tally knows a self-vote for certain. The survey API never sends it to a page.
+ */
+export const PERSON_NOMINEE_ID = 'nominee_id';
+
 /** The prepopulation map: secret → that person's values; or the name of a YAML file in the survey folder holding it. */
 export const Prepopulation = union([string(), record(nonempty(string()), PersonValues)]);
 
@@ -106,6 +112,10 @@ export const SurveyConfig = object({
   algolia_index: optional(string()),
   /** The layout field whose answer names the voter's workplace, for workplace stats. */
   workplace_field: defaulted(FieldName, 'medical-practice'),
+  /** The layout field whose answer is the voter's license number, for the tally's integrity rules. */
+  license_field: defaulted(FieldName, 'medical-license'),
+  /** The layout fields whose answers, in order, make the voter's name, for the tally's self-vote rule. */
+  name_fields: optional(array(FieldName)),
 });
 
 /** A survey configuration after validation and defaults. */

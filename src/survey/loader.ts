@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { create, StructError, type Struct } from 'superstruct';
 import { parse, YAMLParseError } from 'yaml';
-import { SurveyConfig, SiteConfig, Prepopulation, type PersonValues } from './config.struct.ts';
+import { SurveyConfig, SiteConfig, Prepopulation, PERSON_NOMINEE_ID, type PersonValues } from './config.struct.ts';
 import { ConfigError, toProblems, type Problem } from './errors.ts';
 import { ADS_GROUP, allFields } from './layout.ts';
 
@@ -135,7 +135,7 @@ export function loadPrepopulation(survey: LoadedSurvey): Record<string, PersonVa
   const names = new Set(allFields(survey.config.layout).map((field) => field.name));
   const problems = Object.entries(map).flatMap(([secret, values]) =>
     Object.keys(values)
-      .filter((name) => !names.has(name))
+      .filter((name) => !names.has(name) && name !== PERSON_NOMINEE_ID)
       .map((name) => ({ path: `${secret}.${name}`, message: 'names no field of the layout' })),
   );
   if (problems.length) throw new ConfigError(file, problems);

@@ -8,7 +8,7 @@ export const HITS_PER_PAGE = 12;
 export const SEARCH_DEBOUNCE_MS = 300;
 
 /** One search hit, shaped as Algolia returns a record: `objectID` beside the nominee's own columns. */
-export type NomineeHit = Nominee & { objectID: string };
+export type NomineeHit = Omit<Nominee, 'license'> & { objectID: string };
 
 /** One query's answer, in the shape of an Algolia search response (the fields the UI and InstantSearch read). */
 export interface NomineeResult {

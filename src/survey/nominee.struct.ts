@@ -3,8 +3,14 @@ import { object, optional, refine, string, type Infer } from 'superstruct';
 /** The optional columns of a nominee list, shown beside the name to tell people of one name apart. */
 export const DETAIL_COLUMNS = ['specialty', 'city', 'practice'] as const;
 
+/**
+ * Columns for the operators' tally alone: `license` tells a voter who nominated themselves
+ * apart from a namesake. Never sent to a search index or a browser.
+ */
+export const PRIVATE_COLUMNS = ['license'] as const;
+
 /** Every column a nominee list may have: `id` and `name` are required. */
-export const NOMINEE_COLUMNS = ['id', 'name', ...DETAIL_COLUMNS] as const;
+export const NOMINEE_COLUMNS = ['id', 'name', ...DETAIL_COLUMNS, ...PRIVATE_COLUMNS] as const;
 
 /** A nominee id: letters, digits, dots, dashes and underscores, as it travels in a ballot and an Algolia objectID. */
 export const NomineeId = refine(string(), 'NomineeId', (value) =>
@@ -22,6 +28,7 @@ export const Nominee = object({
   specialty: optional(string()),
   city: optional(string()),
   practice: optional(string()),
+  license: optional(string()),
 });
 
 /** A nominee after validation. */

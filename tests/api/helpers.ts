@@ -32,6 +32,8 @@ export interface Api {
   url: string;
   dialect: 'sqlite' | 'postgres';
   dataDir: string;
+  /** The PostgreSQL database of this server; empty on SQLite. */
+  databaseUrl: string;
   post(fields: Fields, options?: { query?: Record<string, string>; headers?: Record<string, string> }): Promise<Answer>;
   request(pathname: string, init?: RequestInit): Promise<Answer>;
   get(pathname: string, headers?: Record<string, string>): Promise<Answer>;
@@ -137,6 +139,7 @@ export async function startApi(env: Record<string, string> = {}): Promise<Api> {
     },
     dialect: databaseUrl ? 'postgres' : 'sqlite',
     dataDir,
+    databaseUrl,
     async post(fields, { query = DEMO_QUERY, headers = {} } = {}) {
       const search = new URLSearchParams(query).toString();
       const response = await fetch(`${server.url}/api/survey?${search}`, { method: 'POST', body: toForm(fields), headers: { Origin: server.url, ...headers } });

@@ -31,5 +31,8 @@ export async function startRecorder(port: number, answer: (request: Recorded) =>
   };
 }
 
-/** Test servers' ports: this workspace gives tests 4500-4599; each test file takes its own. */
-export const PORTS = { localSearch: 4521, algoliaSearch: 4522, algoliaSync: 4523 } as const;
+/** The first of the recorders' ports: PEERVOTE_RECORDER_PORT, else 4521 (this workspace gives tests 4500-4599). */
+const FIRST = Number(process.env.PEERVOTE_RECORDER_PORT) || 4521;
+
+/** Test servers' ports; each test file takes its own. */
+export const PORTS = { localSearch: FIRST, algoliaSearch: FIRST + 1, algoliaSync: FIRST + 2 } as const;

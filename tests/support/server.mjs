@@ -1,5 +1,6 @@
 // Starts the built server (bin/serve.mjs) or another script as a child process on a free
-// port in 4400-4499 and waits until it says it is running.
+// port in 4400-4499 (PEERVOTE_TEST_PORTS, e.g. 4800-4899, moves the range) and waits until
+// it says it is running.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -14,11 +15,14 @@ function portIsFree(port) {
   });
 }
 
-/**
- * A free port in `base`..`base + span - 1` (default 4400-4499), starting at a random place so
- * that parallel test files rarely collide.
- */
-export async function freePort(base = 4400, span = 100) {
+/** The test servers' port range: PEERVOTE_TEST_PORTS (`first-last`), else 4400-4499. */
+function portRange() {
+  const match = /^(\d+)-(\d+)$/.exec(process.env.PEERVOTE_TEST_PORTS ?? '');
+  return match ? { base: Number(match[1]), span: Number(match[2]) - Number(match[1]) + 1 } : { base: 4400, span: 100 };
+}
+
+/** A free port in `base`..`base + span - 1`, starting at a random place so that parallel test files rarely collide. */
+export async function freePort({ base, span } = portRange()) {
   const start = Math.floor(Math.random() * span);
   for (let i = 0; i < span; i++) {
     const port = base + ((start + i) % span);
@@ -29,12 +33,12 @@ export async function freePort(base = 4400, span = 100) {
 
 /**
  * Starts a server and resolves once it prints that it is running; `ports` narrows where
- * (default 4400-4499).
+ * (default: PEERVOTE_TEST_PORTS, else 4400-4499).
  * @param {{ env?: Record<string, string>, args?: string[], timeoutMs?: number, ports?: { base: number, span: number } }} [options]
  */
-export async function startServer({ env = {}, args = ['bin/serve.mjs'], timeoutMs = 20_000, ports = { base: 4400, span: 100 } } = {}) {
+export async function startServer({ env = {}, args = ['bin/serve.mjs'], timeoutMs = 20_000, ports = portRange() } = {}) {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const port = await freePort(ports.base, ports.span);
+    const port = await freePort(ports);
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', HOST: '127.0.0.1', PORT: String(port), ...env },

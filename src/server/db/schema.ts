@@ -7,6 +7,8 @@ import type { TileClaimsTable } from './tile-claims.table.ts';
 import type { UploadsTable } from './uploads.table.ts';
 import type { IdempotencyKeysTable } from './idempotency-keys.table.ts';
 import type { RateLimitsTable } from './rate-limits.table.ts';
+import type { WriteInDecisionsTable } from './write-in-decisions.table.ts';
+import type { ReservationDecisionsTable } from './reservation-decisions.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -19,4 +21,6 @@ export interface Database {
   uploads: UploadsTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_limits: RateLimitsTable;
+  write_in_decisions: WriteInDecisionsTable;
+  reservation_decisions: ReservationDecisionsTable;
 }

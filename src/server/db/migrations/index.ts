@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as initial from './20261121130000-initial.ts';
+import * as operatorDecisions from './20261201090000-operator-decisions.ts';
 
 /**
  * Every migration, by name, in the order they run. Listed here rather than read from the
@@ -8,4 +9,5 @@ import * as initial from './20261121130000-initial.ts';
  */
 export const migrations: Record<string, Migration> = {
   '20261121130000-initial': initial,
+  '20261201090000-operator-decisions': operatorDecisions,
 };

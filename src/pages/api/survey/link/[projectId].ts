@@ -2,6 +2,7 @@ import type { APIRoute } from 'astro';
 import { findSurvey } from '../../../../server/surveys.ts';
 import { json } from '../../../../server/http.ts';
 import { DEMO_SECRET, isExpired } from '../../../../survey/link.ts';
+import { PERSON_NOMINEE_ID } from '../../../../survey/config.struct.ts';
 
 export const prerender = false;
 
@@ -16,5 +17,7 @@ export const GET: APIRoute = ({ params, url }) => {
   const secret = url.searchParams.get('secret') ?? '';
   const person = survey.prepopulation[secret];
   if (!person && secret !== DEMO_SECRET) return json(404, { error: 'invalid_link', message: 'Sorry, this link is invalid!' });
-  return json(200, { prepopulated: person ?? {} });
+  // The person's nominee id is for the tally alone: the page has no field for it.
+  const { [PERSON_NOMINEE_ID]: _tallyOnly, ...prepopulated } = person ?? {};
+  return json(200, { prepopulated });
 };

@@ -1,0 +1,181 @@
+// The commands of `npm run results`: each takes its parsed options and does one job.
+import { userInfo } from 'node:os';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/server/db/schema.ts';
+import type { LoadedSurvey } from '../../src/survey/loader.ts';
+import type { Nominee } from '../../src/survey/nominee.struct.ts';
+import type { PersonValues } from '../../src/survey/config.struct.ts';
+import { exportBallots, type ExportFormat } from '../../src/server/results/export.ts';
+import { countBallots } from '../../src/server/results/ballot-pages.ts';
+import { tallySurvey } from '../../src/server/results/tally.ts';
+import { EXCLUSION_COLUMNS, exclusionCsvLine, parseThreshold, rankTally, tallyCsv, tallySummary } from '../../src/server/results/tally-report.ts';
+import { csvLine } from '../../src/server/results/csv.ts';
+import { resolveWriteIn, writeInGroups, type Resolution } from '../../src/server/results/writeins.ts';
+import { appendNominees, nomineesToAppend } from '../../src/server/results/nominee-append.ts';
+import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/server/repositories/write-in-decisions.repository.ts';
+import { confirmReservation, releaseReservation } from '../../src/server/results/reservations.ts';
+import { OperatorError } from '../../src/server/results/operator-error.ts';
+import { categoryKey } from '../../src/survey/ballot-keys.ts';
+import { openOutput, progress } from './output.ts';
+
+/** What every command gets: the database, the survey, its nominees and prepopulation, the options. */
+export interface Context {
+  db: Kysely<Database>;
+  survey: LoadedSurvey;
+  nominees: readonly Nominee[];
+  prepopulation: Record<string, PersonValues>;
+  options: Record<string, string | boolean | undefined>;
+  /** Extra words after the slug (`faces cardiology`). */
+  rest: string[];
+}
+
+const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
+
+/** Who made a decision: `--by`, else the operating system's user. */
+function who(options: Context['options']): string {
+  const by = text(options.by)?.trim();
+  if (by) return by;
+  try {
+    return userInfo().username || 'unknown';
+  } catch {
+    return process.env.USER ?? 'unknown';
+  }
+}
+
+function whole(value: string | boolean | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1) throw new OperatorError(`--${name} must be a whole number of at least 1, got "${value}".`);
+  return Number(value);
+}
+
+/** `export`: every ballot as CSV or JSON Lines, with progress on standard error. */
+export async function exportCommand({ db, survey, nominees, options }: Context): Promise<void> {
+  const format = (text(options.format) ?? 'csv') as ExportFormat;
+  if (format !== 'csv' && format !== 'jsonl') throw new OperatorError(`--format must be csv or jsonl, got "${format}".`);
+  const total = await countBallots(db, survey.config.project_id);
+  const shown = progress('export', total, Boolean(options.quiet));
+  const output = openOutput(text(options.out));
+  const count = await exportBallots(db, { survey, nominees, format, write: (chunk) => output.write(chunk), onProgress: shown.update });
+  await output.close();
+  shown.done(count);
+}
+
+/** `tally`: votes per nominee and sub-category with the rules applied, a CSV and a summary; every exclusion in `--exclusions`. */
+export async function tallyCommand({ db, survey, nominees, prepopulation, options }: Context): Promise<void> {
+  const top = whole(options.top, 'top', 5);
+  const thresholdText = text(options.threshold);
+  const threshold = thresholdText === undefined ? undefined : parseThreshold(thresholdText);
+  if (thresholdText !== undefined && !threshold) throw new OperatorError(`--threshold must be a number of winners (3) or a share of the votes (10%), got "${thresholdText}".`);
+  const total = await countBallots(db, survey.config.project_id);
+  const shown = progress('tally', total, Boolean(options.quiet));
+  const exclusions = text(options.exclusions) ? openOutput(text(options.exclusions)) : undefined;
+  await exclusions?.write(csvLine(EXCLUSION_COLUMNS));
+  const tally = await tallySurvey(db, {
+    survey,
+    nominees,
+    prepopulation,
+    onExclusion: exclusions && ((exclusion) => exclusions.write(exclusionCsvLine(exclusion))),
+    onProgress: shown.update,
+  });
+  await exclusions?.close();
+  shown.done(tally.totals.ballots);
+  const results = rankTally(survey.config, tally, threshold);
+  const output = openOutput(text(options.out));
+  await output.write(tallyCsv(results));
+  await output.close();
+  const summary = tallySummary(results, tally, top);
+  (output.toStdout ? process.stderr : process.stdout).write(summary);
+}
+
+/** `writeins`: the write-ins grouped by name and sub-category, with their closest nominees and any decision. */
+export async function writeInsCommand({ db, survey, nominees, options }: Context): Promise<void> {
+  const format = text(options.format) ?? 'table';
+  if (format !== 'table' && format !== 'csv') throw new OperatorError(`--format must be table or csv, got "${format}".`);
+  const groups = await writeInGroups(db, survey.config, nominees, whole(options.candidates, 'candidates', 3));
+  const decided = (group: (typeof groups)[number]) => {
+    const d = group.decision;
+    if (!d) return '';
+    return d.action === 'reject' ? 'rejected' : `${d.action === 'new' ? 'new nominee' : 'merged into'} ${d.nominee_id}`;
+  };
+  const candidate = (c: (typeof groups)[number]['candidates'][number]) => `${c.id} ${c.name}${c.practice ? `, ${c.practice}` : ''} (${Math.round(c.similarity * 100)}%)`;
+  if (format === 'csv') {
+    let out = csvLine(['category', 'subcategory', 'name', 'count', 'spellings', 'decision', 'decided_by', 'decided_at', 'candidates']);
+    for (const g of groups) {
+      out += csvLine([g.group, g.subcategory, g.name, g.count, g.spellings.map((s) => `${s.name} (${s.count})`).join('; '), decided(g), g.decision?.decided_by, g.decision?.decided_at, g.candidates.map(candidate).join('; ')]);
+    }
+    process.stdout.write(out);
+    return;
+  }
+  if (!groups.length) {
+    process.stdout.write(`No write-ins in ${survey.slug}.\n`);
+    return;
+  }
+  const lines: string[] = [];
+  for (const g of groups) {
+    const others = g.spellings.length > 1 ? `  also written ${g.spellings.slice(1).map((s) => `"${s.name}" (${s.count})`).join(', ')}` : '';
+    lines.push(`${String(g.count).padStart(5)}  "${g.name}" in ${categoryKey(g.group, g.subcategory)}${others}`);
+    lines.push(g.decision ? `       decided: ${decided(g)} (by ${g.decision.decided_by}, ${g.decision.decided_at})` : '       pending');
+    for (const c of g.candidates) lines.push(`       ~ ${candidate(c)}`);
+  }
+  const pending = groups.filter((g) => !g.decision);
+  lines.push('', `${groups.length} write-in names, ${pending.length} pending (${pending.reduce((n, g) => n + g.count, 0)} write-ins).`);
+  if (pending.length) lines.push(`Decide one: npm run results -- writeins resolve ${survey.slug} --name "${pending[0].name}" --category "${categoryKey(pending[0].group, pending[0].subcategory)}" --nominee <id> | --new | --reject`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** `writeins resolve`: records a decision that `tally` honours. */
+export async function resolveCommand({ db, survey, nominees, options }: Context): Promise<void> {
+  const name = text(options.name);
+  if (!name) throw new OperatorError('writeins resolve needs --name "<the write-in as voters wrote it>".');
+  const chosen = [options.nominee !== undefined, Boolean(options.new), Boolean(options.reject)].filter(Boolean).length;
+  if (chosen !== 1) throw new OperatorError('writeins resolve needs exactly one of --nominee <id>, --new or --reject.');
+  let resolution: Resolution;
+  if (options.nominee !== undefined) resolution = { action: 'merge', nomineeId: text(options.nominee) ?? '' };
+  else if (options.new) {
+    resolution = { action: 'new', nomineeId: text(options.id), name: text(options['display-name']), specialty: text(options.specialty), practice: text(options.practice), city: text(options.city) };
+  } else resolution = { action: 'reject' };
+  const rows = await resolveWriteIn(db, survey.config, nominees, { name, category: text(options.category), resolution, by: who(options), note: text(options.note) });
+  for (const row of rows) {
+    const what = row.action === 'reject' ? 'rejected' : row.action === 'merge' ? `counts for ${row.nominee_id}` : `counts for the new nominee ${row.nominee_id} (${row.nominee_name})`;
+    process.stdout.write(`"${name}" in ${categoryKey(row.category_group, row.subcategory)}: ${what}; decided by ${row.decided_by} at ${row.decided_at}.\n`);
+  }
+  if (rows.some((row) => row.action === 'new')) process.stdout.write(`Add the new nominees to the nominee file with: npm run results -- writeins publish ${survey.slug}\n`);
+}
+
+/** `writeins log`: every decision ever made on the survey's write-ins, oldest first. */
+export async function logCommand({ db, survey }: Context): Promise<void> {
+  let out = csvLine(['decided_at', 'decided_by', 'category', 'subcategory', 'name_key', 'action', 'nominee_id', 'nominee_name', 'note']);
+  for (const d of await writeInDecisionLog(db, survey.config.project_id)) {
+    out += csvLine([d.decided_at, d.decided_by, d.category_group, d.subcategory, d.name_key, d.action, d.nominee_id, d.nominee_name, d.note]);
+  }
+  process.stdout.write(out);
+}
+
+/** `writeins publish`: appends the new nominees that decisions created to the survey's nominee file. */
+export async function publishCommand({ db, survey, nominees }: Context): Promise<void> {
+  const additions = nomineesToAppend((await writeInDecisionsInForce(db, survey.config.project_id)).values(), nominees);
+  if (!additions.length) {
+    process.stdout.write('No new nominees to add: every nominee a decision created is on the list already.\n');
+    return;
+  }
+  const file = appendNominees(survey, additions);
+  process.stdout.write(`Added ${additions.length} nominee${additions.length === 1 ? '' : 's'} to ${file}: ${additions.map((n) => `${n.id} (${n.name})`).join(', ')}.\n`);
+  process.stdout.write(
+    survey.config.algolia_index
+      ? `Push them to Algolia: ALGOLIA_ADMIN_KEY=… npm run nominees:sync -- ${survey.slug}\n`
+      : 'Restart the survey API (or redeploy) so that its built-in search finds them.\n',
+  );
+}
+
+/** `confirm-reservation` and `release-reservation`: the operator's hand on a Faces or Experts tile. */
+export async function reservationCommand(action: 'confirm' | 'release', { db, survey, options, rest }: Context): Promise<void> {
+  const [kind, tile] = rest;
+  if (!kind || !tile) throw new OperatorError(`${action}-reservation needs the kind and the tile: ${action}-reservation ${survey.slug} faces|experts <tile slug or title>.`);
+  if (action === 'confirm') {
+    const done = await confirmReservation(db, survey.config, { kind, tile, by: who(options), label: text(options.label) });
+    process.stdout.write(`Confirmed ${done.slug} for ballot ${done.ballotId}; the confirmed list shows "${done.label}".\n`);
+  } else {
+    const done = await releaseReservation(db, survey.config, { kind, tile, by: who(options) });
+    process.stdout.write(`Released ${done.slug}${done.ballotId ? ` (held by ballot ${done.ballotId})` : ' (no ballot held it)'}; the next ballot may take it.\n`);
+  }
+}

@@ -1,0 +1,155 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { ReservationRow } from '../db/reservations.table.ts';
+import type { LoadedSurvey } from '../../survey/loader.ts';
+import type { Nominee } from '../../survey/nominee.struct.ts';
+import { allFields, categoryGroups } from '../../survey/layout.ts';
+import { categoryKey } from '../../survey/ballot-keys.ts';
+import { decisionKey, writeInDecisionsInForce } from '../repositories/write-in-decisions.repository.ts';
+import { ballotPages, type FullBallot } from './ballot-pages.ts';
+import { csvLine } from './csv.ts';
+import { nameKey } from './identity-keys.ts';
+
+/** The export's two formats: CSV, one line per ballot; JSON Lines, one object per ballot. */
+export type ExportFormat = 'csv' | 'jsonl';
+
+/** What became of a reservation by now: `held` by its ballot, `confirmed` or `released` by an operator, `expired` (an Experts hold), `lost` to another ballot, or `custom` text. */
+export type ReservationOutcome = 'held' | 'confirmed' | 'released' | 'expired' | 'lost' | 'custom';
+
+/** What an export needs besides the database. */
+export interface ExportInput {
+  survey: LoadedSurvey;
+  nominees: readonly Nominee[];
+  format: ExportFormat;
+  /** Writes a piece of the output; resolves when the stream can take more. */
+  write: (text: string) => Promise<void> | void;
+  onProgress?: (ballots: number) => void;
+  now?: Date;
+  pageSize?: number;
+}
+
+const ANSWER_TYPES = new Set(['text', 'select', 'email', 'slider', 'textarea', 'radio', 'fancy-radio', 'checkbox']);
+
+/** How the reservations of a survey stand: claims and operators' decisions, by tile. */
+async function reservationState(db: Kysely<Database>, projectId: string) {
+  const claims = await db.selectFrom('tile_claims').selectAll().where('project_id', '=', projectId).execute();
+  const decisions = await db.selectFrom('reservation_decisions').selectAll().where('project_id', '=', projectId).orderBy('decided_at').orderBy('id').execute();
+  const claimOf = new Map(claims.map((claim) => [`${claim.kind}\u0000${claim.tile}`, claim]));
+  const confirmed = new Set<string>();
+  const released = new Set<string>();
+  for (const decision of decisions) {
+    const key = `${decision.kind}\u0000${decision.tile}\u0000${decision.ballot_id}`;
+    if (decision.action === 'confirmed') {
+      confirmed.add(key);
+    } else {
+      released.add(key);
+      confirmed.delete(key);
+    }
+  }
+  return (reservation: ReservationRow, now: Date): ReservationOutcome => {
+    if (reservation.status !== 'reserved' || reservation.tile === null) return reservation.status === 'lost' ? 'lost' : 'custom';
+    const key = `${reservation.kind}\u0000${reservation.tile}\u0000${reservation.ballot_id}`;
+    const claim = claimOf.get(`${reservation.kind}\u0000${reservation.tile}`);
+    if (claim?.ballot_id === reservation.ballot_id) {
+      if (confirmed.has(key)) return 'confirmed';
+      return claim.expires_at !== null && claim.expires_at <= now.toISOString() ? 'expired' : 'held';
+    }
+    return released.has(key) ? 'released' : 'expired';
+  };
+}
+
+/**
+ * Writes every ballot of a survey, in the order received, as CSV (a header, then a line per
+ * ballot: answers, each nomination slot's id and name, write-ins with the nominee a decision
+ * counts them for, reservations with their outcome, file names) or JSON Lines. A page of
+ * ballots at a time, waiting for the output to drain: memory does not grow with the survey.
+ */
+export async function exportBallots(db: Kysely<Database>, input: ExportInput): Promise<number> {
+  const { config } = input.survey;
+  const now = input.now ?? new Date();
+  const names = new Map(input.nominees.map((nominee) => [nominee.id, nominee.name]));
+  const decisions = await writeInDecisionsInForce(db, config.project_id);
+  for (const decision of decisions.values()) if (decision.nominee_id && decision.nominee_name && !names.has(decision.nominee_id)) names.set(decision.nominee_id, decision.nominee_name);
+  const outcome = await reservationState(db, config.project_id);
+  const fields = allFields(config.layout);
+  const answerFields = fields.filter((field) => ANSWER_TYPES.has(field.type)).flatMap((field) => (field.type === 'checkbox' ? [field.name, `${field.name}[other-answer]`] : [field.name]));
+  const reservationFields = fields.filter((field) => field.type === 'faces' || field.type === 'asktheexpert').map((field) => field.name);
+  const fileFields = fields.filter((field) => field.type === 'file').map((field) => field.name);
+  const slots = categoryGroups(config).flatMap(({ name, subcategories }) =>
+    subcategories.flatMap((subcategory) => Array.from({ length: config.votes_per_category }, (_, i) => ({ group: name, subcategory, slot: i + 1 }))),
+  );
+  const writeInOf = (group: string, subcategory: string, name: string) => decisions.get(decisionKey(group, subcategory, nameKey(name)))?.nominee_id ?? '';
+
+  if (input.format === 'csv') {
+    await input.write(
+      csvLine([
+        'ballot_id',
+        'submitted_at',
+        'link',
+        'personal_secret',
+        ...answerFields,
+        ...slots.flatMap(({ group, subcategory, slot }) => [`${categoryKey(group, subcategory)} #${slot} id`, `${categoryKey(group, subcategory)} #${slot} name`]),
+        ...Array.from({ length: config.write_in_limit }, (_, i) => [`write-in #${i + 1} name`, `write-in #${i + 1} category`, `write-in #${i + 1} nominee_id`]).flat(),
+        ...reservationFields.flatMap((field) => [field, `${field} status`, `${field} outcome`]),
+        ...fileFields.flatMap((field) => [`${field} file`, `${field} stored as`]),
+      ]),
+    );
+  }
+
+  const csvOf = (ballot: FullBallot) => {
+    const values = new Map<string, string[]>();
+    for (const answer of ballot.answers) values.set(answer.field, [...(values.get(answer.field) ?? []), answer.value]);
+    const slot = new Map(ballot.nominations.map((n) => [`${n.category_group}\u0000${n.subcategory}\u0000${n.slot}`, n.nominee_id]));
+    const reservation = new Map(ballot.reservations.map((r) => [r.field, r]));
+    const upload = new Map(ballot.uploads.map((u) => [u.field, u]));
+    return csvLine([
+      ballot.id,
+      ballot.created_at,
+      ballot.link,
+      ballot.personal_secret,
+      ...answerFields.map((field) => values.get(field)?.join('; ')),
+      ...slots.flatMap(({ group, subcategory, slot: n }) => {
+        const id = slot.get(`${group}\u0000${subcategory}\u0000${n}`);
+        return [id, id === undefined ? undefined : (names.get(id) ?? '')];
+      }),
+      ...Array.from({ length: config.write_in_limit }, (_, i) => {
+        const w = ballot.writeIns[i];
+        return w ? [w.name, categoryKey(w.category_group, w.subcategory), writeInOf(w.category_group, w.subcategory, w.name)] : [undefined, undefined, undefined];
+      }).flat(),
+      ...reservationFields.flatMap((field) => {
+        const r = reservation.get(field);
+        return r ? [r.tile ?? r.custom_text, r.status, outcome(r, now)] : [undefined, undefined, undefined];
+      }),
+      ...fileFields.flatMap((field) => [upload.get(field)?.original_name, upload.get(field)?.id]),
+    ]);
+  };
+
+  const jsonOf = (ballot: FullBallot) => {
+    const answers: Record<string, string | string[]> = {};
+    for (const answer of ballot.answers) {
+      const before = answers[answer.field];
+      answers[answer.field] = before === undefined ? answer.value : [...(Array.isArray(before) ? before : [before]), answer.value];
+    }
+    return `${JSON.stringify({
+      ballot_id: ballot.id,
+      submitted_at: ballot.created_at,
+      link: ballot.link,
+      personal_secret: ballot.personal_secret,
+      answers,
+      nominations: ballot.nominations.map((n) => ({ category: n.category_group, subcategory: n.subcategory, slot: n.slot, nominee_id: n.nominee_id, nominee: names.get(n.nominee_id) ?? null })),
+      write_ins: ballot.writeIns.map((w) => ({ name: w.name, category: w.category_group, subcategory: w.subcategory, nominee_id: writeInOf(w.category_group, w.subcategory, w.name) || null })),
+      reservations: ballot.reservations.map((r) => ({ field: r.field, kind: r.kind, tile: r.tile, custom_text: r.custom_text, status: r.status, outcome: outcome(r, now) })),
+      files: ballot.uploads.map((u) => ({ field: u.field, name: u.original_name, stored_as: u.id, content_type: u.content_type, size: u.size })),
+    })}\n`;
+  };
+
+  let count = 0;
+  for await (const page of ballotPages(db, config.project_id, { pageSize: input.pageSize, full: true })) {
+    let chunk = '';
+    for (const ballot of page) chunk += input.format === 'csv' ? csvOf(ballot) : jsonOf(ballot);
+    await input.write(chunk);
+    count += page.length;
+    input.onProgress?.(count);
+  }
+  return count;
+}

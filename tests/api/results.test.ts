@@ -1,0 +1,192 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { rowCounts, startApi, type Api, type Fields } from './helpers.ts';
+import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS, PEER_CHECK_TALLY } from '../support/peer-check-ballots.ts';
+import type { HandBallot } from '../support/results-db.ts';
+
+// The operator's command line end to end: ballots go in through the API, `npm run results`
+// reads them from the same database (SQLite or PostgreSQL, as this project runs).
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+const QUERY = { project_id: 'peer-check', project_type: 'form' };
+
+let api: Api;
+let ids: string[];
+let out: string;
+
+/** Runs `npm run results -- …args` on this API's database; never throws, answers the exit code and both outputs. */
+async function results(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--experimental-transform-types', '--disable-warning=ExperimentalWarning', 'bin/results.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, SURVEYS_DIR: inject('surveysDir'), DATA_DIR: api.dataDir, DATABASE_URL: api.databaseUrl, ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+function fields(ballot: HandBallot): Fields {
+  const form: Fields = Object.entries(ballot.answers ?? {});
+  for (const [subcategory, nominees] of Object.entries(ballot.votes ?? {})) nominees.forEach((id, i) => form.push([`nominations[Medicine][${subcategory}][${i + 1}]`, id]));
+  (ballot.writeIns ?? []).forEach(([name, subcategory], i) => form.push([`writeins[${i}][name]`, name], [`writeins[${i}][category]`, `Medicine / ${subcategory}`]));
+  if (ballot.faces) form.push(['faces', ballot.faces]);
+  form.push(['affirm', 'on']);
+  return form;
+}
+
+beforeAll(async () => {
+  api = await startApi();
+  out = mkdtempSync(path.join(tmpdir(), 'peervote-results-out-'));
+  ids = [];
+  for (const ballot of PEER_CHECK_BALLOTS) {
+    const secret = ballot.link === 'demo' ? 'demo' : ballot.secret;
+    const answer = await api.post(fields(ballot), { query: { ...QUERY, ...(secret ? { secret } : {}) }, headers: { 'X-Peervote-Now': ballot.at } });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    ids.push(answer.body.ballot_id);
+  }
+});
+afterAll(async () => {
+  await api?.stop();
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+describe('npm run results', () => {
+  test('writeins lists the write-ins to reconcile, with the closest nominees', async () => {
+    const { code, stdout } = await results(['writeins', 'peer-check']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('    2  "Dr. Bo Lindqvist" in Medicine / Cardiology  also written "bo lindqvist" (1)\n       pending\n       ~ c-2 Bo Lindqvist, Riverside Heart (100%)');
+    expect(stdout).toContain('4 write-in names, 4 pending (5 write-ins).');
+  });
+
+  test('a tally before any decision leaves the write-ins out and says so', async () => {
+    const { code, stderr } = await results(['tally', 'peer-check', '--quiet']);
+    expect(code).toBe(0);
+    expect(stderr).toContain('Write-ins awaiting a decision, not counted yet: 5 (see the writeins command).');
+  });
+
+  test('writeins resolve records decisions with who and when; tally honours them: the exact CSV', async () => {
+    for (const [name, category, resolution] of PEER_CHECK_DECISIONS) {
+      const how = resolution.action === 'merge' ? ['--nominee', resolution.nomineeId] : resolution.action === 'new' ? ['--new', '--id', resolution.nomineeId] : ['--reject'];
+      const { code, stdout } = await results(['writeins', 'resolve', 'peer-check', '--name', name, '--category', category, ...how, '--by', 'tester']);
+      expect(code, stdout).toBe(0);
+      expect(stdout).toMatch(/decided by tester at \d{4}-/);
+    }
+    const log = await results(['writeins', 'log', 'peer-check']);
+    expect(log.stdout.trim().split('\r\n').map((line) => line.split(',').slice(1, 7).join(','))).toEqual([
+      'decided_by,category,subcategory,name_key,action,nominee_id',
+      'tester,Medicine,Cardiology,bo lindqvist,merge,c-2',
+      'tester,Medicine,Dermatology,hana sato,new,wi-hana-sato',
+      'tester,Medicine,Cardiology,mickey mouse,reject,',
+    ]);
+
+    const exclusions = path.join(out, 'exclusions.csv');
+    const { code, stdout, stderr } = await results(['tally', 'peer-check', '--threshold', '2', '--exclusions', exclusions]);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toBe(PEER_CHECK_TALLY);
+    expect(stderr).toContain('tally: 9 of 9 ballots (100%)');
+    expect(stderr).toContain('Medicine / Cardiology: 9 votes counted, 4 excluded');
+    expect(stderr).toContain('Ballots: 9 read, 6 counted. Votes: 13 counted.');
+    expect(stderr).toContain('Write-ins awaiting a decision, not counted yet: 1');
+    const lines = readFileSync(exclusions, 'utf8').trim().split('\r\n');
+    expect(lines.map((line) => line.split(',')).map((cells) => [ids.indexOf(cells[0]) + 1, cells[4], cells[8]])).toEqual([
+      [0, 'nominee_id', 'reason'],
+      [2, 'c-4', 'duplicate_ballot'],
+      [3, 'c-1', 'self_vote'],
+      [4, 'd-3', 'self_vote'],
+      [6, 'c-2', 'demo_ballot'],
+      [7, 'd-2', 'duplicate_ballot'],
+      [9, 'c-2', 'repeat_on_ballot'],
+    ]);
+    expect(lines[1]).toContain(`same email as ballot ${ids[0]}, which stands`);
+
+    // --out writes the CSV to a file, and the summary to standard output.
+    const file = path.join(out, 'tally.csv');
+    const toFile = await results(['tally', 'peer-check', '--threshold', '2', '--out', file, '--quiet', '--top', '1']);
+    expect(readFileSync(file, 'utf8')).toBe(PEER_CHECK_TALLY);
+    expect(toFile.stdout).toMatch(/^Medicine \/ Cardiology: 9 votes counted, 4 excluded\n {2}# {3}Nominee/);
+  });
+
+  test('export: every ballot as CSV or JSON Lines, in the order received', async () => {
+    const csv = await results(['export', 'peer-check']);
+    expect(csv.code).toBe(0);
+    const lines = csv.stdout.split('\r\n');
+    expect(lines).toHaveLength(11);
+    expect(lines.slice(1, 10).map((line) => line.split(',')[0])).toEqual(ids);
+    expect(lines[1]).toContain(',c-2,Bo Lindqvist,c-3,Chen Wei,');
+    expect(lines[8]).toContain('Dr. Bo Lindqvist,Medicine / Cardiology,c-2,Hana Sato,Medicine / Dermatology,wi-hana-sato,Mickey Mouse,Medicine / Cardiology,,');
+    expect(csv.stderr).toContain('export: 9 of 9 ballots (100%)');
+
+    const file = path.join(out, 'ballots.jsonl');
+    const jsonl = await results(['export', 'peer-check', '--format', 'jsonl', '--out', file, '--quiet']);
+    expect(jsonl).toMatchObject({ code: 0, stderr: '' });
+    const ballots = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(ballots.map((b) => b.ballot_id)).toEqual(ids);
+    expect(ballots[2]).toMatchObject({ link: 'personal', personal_secret: 'sec-ana', answers: { 'name-first': 'Ana' } });
+    expect(ballots[0].reservations).toEqual([{ field: 'faces', kind: 'faces', tile: 'cardiology', custom_text: null, status: 'reserved', outcome: 'held' }]);
+  });
+
+  test('confirm-reservation and release-reservation: the look-up shows confirmed tiles, and released ones are free', async () => {
+    const before = await api.get('/api/survey/faces/peer-check');
+    expect(before.body).toEqual({ taken: ['cardiology'], confirmed: ['Dr. Past, THE FACE OF Cardiology 2026'] });
+
+    const confirmed = await results(['confirm-reservation', 'peer-check', 'faces', 'cardiology', '--label', 'Dr. Carl Lee, THE FACE OF Cardiology 2030', '--by', 'tester']);
+    expect(confirmed.stdout).toBe(`Confirmed cardiology for ballot ${ids[0]}; the confirmed list shows "Dr. Carl Lee, THE FACE OF Cardiology 2030".\n`);
+    expect((await api.get('/api/survey/faces/peer-check')).body).toEqual({ taken: ['cardiology'], confirmed: ['Dr. Past, THE FACE OF Cardiology 2026', 'Dr. Carl Lee, THE FACE OF Cardiology 2030'] });
+
+    const released = await results(['release-reservation', 'peer-check', 'faces', 'Cardiology', '--by', 'tester']);
+    expect(released.stdout).toBe(`Released cardiology (held by ballot ${ids[0]}); the next ballot may take it.\n`);
+    expect((await api.get('/api/survey/faces/peer-check')).body).toEqual({ taken: [], confirmed: ['Dr. Past, THE FACE OF Cardiology 2026'] });
+    const next = await api.post(fields({ at: '', answers: { 'name-first': 'Una', 'name-last': 'Next' }, votes: { Cardiology: ['c-3'] }, faces: 'cardiology' }), { query: QUERY });
+    expect(next.body.reservations).toEqual([{ field: 'faces', tile: 'cardiology', status: 'reserved' }]);
+  });
+
+  test('a confirmed Experts tile is held past the five days', async () => {
+    const t0 = '2030-03-01T12:00:00.000Z';
+    const later = { 'X-Peervote-Now': '2030-03-20T12:00:00.000Z' };
+    const ballot = fields({ at: t0, answers: { 'name-first': 'Eve', 'name-last': 'Expert' }, votes: { Cardiology: ['c-3'] } });
+    ballot.push(['asktheexpert', 'is-coffee-good-for-me']);
+    expect((await api.post(ballot, { query: QUERY, headers: { 'X-Peervote-Now': t0 } })).body.reservations[0].status).toBe('reserved');
+    const confirmed = await results(['confirm-reservation', 'peer-check', 'experts', 'is-coffee-good-for-me']);
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    expect((await api.get('/api/survey/experts/peer-check', later)).body).toEqual({ taken: ['is-coffee-good-for-me'], confirmed: ['Is coffee good for me?'] });
+  });
+});
+
+describe('the tally-only data stays private', () => {
+  test("a personal link's answer leaves out the person's nominee id", async () => {
+    const { status, body } = await api.get('/api/survey/link/peer-check?secret=sec-ana');
+    expect(status).toBe(200);
+    expect(body.prepopulated).toEqual({ 'name-first': 'Ana', 'name-last': 'Ferreira', 'medical-license': 'MD-1001', 'medical-practice': 'Northgate Clinic' });
+  });
+});
+
+describe('bad input: one line naming the problem, a non-zero exit, nothing changed', () => {
+  test.each([
+    ['an unknown slug', ['tally', 'nope'], {}, 'There is no survey "nope"; the surveys are '],
+    ['an unknown nominee id in a resolve', ['writeins', 'resolve', 'peer-check', '--name', 'Nobody Known', '--nominee', 'zz-404'], {}, 'Nominee id "zz-404" is not on the nominee list of peer-check, nor added by a write-in decision.'],
+    ['an unknown tile', ['confirm-reservation', 'peer-check', 'faces', 'oncology'], {}, 'peer-check has no Faces tile "oncology"'],
+    ['an unknown option', ['tally', 'peer-check', '--treshold', '3'], {}, "Unknown option '--treshold'"],
+    ['a file that cannot be written', ['export', 'peer-check', '--out', '/nonexistent/ballots.csv', '--quiet'], {}, 'Cannot write /nonexistent/ballots.csv: '],
+    ['a database that cannot be opened (SQLite)', ['tally', 'peer-check'], { DATABASE_URL: '', DATA_DIR: '/nonexistent/peervote' }, 'Cannot open the database: there is no SQLite file at /nonexistent/peervote/peervote.sqlite'],
+    ['a database that cannot be opened (PostgreSQL)', ['export', 'peer-check'], { DATABASE_URL: 'postgres://operator:secret@127.0.0.1:1/peervote' }, 'Cannot open the database postgres://operator:***@127.0.0.1:1/peervote: '],
+  ])('%s', async (_, args, env, message) => {
+    const before = await rowCounts(api.db());
+    const decisions = await api.db().selectFrom('write_in_decisions').selectAll().execute();
+    const { code, stdout, stderr } = await results(args, env);
+    expect(code).not.toBe(0);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain(message);
+    expect(stderr).not.toContain('secret@');
+    expect(await rowCounts(api.db())).toEqual(before);
+    expect(await api.db().selectFrom('write_in_decisions').selectAll().execute()).toEqual(decisions);
+  });
+});

@@ -1,0 +1,71 @@
+// Fills a new SQLite database with `count` made-up ballots for the demo survey, in bulk SQL:
+// each table is one INSERT … SELECT over a recursive counter, so a million ballots (about
+// twelve million rows) take seconds, not the hours a million API posts would.
+import { DatabaseSync } from 'node:sqlite';
+import type { Nominee } from '../../../src/survey/nominee.struct.ts';
+
+const SUBCATEGORIES = [
+  ['Primary Care', 'Family Medicine'],
+  ['Primary Care', 'Internal Medicine'],
+  ['Primary Care', 'Pediatrics'],
+  ['Heart and Lungs', 'Cardiology'],
+  ['Heart and Lungs', 'Pulmonology'],
+  ['Surgery', 'General Surgery'],
+  ['Surgery', 'Orthopedic Surgery'],
+  ['Surgery', 'Neurosurgery'],
+];
+const PRACTICES = ['Northgate Family Clinic', 'Riverside Heart Institute', 'St. Luke Medical Group', 'Lakeside Pediatrics', 'Metro Ortho Partners'];
+const WRITE_INS = ['Dr. Hannah Weiss', 'hannah weiss', 'Dr. Samuel Osei', 'Amara Okafor MD', 'Dr. Luis Ferreira', 'Mei Lin'];
+
+/** Votes per ballot: one slot in each of six sub-categories. */
+export const VOTES_PER_BALLOT = 6;
+
+/**
+ * The ballots, one per counter value i, received a second apart: 1 in 100 repeats an earlier
+ * voter's email (a duplicate), 1 in 100 is a nominee voting for themselves (by name), 1 in 200
+ * is a demo ballot, 1 in 10 carries a write-in.
+ */
+export function generateBallots(file: string, count: number, nominees: readonly Nominee[]): void {
+  const db = new DatabaseSync(file);
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA cache_size = -64000;');
+  db.exec('CREATE TEMP TABLE bench_nominees (n INTEGER PRIMARY KEY, id TEXT, name TEXT)');
+  const add = db.prepare('INSERT INTO bench_nominees VALUES (?, ?, ?)');
+  db.exec('BEGIN');
+  nominees.forEach((nominee, n) => add.run(n, nominee.id, nominee.name));
+  db.exec(`CREATE TEMP TABLE bench_subs (k INTEGER PRIMARY KEY, grp TEXT, sub TEXT);
+    INSERT INTO bench_subs VALUES ${SUBCATEGORIES.map(([g, s], k) => `(${k}, '${g}', '${s}')`).join(', ')};
+    CREATE TEMP TABLE bench_practices (k INTEGER PRIMARY KEY, name TEXT);
+    INSERT INTO bench_practices VALUES ${PRACTICES.map((p, k) => `(${k}, '${p}')`).join(', ')};
+    CREATE TEMP TABLE bench_writeins (k INTEGER PRIMARY KEY, name TEXT);
+    INSERT INTO bench_writeins VALUES ${WRITE_INS.map((w, k) => `(${k}, '${w}')`).join(', ')};
+    COMMIT;`);
+  const size = nominees.length;
+  const start = Date.parse('2027-01-10T00:00:00Z') / 1000;
+  // A ballot's id: a UUIDv7 of its second, with i in the random part, so ids sort as the ballots arrived.
+  const id = `printf('%08x-%04x-7000-8000-%012x', (${start} + i) * 1000 / 65536, ((${start} + i) * 1000) % 65536, i)`;
+  const counter = `WITH RECURSIVE c(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM c WHERE i < ${count - 1})`;
+  const self = `(i % 100 = 3)`;
+  db.exec('BEGIN');
+  db.exec(`${counter} INSERT INTO ballots (id, project_id, link, personal_secret, created_at)
+    SELECT ${id}, 'top-doctors-demo', CASE WHEN i % 200 = 7 THEN 'demo' ELSE 'public' END, NULL,
+      strftime('%Y-%m-%dT%H:%M:%S.000Z', ${start} + i, 'unixepoch') FROM c`);
+  db.exec(`${counter} INSERT INTO answers (ballot_id, field, position, value)
+    SELECT ${id}, f.field, 0, CASE f.field
+      WHEN 'email' THEN 'voter' || (CASE WHEN i % 100 = 99 THEN i - 50 ELSE i END) || '@example.org'
+      WHEN 'medical-license' THEN 'MD-' || (100000 + i)
+      WHEN 'medical-practice' THEN (SELECT name FROM bench_practices WHERE k = i % 5)
+      WHEN 'name-first' THEN CASE WHEN ${self} THEN (SELECT name FROM bench_nominees WHERE n = i % ${size}) ELSE 'Voter' END
+      ELSE 'Number ' || i END
+    FROM c, (SELECT 'email' AS field UNION ALL SELECT 'medical-license' UNION ALL SELECT 'medical-practice' UNION ALL SELECT 'name-first' UNION ALL SELECT 'name-last') f
+    WHERE NOT (${self} AND f.field IN ('name-last', 'medical-license'))
+    ORDER BY 1, 2`);
+  db.exec(`${counter}, k(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM k WHERE k < ${VOTES_PER_BALLOT - 1})
+    INSERT INTO nominations (ballot_id, category_group, subcategory, slot, nominee_id)
+    SELECT ${id}, s.grp, s.sub, 1, (SELECT id FROM bench_nominees WHERE n = CASE WHEN ${self} AND k.k = 0 THEN i % ${size} ELSE (i * 7 + k.k * 13) % ${size} END)
+    FROM c, k, bench_subs s WHERE s.k = (i + k.k) % ${SUBCATEGORIES.length}`);
+  db.exec(`${counter} INSERT INTO write_ins (ballot_id, position, name, category_group, subcategory)
+    SELECT ${id}, 0, (SELECT name FROM bench_writeins WHERE k = (i / 10) % ${WRITE_INS.length}), 'Surgery', 'Neurosurgery' FROM c WHERE i % 10 = 0`);
+  db.exec('COMMIT');
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.close();
+}

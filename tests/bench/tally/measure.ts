@@ -1,0 +1,48 @@
+// One measured run, in a process of its own so that its peak memory is its own: tallies (or
+// exports) the demo survey in the database at DATA_DIR and prints {"ms", "rssMB", "heapMB",
+// "liveMB", "ballots"} as JSON. heapMB is the largest JavaScript heap seen, garbage included;
+// liveMB the largest heap right after a full collection (run with --expose-gc), what the
+// command really holds: that is the figure that must not grow with the ballots.
+import { performance } from 'node:perf_hooks';
+import { loadPrepopulation, loadSurvey } from '../../../src/survey/loader.ts';
+import { loadNominees } from '../../../src/survey/nominee-file.ts';
+import { readServerConfig } from '../../../src/server/config.ts';
+import { openOperatorDatabase } from '../../../src/server/results/open-database.ts';
+import { tallySurvey } from '../../../src/server/results/tally.ts';
+import { rankTally, tallyCsv, tallySummary } from '../../../src/server/results/tally-report.ts';
+import { exportBallots } from '../../../src/server/results/export.ts';
+
+const what = process.argv[2] ?? 'tally';
+const survey = loadSurvey('top-doctors-demo');
+const nominees = loadNominees(survey);
+const prepopulation = loadPrepopulation(survey);
+const { db } = await openOperatorDatabase(readServerConfig());
+let heap = 0;
+let live = 0;
+let pages = 0;
+const collect = (globalThis as { gc?: () => void }).gc;
+const sample = () => {
+  heap = Math.max(heap, process.memoryUsage().heapUsed);
+  if (collect && pages++ % 25 === 0) {
+    collect();
+    live = Math.max(live, process.memoryUsage().heapUsed);
+  }
+};
+const started = performance.now();
+let ballots: number;
+let summary = '';
+if (what === 'export') {
+  let bytes = 0;
+  ballots = await exportBallots(db, { survey, nominees, format: 'csv', write: (chunk) => void (bytes += chunk.length), onProgress: sample });
+} else {
+  const tally = await tallySurvey(db, { survey, nominees, prepopulation, onProgress: sample });
+  const results = rankTally(survey.config, tally, { top: 3 });
+  tallyCsv(results);
+  summary = tallySummary(results, tally, 3).split('\n').filter((line) => /^(Ballots|Excluded|Write-ins)/.test(line)).join('\n');
+  ballots = tally.totals.ballots;
+}
+const ms = performance.now() - started;
+sample();
+await db.destroy();
+const rssMB = process.resourceUsage().maxRSS / 1024;
+console.log(JSON.stringify({ ms: Math.round(ms), rssMB: Math.round(rssMB), heapMB: Math.round(heap / 1048576), liveMB: Math.round(live / 1048576), ballots, summary }));

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/server/db/schema.ts';
+import { tallySurvey, type Exclusion } from '../../src/server/results/tally.ts';
+import { parseThreshold, rankTally, tallyCsv, tallySummary } from '../../src/server/results/tally-report.ts';
+import { resolveWriteIn, type Resolution } from '../../src/server/results/writeins.ts';
+import { memoryRegister, databaseRegister, identityKeys } from '../../src/server/results/identities.ts';
+import { peerCheck, scratchDatabase, storeBallots } from '../support/results-db.ts';
+import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS, PEER_CHECK_TALLY } from '../support/peer-check-ballots.ts';
+
+const { survey, nominees, prepopulation } = peerCheck();
+let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
+let db: Kysely<Database>;
+let ids: string[];
+
+beforeAll(async () => {
+  scratch = await scratchDatabase();
+  db = scratch.db;
+  ids = await storeBallots(db, PEER_CHECK_BALLOTS);
+  for (const [name, category, resolution] of PEER_CHECK_DECISIONS) {
+    await resolveWriteIn(db, survey.config, nominees, { name, category, resolution: resolution as Resolution, by: 'tester' });
+  }
+});
+afterAll(() => scratch?.close());
+
+describe('tally of hand-built ballots', () => {
+  test('applies every rule: the exact CSV', async () => {
+    const tally = await tallySurvey(db, { survey, nominees, prepopulation });
+    expect(tallyCsv(rankTally(survey.config, tally, { top: 2 }))).toBe(PEER_CHECK_TALLY);
+    expect(tally.totals).toEqual({
+      ballots: 9,
+      ballotsCounted: 6,
+      votesCounted: 13,
+      excluded: { demo_ballot: 1, duplicate_ballot: 2, not_on_list: 0, repeat_on_ballot: 1, self_vote: 2 },
+      writeInsPending: 1,
+      writeInsRejected: 1,
+    });
+  });
+
+  test('explains every exclusion, ballot by ballot', async () => {
+    const exclusions: Exclusion[] = [];
+    await tallySurvey(db, { survey, nominees, prepopulation, onExclusion: (e) => void exclusions.push(e) });
+    expect(exclusions.map((e) => [ids.indexOf(e.ballotId) + 1, e.verdict.vote.nomineeId, e.verdict.reason, e.verdict.detail])).toEqual([
+      [2, 'c-4', 'duplicate_ballot', `same email as ballot ${ids[0]}, which stands`],
+      [3, 'c-1', 'self_vote', "the voter's personal link names nominee c-1; the ballot names 1 other nominee outside Northgate Clinic in Cardiology, the rule asks for 2"],
+      [4, 'd-3', 'self_vote', "the voter's personal link names nominee d-3; the ballot names 1 other nominee outside Skin Partners in Dermatology, the rule asks for 2"],
+      [6, 'c-2', 'demo_ballot', undefined],
+      [7, 'd-2', 'duplicate_ballot', `same license as ballot ${ids[0]}, which stands`],
+      [9, 'c-2', 'repeat_on_ballot', 'c-2 is already named in Cardiology on this ballot'],
+    ]);
+  });
+
+  test('pages of any size and either register give the same tally', async () => {
+    const expected = tallyCsv(rankTally(survey.config, await tallySurvey(db, { survey, nominees, prepopulation })));
+    for (const pageSize of [1, 2, 3, 1000]) {
+      expect(tallyCsv(rankTally(survey.config, await tallySurvey(db, { survey, nominees, prepopulation, pageSize })))).toBe(expected);
+      expect(tallyCsv(rankTally(survey.config, await tallySurvey(db, { survey, nominees, prepopulation, pageSize, register: memoryRegister() })))).toBe(expected);
+    }
+  });
+
+  test('the summary shows the top N, the winners and every kind of exclusion in words', async () => {
+    const tally = await tallySurvey(db, { survey, nominees, prepopulation });
+    const summary = tallySummary(rankTally(survey.config, tally, { share: 0.5 }), tally, 2);
+    expect(summary).toContain('Medicine / Cardiology: 9 votes counted, 4 excluded');
+    expect(summary).toMatch(/1 {3}Bo Lindqvist \(c-2\) +5 +55\.6% {2}1 demo ballot, 1 repeat on ballot {2}\* winner/);
+    expect(summary).not.toContain('Dana Kowalski'); // third in Cardiology, and only the top 2 are shown
+    expect(summary).toContain('Excluded, self vote: 2 votes: the voter nominated themselves without naming two other nominees outside their practice in that sub-category.');
+    expect(summary).toContain('Write-ins awaiting a decision, not counted yet: 1');
+  });
+});
+
+describe('thresholds', () => {
+  test.each([
+    ['3', { top: 3 }],
+    ['10%', { share: 0.1 }],
+    ['12.5 %', { share: 0.125 }],
+    ['0', undefined],
+    ['150%', undefined],
+    ['top', undefined],
+  ])('%s', (text, expected) => expect(parseThreshold(text)).toEqual(expected));
+
+  test('ties at the edge of the top N all win; a share is "at least"', () => {
+    const row = (nomineeId: string, counted: number) => ({ group: 'Medicine', subcategory: 'Cardiology', nomineeId, nomineeName: nomineeId, practice: '', counted, excluded: { demo_ballot: 0, duplicate_ballot: 0, not_on_list: 0, repeat_on_ballot: 0, self_vote: 0 } });
+    const tally = { rows: [row('a', 5), row('b', 3), row('c', 3), row('d', 1)], totals: {} as never };
+    const winners = (threshold: Parameters<typeof rankTally>[2]) => rankTally(survey.config, tally, threshold)[0].rows.filter((r) => r.winner).map((r) => `${r.nomineeId}${r.rank}`);
+    expect(winners({ top: 2 })).toEqual(['a1', 'b2', 'c2']);
+    expect(winners({ share: 0.25 })).toEqual(['a1', 'b2', 'c2']);
+    expect(winners(undefined)).toEqual([]);
+  });
+});
+
+describe('duplicate register', () => {
+  test('the first ballot stands; secret, email and license each tell; a chain is one person', async () => {
+    const ballots = [
+      { id: 'A', keys: identityKeys(null, 'x@example.org', 'L1') },
+      { id: 'B', keys: identityKeys(null, 'y@example.org', 'L1') },
+      { id: 'C', keys: identityKeys(null, 'y@example.org', 'L2') },
+      { id: 'D', keys: identityKeys('s1', '', '') },
+      { id: 'E', keys: identityKeys('s1', 'z@example.org', '') },
+      { id: 'F', keys: identityKeys(null, '', '') },
+      { id: 'G', keys: identityKeys(null, '', '') },
+    ];
+    const expected = [undefined, { ballotId: 'A', by: 'license' }, { ballotId: 'B', by: 'email' }, undefined, { ballotId: 'D', by: 'personal link' }, undefined, undefined];
+    expect(await memoryRegister().check(ballots)).toEqual(expected);
+    await db.connection().execute(async (connection) => {
+      const register = await databaseRegister(connection);
+      // Across two calls (two pages), as the tally makes them.
+      expect([...(await register.check(ballots.slice(0, 3))), ...(await register.check(ballots.slice(3)))]).toEqual(expected);
+      await register.drop();
+    });
+  });
+});
