@@ -7,6 +7,7 @@ import { ballotSummary } from '../survey/ballot-summary.ts';
 import { $link } from './link.ts';
 import { keepBallot, forgetBallot, sendBallot, type QueuedBallot, type SendOutcome } from './outbox.ts';
 import { reportError } from './reporter.ts';
+import { recordOutcome } from './outcome.ts';
 import { $attempted, validateNow } from './validation.ts';
 import { $voteCount, recountVotes } from './votes.ts';
 
@@ -27,14 +28,7 @@ export const $submission = atom<'idle' | 'submitting'>('idle');
 /** The red notice under the ballot, shown for NOTICE_MS. */
 export const $notice = atom<string | undefined>();
 
-/** How the last submission of a survey ended, for its thank-you page. */
-export interface Outcome {
-  status: 'sent' | 'saved' | 'refused' | 'unsent';
-  receipt?: unknown;
-}
-
-/** The sessionStorage key of a survey's last outcome. */
-export const outcomeKey = (slug: string) => `peervote:outcome:${slug}`;
+export { outcomeKey, type Outcome } from './outcome.ts';
 
 let noticeTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -52,14 +46,6 @@ function focusFirstProblem(): void {
     target?.scrollIntoView({ block: 'center' });
     control?.focus({ preventScroll: true });
   });
-}
-
-function record(slug: string, outcome: Outcome): void {
-  try {
-    sessionStorage.setItem(outcomeKey(slug), JSON.stringify(outcome));
-  } catch {
-    // Private modes may refuse storage; the thank-you page then shows its plain thanks.
-  }
 }
 
 /**
@@ -108,6 +94,6 @@ export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise
     });
   }
   const status = outcome.kind === 'stored' ? 'sent' : outcome.kind === 'refused' ? 'refused' : kept ? 'saved' : 'unsent';
-  record(survey.slug, { status, receipt: outcome.kind === 'stored' ? outcome.receipt : undefined });
+  recordOutcome(survey.slug, { status, receipt: outcome.kind === 'stored' ? outcome.receipt : undefined });
   location.assign(`/${survey.slug}/thankyou`);
 }
