@@ -173,6 +173,20 @@ test.describe('Faces and Experts reservations', () => {
     await expect(second.getByText(`The expert question “${question}” is reserved for you for five days.`)).toBeVisible();
   });
 
+  test('a ballot kept on the device and sent later still tells what became of its reservation', async ({ page }) => {
+    await page.goto('/top-doctors-demo/');
+    await (await section(page, FACES)).getByRole('radio', { name: 'THE FACE OF Dermatology' }).check();
+    await fillBallot(page, 'late');
+    let down = true;
+    await page.route('**/api/survey?*', (route) => (down ? route.abort('connectionrefused') : route.fallback()));
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByText('Your ballot is saved on this device and will be sent when the connection returns.')).toBeVisible();
+    await expect(page.getByText('THE FACE OF Dermatology is reserved for you.')).toHaveCount(0);
+    down = false;
+    await expect(page.getByText('Your ballot has been received.')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText('THE FACE OF Dermatology is reserved for you.')).toBeVisible();
+  });
+
   test('when the look-up fails, the section says so and offers a retry', async ({ page }) => {
     let down = true;
     await page.route('**/api/survey/faces/**', (route) => (down ? route.fulfill({ status: 503, body: 'down' }) : route.fallback()));
