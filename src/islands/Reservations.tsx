@@ -4,28 +4,13 @@ import { $reservations, selectTile, setCustomReservation } from '../stores/reser
 import { $lookups, loadReservations } from '../stores/lookups.ts';
 import { $attempted, $problems, $takenTiles, $touched, touch } from '../stores/validation.ts';
 import { customReservationName } from '../survey/ballot-keys.ts';
-import { type ReservationKind, type TileView } from '../survey/tiles.ts';
-
-/** The words of each kind of section (SPEC.md §2). */
-const WORDS = {
-  faces: {
-    title: 'Reserve Your Faces Specialty',
-    intro: 'Be THE FACE OF a specialty in our issue: choose one that is still free, or name your own.',
-    custom: 'Or name your own specialty',
-    placeholder: 'THE FACE OF...',
-    past: 'Past participants',
-  },
-  asktheexpert: {
-    title: 'Reserve Your Expert Question',
-    intro: 'Answer a reader question as our expert: choose one that is still free, or write your own. A selection is reserved for you for five days.',
-    custom: 'Or write your own expert question',
-    placeholder: 'Your question...',
-    past: 'Past experts',
-  },
-};
+import type { ReservationKind, TileView } from '../survey/tiles.ts';
+import type { ReservationWords } from '../survey/reservation-words.ts';
 
 interface Props {
   field: { name: string; label?: string; type: ReservationKind };
+  /** The section's words (src/survey/reservation-words.ts), handed in so that the script carries neither kind's. */
+  words: ReservationWords;
   projectId: string;
   tiles: TileView[];
   /** The past participants or experts the survey lists, shown until the look-up answers. */
@@ -33,9 +18,8 @@ interface Props {
 }
 
 /** A reservation section: tiles to pick one from (taken ones GONE), the voter's own text, and who came before. */
-export default function Reservations({ field, projectId, tiles, confirmed }: Props) {
+export default function Reservations({ field, words, projectId, tiles, confirmed }: Props) {
   const kind = field.type;
-  const words = WORDS[kind];
   const lookup = useStore($lookups)[kind];
   const taken = useStore($takenTiles)[kind] ?? [];
   const choice = useStore($reservations)[field.name];

@@ -1,5 +1,10 @@
 import type { ReservationOutcome } from './api-answers.ts';
-import { tileLabel, type ReservationKind } from './tiles.ts';
+import type { ReservationKind } from './tiles.ts';
+
+/** The words a tile reads: 'THE FACE OF {title}' for Faces (SPEC.md §2), the question itself for Experts. */
+export function tileLabel(kind: ReservationKind, title: string): string {
+  return kind === 'faces' ? `THE FACE OF ${title}` : title;
+}
 
 /**
  * What the thank-you page needs to word a reservation's outcome: the field's kind and its

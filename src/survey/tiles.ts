@@ -45,8 +45,3 @@ export interface TileView {
 export function tileViews(config: Pick<SurveyConfig, 'faces' | 'asktheexpert'>, kind: ReservationKind): TileView[] {
   return tilesFor(config, kind).map((tile) => ({ slug: tileSlug(tile), title: tile.title, taken: Boolean(tile.taken) }));
 }
-
-/** The words a tile reads: 'THE FACE OF {title}' for Faces (SPEC.md §2), the question itself for Experts. */
-export function tileLabel(kind: ReservationKind, title: string): string {
-  return kind === 'faces' ? `THE FACE OF ${title}` : title;
-}

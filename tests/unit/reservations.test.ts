@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { create } from 'superstruct';
 import { SurveyConfig } from '../../src/survey/config.struct.ts';
-import { tileLabel, tileViews } from '../../src/survey/tiles.ts';
-import { outcomeLine } from '../../src/survey/reservation-outcome.ts';
+import { tileViews } from '../../src/survey/tiles.ts';
+import { outcomeLine, tileLabel } from '../../src/survey/reservation-outcome.ts';
 import { outcomeFields } from '../../src/survey/reservation-fields.ts';
 import { $reservations, selectTile, setCustomReservation } from '../../src/stores/reservations.ts';
 import { $lookups, loadReservations } from '../../src/stores/lookups.ts';
