@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
+import { startServer } from '../support/server.mjs';
 
 /** The header that sets the server's clock for one request when its test hooks are on (src/server/test-hooks.ts). */
 export const NOW_HEADER = 'x-peervote-now';
@@ -14,38 +14,22 @@ export const NOW_HEADER = 'x-peervote-now';
  * tests that claim tiles or count ballots run here: what they see is what they did, whatever
  * runs beside them and however often the suite has run. `baseURL` points at that server.
  *
- * The port is the suite's (E2E_PORT, else 4322) plus one plus the worker's parallel index,
- * so it stays within the range the suite's own port was chosen from.
+ * Its port is a free one among the 20 above the suite's own (E2E_PORT, else 4322), so it
+ * stays within the range the suite's port was chosen from.
  */
 export const test = base.extend<{ freshServer: string }>({
-  freshServer: async ({}, use, testInfo) => {
-    const port = Number(process.env.E2E_PORT ?? 4322) + 1 + testInfo.parallelIndex;
+  freshServer: async ({}, use) => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'peervote-e2e-'));
-    const server = spawn(process.execPath, ['bin/serve.mjs'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_MAX: '0', PEERVOTE_TEST_HOOKS: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const server = await startServer({
+      env: { DATA_DIR: dataDir, RATE_LIMIT_MAX: '0', PEERVOTE_TEST_HOOKS: '1' },
+      ports: { from: Number(process.env.E2E_PORT ?? 4322) + 1, count: 20 },
     });
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the fresh server did not start:\n${output}`)), 30_000);
-      const read = (chunk: Buffer) => {
-        output += chunk;
-        if (output.includes('Peervote is running')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      server.stdout.on('data', read);
-      server.stderr.on('data', read);
-      server.on('exit', (code) => reject(new Error(`the fresh server stopped (${code}):\n${output}`)));
-    });
-    await use(`http://127.0.0.1:${port}`);
-    const stopped = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    const late = setTimeout(() => server.kill('SIGKILL'), 5_000);
-    await stopped;
-    clearTimeout(late);
-    await rm(dataDir, { recursive: true, force: true });
+    try {
+      await use(server.url);
+    } finally {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   },
   baseURL: async ({ freshServer }, use) => use(freshServer),
 });

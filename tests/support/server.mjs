@@ -1,5 +1,5 @@
 // Starts the built server (bin/serve.mjs) or another script as a child process on a free
-// port in 4400-4499 and waits until it says it is running.
+// port (in 4400-4499 unless told otherwise) and waits until it says it is running.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -14,23 +14,26 @@ function portIsFree(port) {
   });
 }
 
-/** A free port in 4400-4499, starting at a random place so that parallel test files rarely collide. */
-export async function freePort() {
-  const start = Math.floor(Math.random() * 100);
-  for (let i = 0; i < 100; i++) {
-    const port = 4400 + ((start + i) % 100);
+/**
+ * A free port in from…from+count-1 (4400-4499 by default), starting at a random place so that
+ * parallel test files rarely collide.
+ */
+export async function freePort(from = 4400, count = 100) {
+  const start = Math.floor(Math.random() * count);
+  for (let i = 0; i < count; i++) {
+    const port = from + ((start + i) % count);
     if (await portIsFree(port)) return port;
   }
-  throw new Error('no free port in 4400-4499');
+  throw new Error(`no free port in ${from}-${from + count - 1}`);
 }
 
 /**
  * Starts a server and resolves once it prints that it is running.
- * @param {{ env?: Record<string, string>, args?: string[], timeoutMs?: number }} [options]
+ * @param {{ env?: Record<string, string>, args?: string[], timeoutMs?: number, ports?: { from: number, count: number } }} [options]
  */
-export async function startServer({ env = {}, args = ['bin/serve.mjs'], timeoutMs = 20_000 } = {}) {
+export async function startServer({ env = {}, args = ['bin/serve.mjs'], timeoutMs = 20_000, ports = { from: 4400, count: 100 } } = {}) {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const port = await freePort();
+    const port = await freePort(ports.from, ports.count);
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', HOST: '127.0.0.1', PORT: String(port), ...env },
