@@ -27,7 +27,9 @@ export default function Reservations({ field, words, projectId, tiles, confirmed
   const custom = customReservationName(field.name);
   const attempted = useStore($attempted);
   const touched = useStore($touched)[custom];
-  const error = attempted || touched ? (problems[field.name] ?? problems[custom]) : undefined;
+  const tileError = attempted ? problems[field.name] : undefined;
+  const customError = attempted || touched ? problems[custom] : undefined;
+  const error = tileError ?? customError;
   const load = () => loadReservations(projectId, kind, field.name, tiles);
   useEffect(() => void load(), []);
 
@@ -46,7 +48,7 @@ export default function Reservations({ field, words, projectId, tiles, confirmed
         </div>
       ) : (
         tiles.length > 0 && (
-          <div className={kind === 'faces' ? 'tiles' : 'tiles tiles-wide'} role="radiogroup" aria-labelledby={`${id}-title`} aria-busy={lookup?.status === 'loading'} aria-invalid={Boolean(error) || undefined} id={id}>
+          <div className={kind === 'faces' ? 'tiles' : 'tiles tiles-wide'} role="radiogroup" aria-labelledby={`${id}-title`} aria-busy={lookup?.status === 'loading'} aria-invalid={Boolean(tileError) || undefined} aria-describedby={tileError ? `${id}-error` : undefined} id={id}>
             {tiles.map((tile) => {
               const gone = tile.taken || taken.includes(tile.slug);
               const reserved = !gone && choice?.tile === tile.slug;
@@ -74,7 +76,8 @@ export default function Reservations({ field, words, projectId, tiles, confirmed
         name={custom}
         placeholder={words.placeholder}
         value={choice?.custom ?? ''}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-invalid={Boolean(customError) || undefined}
+        aria-describedby={customError ? `${id}-error` : undefined}
         onClick={() => choice?.tile && setCustomReservation(field.name, '')}
         onChange={(event) => setCustomReservation(field.name, event.target.value)}
         onBlur={() => touch(custom)}

@@ -42,7 +42,7 @@ function showNotice(text: string): void {
 function focusFirstProblem(): void {
   requestAnimationFrame(() => {
     const target = document.querySelector<HTMLElement>('[aria-invalid="true"]');
-    const control = target?.matches('input, select, textarea, button') ? target : target?.querySelector<HTMLElement>('input, select, textarea, button');
+    const control = target?.matches('input, select, textarea, button') ? target : target?.querySelector<HTMLElement>('input:not(:disabled), select, textarea, button');
     target?.scrollIntoView({ block: 'center' });
     control?.focus({ preventScroll: true });
   });

@@ -216,6 +216,21 @@ test.describe('Faces and Experts reservations', () => {
     await expect(page.getByText('Your own specialty, “Geriatrics”, was received with your ballot.')).toBeVisible();
   });
 
+  test('a custom text that is too long is marked, and Submit takes the voter to it', async ({ page }) => {
+    await page.goto('/top-doctors-demo/');
+    await section(page, FACES);
+    const custom = page.getByRole('textbox', { name: 'Or name your own specialty' });
+    await custom.fill('Geriatrics '.repeat(30));
+    await custom.blur();
+    await expect(custom).toHaveAttribute('aria-invalid', 'true');
+    await expect(custom).toHaveAccessibleDescription('faces is too long.');
+    await fillBallot(page, 'too-long');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(custom).toBeFocused();
+    await expect(page).toHaveURL(/\/top-doctors-demo\/$/);
+    await expectNoAxeViolations(page);
+  });
+
   test('the sections fit a 360 px wide phone without sideways scrolling', async ({ page }) => {
     await page.setViewportSize({ width: 360, height: 780 });
     await page.goto('/top-doctors-demo/');
