@@ -1,4 +1,4 @@
-import type { ReservationLookup } from '../survey/api-answers.ts';
+import type { ParticipationFigures, ReservationLookup, WorkplaceFigures } from '../survey/api-answers.ts';
 import { confirmedFor, configTakenSlugs, type ReservationKind } from '../survey/tiles.ts';
 import { database } from './db/instance.ts';
 import { claimedTiles } from './repositories/tile-claims.repository.ts';
@@ -21,7 +21,7 @@ export async function reservationLookup(survey: ServerSurvey, kind: ReservationK
 }
 
 /** The stats page's numbers: ballots in total and per day, nominations per sub-category, write-ins. */
-export async function participationStats(survey: ServerSurvey) {
+export async function participationStats(survey: ServerSurvey): Promise<ParticipationFigures> {
   const { db } = await database();
   const stats = await participation(db, survey.config.project_id);
   return {
@@ -34,7 +34,7 @@ export async function participationStats(survey: ServerSurvey) {
 }
 
 /** The workplace stats page's numbers: ballots per workplace, small workplaces folded into "Other". */
-export async function workplaceStats(survey: ServerSurvey) {
+export async function workplaceStats(survey: ServerSurvey): Promise<WorkplaceFigures> {
   const { db } = await database();
   const field = survey.config.workplace_field;
   const counts = await ballotsPerAnswer(db, survey.config.project_id, field);

@@ -1,13 +1,6 @@
-/** The fewest ballots a workplace must have to be shown by name; smaller ones fold into "Other". */
-export const MIN_WORKPLACE_BALLOTS = 3;
+import { MIN_WORKPLACE_BALLOTS, OTHER_WORKPLACE, workplaceKey } from '../survey/workplace.ts';
 
-/** The name workplaces below the threshold, and ballots without a workplace, are counted under. */
-export const OTHER_WORKPLACE = 'Other';
-
-/** A workplace's name as the stats group it: spacing collapsed, trimmed, case folded. */
-export function workplaceKey(name: string): string {
-  return name.normalize('NFKC').replace(/\s+/g, ' ').trim().toLocaleLowerCase('en');
-}
+export { MIN_WORKPLACE_BALLOTS, OTHER_WORKPLACE, workplaceKey };
 
 /** Ballots per workplace: each shown by its most common spelling; below the threshold folded into "Other". */
 export function foldWorkplaces(counts: Array<{ value: string; ballots: number }>, unanswered = 0): Array<{ name: string; ballots: number }> {

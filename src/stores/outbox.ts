@@ -101,8 +101,9 @@ export async function flushOutbox(onOutcome: OutboxListener = () => {}): Promise
     for (const ballot of await keptBallots()) {
       const outcome = await sendBallot(ballot);
       if (outcome.kind === 'retry') pending++;
-      else await forgetBallot(ballot.key);
+      // Reported before it is forgotten: a page waiting for the queue to empty then finds the receipt recorded.
       onOutcome(ballot, outcome);
+      if (outcome.kind !== 'retry') await forgetBallot(ballot.key);
     }
   } catch (error) {
     console.error('The ballots kept on this device could not be read.', error);

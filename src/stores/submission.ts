@@ -7,6 +7,7 @@ import { ballotSummary } from '../survey/ballot-summary.ts';
 import { $link } from './link.ts';
 import { keepBallot, forgetBallot, sendBallot, type QueuedBallot, type SendOutcome } from './outbox.ts';
 import { reportError } from './reporter.ts';
+import { recordOutcome, type Outcome } from './outcome.ts';
 import { $attempted, validateNow } from './validation.ts';
 import { $voteCount, recountVotes } from './votes.ts';
 
@@ -30,17 +31,10 @@ export const $submission = atom<'idle' | 'submitting'>('idle');
 /** The red notice under the ballot, shown for NOTICE_MS. */
 export const $notice = atom<string | undefined>();
 
-/** How the last submission of a survey ended, for its thank-you page. */
-export interface Outcome {
-  status: 'sent' | 'saved' | 'refused' | 'unsent';
-  receipt?: unknown;
-}
+export { outcomeKey, type Outcome } from './outcome.ts';
 
 /** How this page's submission ended, set just before the thank-you page opens (analytics listens to it). */
 export const $submitted = atom<Outcome | undefined>();
-
-/** The sessionStorage key of a survey's last outcome. */
-export const outcomeKey = (slug: string) => `peervote:outcome:${slug}`;
 
 let noticeTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -54,18 +48,10 @@ function showNotice(text: string): void {
 function focusFirstProblem(): void {
   requestAnimationFrame(() => {
     const target = document.querySelector<HTMLElement>('[aria-invalid="true"]');
-    const control = target?.matches('input, select, textarea, button') ? target : target?.querySelector<HTMLElement>('input, select, textarea, button');
+    const control = target?.matches('input, select, textarea, button') ? target : target?.querySelector<HTMLElement>('input:not(:disabled), select, textarea, button');
     target?.scrollIntoView({ block: 'center' });
     control?.focus({ preventScroll: true });
   });
-}
-
-function record(slug: string, outcome: Outcome): void {
-  try {
-    sessionStorage.setItem(outcomeKey(slug), JSON.stringify(outcome));
-  } catch {
-    // Private modes may refuse storage; the thank-you page then shows its plain thanks.
-  }
 }
 
 /**
@@ -117,7 +103,7 @@ export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise
   }
   const status = outcome.kind === 'stored' ? 'sent' : outcome.kind === 'refused' ? 'refused' : kept ? 'saved' : 'unsent';
   const result: Outcome = { status, receipt: outcome.kind === 'stored' ? outcome.receipt : undefined };
-  record(survey.slug, result);
+  recordOutcome(survey.slug, result);
   $submitted.set(result);
   location.assign(`/${survey.slug}/thankyou`);
 }

@@ -26,3 +26,23 @@ export interface ReservationLookup {
   taken: string[];
   confirmed: string[];
 }
+
+/** The answer to `GET /api/survey/stats/{projectId}`: participation, demo ballots left out, never a nominee's count. */
+export interface ParticipationFigures {
+  project_id: string;
+  ballots: number;
+  /** Days with ballots (UTC, `YYYY-MM-DD`), in order. */
+  ballots_per_day: Array<{ day: string; ballots: number }>;
+  /** Sub-categories with nominations. */
+  nominations_per_category: Array<{ group: string; subcategory: string; nominations: number }>;
+  write_ins: number;
+}
+
+/** The answer to `GET /api/survey/workplace-stats/{projectId}`: ballots per workplace, most first, small ones and none as "Other" (last). */
+export interface WorkplaceFigures {
+  project_id: string;
+  /** The layout field that names the workplace. */
+  field: string;
+  ballots: number;
+  workplaces: Array<{ name: string; ballots: number }>;
+}

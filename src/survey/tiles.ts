@@ -33,3 +33,15 @@ export function configTakenSlugs(config: Pick<SurveyConfig, 'faces' | 'asktheexp
 export function confirmedFor(config: Pick<SurveyConfig, 'faces_past_participants' | 'asktheexpert_past_experts'>, kind: ReservationKind): string[] {
   return kind === 'faces' ? config.faces_past_participants : config.asktheexpert_past_experts;
 }
+
+/** A tile as a page shows it: named by its slug, with the title it reads and whether the survey marks it taken. */
+export interface TileView {
+  slug: string;
+  title: string;
+  taken: boolean;
+}
+
+/** The tiles of a section as a page shows them, each named by tileSlug() so the browser and the server agree. */
+export function tileViews(config: Pick<SurveyConfig, 'faces' | 'asktheexpert'>, kind: ReservationKind): TileView[] {
+  return tilesFor(config, kind).map((tile) => ({ slug: tileSlug(tile), title: tile.title, taken: Boolean(tile.taken) }));
+}
