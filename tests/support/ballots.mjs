@@ -3,8 +3,10 @@
 
 const FIRST = ['Evelyn', 'Rajesh', 'Amara', 'Luis', 'Hannah', 'Samuel', 'Mei', 'Tomasz', 'Ngozi', 'Ines'];
 const LAST = ['Castellano', 'Venkataraman', 'Okafor', 'Ferreira', 'Weiss', 'Osei', 'Lin', 'Nowak', 'Adeyemi', 'Duarte'];
-const PRACTICES = ['Northgate Family Clinic', 'Riverside Heart Institute', 'St. Luke Medical Group', 'Lakeside Pediatrics', 'Metro Ortho Partners'];
-const SUBCATEGORIES = [
+/** The demo survey's sample workplaces. */
+export const PRACTICES = ['Northgate Family Clinic', 'Riverside Heart Institute', 'St. Luke Medical Group', 'Lakeside Pediatrics', 'Metro Ortho Partners'];
+/** The demo survey's sub-categories, as [group, sub-category]. */
+export const SUBCATEGORIES = [
   ['Primary Care', 'Family Medicine'],
   ['Primary Care', 'Internal Medicine'],
   ['Primary Care', 'Pediatrics'],

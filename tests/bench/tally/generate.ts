@@ -3,18 +3,8 @@
 // twelve million rows) take seconds, not the hours a million API posts would.
 import { DatabaseSync } from 'node:sqlite';
 import type { Nominee } from '../../../src/survey/nominee.struct.ts';
+import { PRACTICES, SUBCATEGORIES } from '../../support/ballots.mjs';
 
-const SUBCATEGORIES = [
-  ['Primary Care', 'Family Medicine'],
-  ['Primary Care', 'Internal Medicine'],
-  ['Primary Care', 'Pediatrics'],
-  ['Heart and Lungs', 'Cardiology'],
-  ['Heart and Lungs', 'Pulmonology'],
-  ['Surgery', 'General Surgery'],
-  ['Surgery', 'Orthopedic Surgery'],
-  ['Surgery', 'Neurosurgery'],
-];
-const PRACTICES = ['Northgate Family Clinic', 'Riverside Heart Institute', 'St. Luke Medical Group', 'Lakeside Pediatrics', 'Metro Ortho Partners'];
 const WRITE_INS = ['Dr. Hannah Weiss', 'hannah weiss', 'Dr. Samuel Osei', 'Amara Okafor MD', 'Dr. Luis Ferreira', 'Mei Lin'];
 
 /** Votes per ballot: one slot in each of six sub-categories. */
