@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { expectNoAxeViolations } from './fixtures.ts';
+import { expect, expectNoAxeViolations, test } from './fixtures.ts';
 import { fillVoter, nominate, postDemoBallot, voter, workplaceBallots } from './ballot-helpers.ts';
 
 test.describe('the ballot', () => {

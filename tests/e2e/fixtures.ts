@@ -1,5 +1,28 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
+
+/**
+ * Waits until every island that hydrates on load has hydrated: a voter's first tap lands on
+ * a live form, as it does for a person who reads before they tap.
+ */
+export async function islandsHydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => [...document.querySelectorAll('astro-island[client="load"]')].every((island) => !island.hasAttribute('ssr')));
+}
+
+/** Playwright's `test`, whose `page.goto` returns once the page's islands have hydrated. */
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      await islandsHydrated(page);
+      return response;
+    };
+    await use(page);
+  },
+});
+
+export { expect };
 
 /** Asserts that axe finds no accessibility violation on the page as it is now. */
 export async function expectNoAxeViolations(page: Page): Promise<void> {

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test as base } from '@playwright/test';
+import { test as base } from './fixtures.ts';
 import { startServer } from '../support/server.mjs';
 
 /** The header that sets the server's clock for one request when its test hooks are on (src/server/test-hooks.ts). */

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { expectNoAxeViolations, SECRETS } from './fixtures.ts';
+import { expect, expectNoAxeViolations, SECRETS, test } from './fixtures.ts';
 
 const INVALID = 'Sorry, this link is invalid! Please use your custom link to access your survey form.';
 

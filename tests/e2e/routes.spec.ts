@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 test.describe('routes', () => {
   test('/ goes to the default survey', async ({ page }) => {

@@ -1,4 +1,5 @@
-import { test, expect, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures.ts';
 import AxeBuilder from '@axe-core/playwright';
 
 // Nominee search as a voter uses it, on the demo survey, against the real local backend.

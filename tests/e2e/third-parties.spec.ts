@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { nominate } from './ballot-helpers.ts';
 import { gaEvents, hitsOf, interceptThirdParties, simulateTranslation } from './third-party-stubs.ts';
 
