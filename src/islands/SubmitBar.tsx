@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
 import { $affirmed, setAffirmed } from '../stores/affirmation.ts';
-import { $attempted, $ballotSurvey, $problems, $touched, touch } from '../stores/validation.ts';
+import { $attempted, $ballotSurvey, $problems, $touched, loadChecks, touch } from '../stores/validation.ts';
 import { $notice, $submission, submitBallot, type SubmitSurvey } from '../stores/submission.ts';
 import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
@@ -26,6 +26,9 @@ export default function SubmitBar({ survey }: Props) {
 
   useEffect(() => {
     $ballotSurvey.set(survey);
+    // The rules' code stays out of the first load, and is ready before the voter leaves a field.
+    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+    idle(() => void loadChecks());
     const form = button.current?.form;
     const onSubmit = (event: SubmitEvent) => {
       event.preventDefault();

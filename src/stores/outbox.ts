@@ -13,8 +13,8 @@ export interface QueuedBallot {
 /** How a send ended: stored (with the receipt), refused for good (4xx), or to be tried again. */
 export type SendOutcome = { kind: 'stored'; receipt: unknown } | { kind: 'refused'; status: number; body: unknown } | { kind: 'retry'; reason: string };
 
-/** How many ballots wait on this device to be sent. */
-export const $queuedCount = atom(0);
+/** How many ballots wait on this device to be sent; undefined until the device's store has been read. */
+export const $queuedCount = atom<number | undefined>(undefined);
 
 const DB_NAME = 'peervote';
 const STORE = 'outbox';

@@ -18,12 +18,18 @@ export const $attempted = atom(false);
 /** Tiles the reservation look-ups reported taken, so a ballot does not claim them. */
 export const $takenTiles = map<Partial<Record<ReservationKind, string[]>>>({});
 
-/** Checks the whole ballot as the server will, and records each name's first problem. */
-export async function validateNow(): Promise<Problem[]> {
+let checks: typeof import('./ballot-check.ts') | undefined;
+
+/** Loads the ballot rules' code, once; the page asks for it when idle after loading. */
+export async function loadChecks(): Promise<typeof import('./ballot-check.ts')> {
+  checks ??= await import('./ballot-check.ts');
+  return checks;
+}
+
+function check(rules: typeof import('./ballot-check.ts')): Problem[] {
   const survey = $ballotSurvey.get();
   if (!survey) return [];
-  const { checkBallot } = await import('./ballot-check.ts');
-  const problems = checkBallot(survey, $takenTiles.get());
+  const problems = rules.checkBallot(survey, $takenTiles.get());
   const first: Record<string, string | undefined> = {};
   for (const problem of problems) first[problem.path] ??= problem.message;
   for (const name of Object.keys($problems.get())) if (!(name in first)) first[name] = undefined;
@@ -31,8 +37,20 @@ export async function validateNow(): Promise<Problem[]> {
   return problems;
 }
 
-/** Marks a name as left by the voter and checks the ballot again. */
+/** Checks the whole ballot as the server will, and records each name's first problem. */
+export async function validateNow(): Promise<Problem[]> {
+  return check(await loadChecks());
+}
+
+/**
+ * Marks a name as left by the voter, once the ballot has been checked again: its indicator
+ * never shows a problem from before the last change (nor shifts the page while the voter taps).
+ */
 export function touch(name: string): void {
-  $touched.setKey(name, true);
-  void validateNow();
+  if (checks) {
+    check(checks);
+    $touched.setKey(name, true);
+  } else {
+    void validateNow().then(() => $touched.setKey(name, true));
+  }
 }

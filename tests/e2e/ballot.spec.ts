@@ -51,6 +51,16 @@ test.describe('the ballot', () => {
     await expect(credential).toHaveClass(/is-success/);
   });
 
+  test('a choice tapped straight after typing in a field is taken', async ({ page }) => {
+    // Leaving a field must not flash a stale error that moves the choice from under the pointer.
+    for (let run = 0; run < 8; run++) {
+      await page.goto('/top-doctors-demo/');
+      await fillVoter(page, voter('tap'));
+      await page.getByRole('radio', { name: 'Yes' }).click();
+      await expect(page.getByRole('radio', { name: 'Yes' })).toBeChecked();
+    }
+  });
+
   test('renders every field type', async ({ page }) => {
     await page.goto('/top-doctors-demo/');
     await expect(page.getByText('They are never published with your name.')).toBeVisible();

@@ -6,7 +6,12 @@ import { test as base, expect, type Page } from '@playwright/test';
  * a live form, as it does for a person who reads before they tap.
  */
 export async function islandsHydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => [...document.querySelectorAll('astro-island[client="load"]')].every((island) => !island.hasAttribute('ssr')));
+  // Astro drops `ssr` when it starts hydrating; React has finished once its fiber is on the island's element.
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('astro-island[client="load"]')].every(
+      (island) => !island.hasAttribute('ssr') && (!island.firstElementChild || Object.keys(island.firstElementChild).some((key) => key.startsWith('__reactFiber'))),
+    ),
+  );
 }
 
 /** Playwright's `test`, whose `page.goto` returns once the page's islands have hydrated. */
