@@ -6,6 +6,7 @@ import { $attempted, $problems, $takenTiles, $touched, touch } from '../stores/v
 import { customReservationName } from '../survey/ballot-keys.ts';
 import type { ReservationKind, TileView } from '../survey/tiles.ts';
 import type { ReservationWords } from '../survey/reservation-words.ts';
+import { FieldError } from './fields/FieldError.tsx';
 
 interface Props {
   field: { name: string; label?: string; type: ReservationKind };
@@ -82,11 +83,7 @@ export default function Reservations({ field, words, projectId, tiles, confirmed
         onChange={(event) => setCustomReservation(field.name, event.target.value)}
         onBlur={() => touch(custom)}
       />
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
+      <FieldError id={`${id}-error`} message={error} />
       {past.length > 0 && (
         <>
           <h3>{words.past}</h3>

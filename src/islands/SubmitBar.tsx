@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
 import { $affirmed, setAffirmed } from '../stores/affirmation.ts';
-import { $attempted, $ballotSurvey, $problems, $touched, loadChecks, touch } from '../stores/validation.ts';
+import { $ballotSurvey, loadChecks, touch } from '../stores/validation.ts';
+import { FieldError, useShownProblems } from './fields/FieldError.tsx';
 import { $notice, $submission, submitBallot, type SubmitSurvey } from '../stores/submission.ts';
 import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
@@ -18,9 +19,6 @@ export default function SubmitBar({ survey }: Props) {
   const affirmed = useStore($affirmed);
   const status = useStore($submission);
   const notice = useStore($notice);
-  const problems = useStore($problems);
-  const touched = useStore($touched);
-  const attempted = useStore($attempted);
   const button = useRef<HTMLButtonElement>(null);
   const points = survey.affirmation_points ?? [DEFAULT_AFFIRMATION];
 
@@ -38,7 +36,7 @@ export default function SubmitBar({ survey }: Props) {
     return () => form?.removeEventListener('submit', onSubmit);
   }, [survey]);
 
-  const error = (attempted || touched[AFFIRM_NAME]) && problems[AFFIRM_NAME];
+  const error = useShownProblems()(AFFIRM_NAME);
   return (
     <div className="submit-bar" translate="no">
       {points.length > 0 && (
@@ -70,11 +68,7 @@ export default function SubmitBar({ survey }: Props) {
               </span>
             </span>
           </label>
-          {error && (
-            <p className="field-error" id="field-affirm-error">
-              {error}
-            </p>
-          )}
+          <FieldError id="field-affirm-error" message={error} />
         </fieldset>
       )}
       <div className="vote-notice" role="alert">

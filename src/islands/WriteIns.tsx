@@ -1,7 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { $writeIns, addWriteIn, removeWriteIn, updateWriteIn } from '../stores/writeins.ts';
 import { recountVotes } from '../stores/votes.ts';
-import { $problems, $attempted, $touched, touch } from '../stores/validation.ts';
+import { touch } from '../stores/validation.ts';
+import { FieldError, useShownProblems } from './fields/FieldError.tsx';
 import { categoryKey, writeInNames } from '../survey/ballot-keys.ts';
 
 interface Props {
@@ -13,9 +14,7 @@ interface Props {
 /** The write-in section: nominees the voter could not find, each with its category. */
 export default function WriteIns({ groups, limit }: Props) {
   const rows = useStore($writeIns);
-  const problems = useStore($problems);
-  const touched = useStore($touched);
-  const attempted = useStore($attempted);
+  const error = useShownProblems();
   const full = rows.length >= limit;
 
   const add = () => {
@@ -34,7 +33,6 @@ export default function WriteIns({ groups, limit }: Props) {
       <h3 id="write-ins-title">Can't find your nominee?</h3>
       {rows.map((row, index) => {
         const names = writeInNames(index);
-        const error = (key: string) => ((attempted || touched[key]) && problems[key]) || undefined;
         return (
           <fieldset className="write-in" key={row.id}>
             <legend className="visually-hidden">Write-in {index + 1}</legend>
@@ -54,11 +52,7 @@ export default function WriteIns({ groups, limit }: Props) {
                   touch(names.name);
                 }}
               />
-              {error(names.name) && (
-                <p className="field-error" id={`writein-${row.id}-name-error`}>
-                  {error(names.name)}
-                </p>
-              )}
+              <FieldError id={`writein-${row.id}-name-error`} message={error(names.name)} />
             </div>
             <div className="field">
               <label htmlFor={`writein-${row.id}-category`}>Category</label>
@@ -85,11 +79,7 @@ export default function WriteIns({ groups, limit }: Props) {
                   </optgroup>
                 ))}
               </select>
-              {error(names.category) && (
-                <p className="field-error" id={`writein-${row.id}-category-error`}>
-                  {error(names.category)}
-                </p>
-              )}
+              <FieldError id={`writein-${row.id}-category-error`} message={error(names.category)} />
             </div>
             <button type="button" className="button button-secondary button-small" onClick={() => remove(row.id, index)}>
               Remove<span className="visually-hidden"> write-in {index + 1}</span>

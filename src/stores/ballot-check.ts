@@ -3,10 +3,16 @@ import type { Problem } from '../survey/errors.ts';
 import type { ReservationKind } from '../survey/tiles.ts';
 import { collectBallot } from './ballot.ts';
 
+type Taken = Partial<Record<ReservationKind, string[]>>;
+
+let cached: { survey: BallotSurvey; taken: Taken; struct: ReturnType<typeof ballotStruct> } | undefined;
+
 /**
  * Checks the ballot in the stores as the server will. Loaded on first need (a field left, or
- * a submit), so the rules' code stays out of the page's first load.
+ * a submit), so the rules' code stays out of the page's first load. The struct is built once
+ * per survey and taken list, not on every field the voter leaves.
  */
-export function checkBallot(survey: BallotSurvey, taken: Partial<Record<ReservationKind, string[]>>): Problem[] {
-  return validateBallot(ballotStruct(survey, { taken }), collectBallot(survey));
+export function checkBallot(survey: BallotSurvey, taken: Taken): Problem[] {
+  if (cached?.survey !== survey || cached.taken !== taken) cached = { survey, taken, struct: ballotStruct(survey, { taken }) };
+  return validateBallot(cached.struct, collectBallot(survey));
 }

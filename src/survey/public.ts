@@ -8,3 +8,8 @@ export function toPublicSurvey(slug: string, config: SurveyConfig): PublicSurvey
   const { prepopulation: _private, ...rest } = config;
   return { ...rest, slug };
 }
+
+/** The named keys of a public survey: only the part an island needs goes into the page. */
+export function pick<K extends keyof PublicSurvey>(survey: PublicSurvey, keys: readonly K[]): Pick<PublicSurvey, K> {
+  return Object.fromEntries(keys.map((key) => [key, survey[key]])) as Pick<PublicSurvey, K>;
+}

@@ -3,6 +3,7 @@ import { useStore } from '@nanostores/react';
 import { $answers, setAnswer, type Answer } from '../../stores/answers.ts';
 import { touch } from '../../stores/validation.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
+import { FieldError } from './FieldError.tsx';
 
 interface Props {
   field: FieldDef;
@@ -64,11 +65,7 @@ export function ChoiceInput({ field, value, className, labelText, error, onChang
           />
         </label>
       )}
-      {error && (
-        <p className="field-error" id={errorId}>
-          {error}
-        </p>
-      )}
+      <FieldError id={errorId} message={error} />
     </fieldset>
   );
 }

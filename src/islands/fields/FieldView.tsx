@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import type { ReactNode } from 'react';
 import { $answers, setAnswer, type Answer } from '../../stores/answers.ts';
-import { $attempted, $problems, $touched, touch } from '../../stores/validation.ts';
+import { $attempted, $touched, touch } from '../../stores/validation.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
 import type { PersonValues } from '../../survey/config.struct.ts';
 import { isBlank } from '../../survey/ballot-input.ts';
@@ -10,6 +10,7 @@ import { ChoiceInput } from './ChoiceInput.tsx';
 import { FileInput } from './FileInput.tsx';
 import { FieldIcon } from './FieldIcon.tsx';
 import { Indicator, fieldStatus, type FieldStatus } from './Indicator.tsx';
+import { FieldError, useShownProblems } from './FieldError.tsx';
 
 interface Props {
   field: FieldDef;
@@ -31,25 +32,16 @@ function LabelText({ field, status }: { field: FieldDef; status: FieldStatus }) 
   );
 }
 
-/** The first problem under a field, tied to its input by id for screen readers. */
-function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <p className="field-error" id={`${id}-error`}>
-      {message}
-    </p>
-  ) : null;
-}
-
 /** One field of the layout, by its type, with its indicator and first error. */
 export function FieldView({ field, prefill }: Props) {
   const answers = useStore($answers);
-  const problems = useStore($problems);
+  const shownProblem = useShownProblems();
   const touched = useStore($touched);
   const attempted = useStore($attempted);
   const value: Answer = answers[field.name] ?? '';
   const id = inputId(field.name);
   const required = Boolean(field.validation?.required);
-  const error = (attempted || touched[field.name]) && !isReadOnly(field, prefill) ? problems[field.name] : undefined;
+  const error = isReadOnly(field, prefill) ? undefined : shownProblem(field.name);
   const status = fieldStatus({ required, filled: !isBlank(value), error, checked: touched[field.name] || attempted });
   const className = `field field-${field.type} is-${status} ${field.labelAbove === false ? 'label-inline' : ''} ${field.class ?? ''}`;
 
@@ -145,9 +137,8 @@ export function FieldView({ field, prefill }: Props) {
     <div className={className}>
       <label htmlFor={id}>{labelText}</label>
       {control}
-      <FieldError id={id} message={error} />
+      <FieldError id={`${id}-error`} message={error} />
     </div>
   );
 }
 
-export { FieldError };

@@ -3,6 +3,7 @@ import { useStore } from '@nanostores/react';
 import { $files, setFile } from '../../stores/answers.ts';
 import { touch } from '../../stores/validation.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
+import { FieldError } from './FieldError.tsx';
 import { acceptedTypes } from '../../survey/file-rules.ts';
 
 interface Props {
@@ -43,11 +44,7 @@ export function FileInput({ field, className, labelText, error }: Props) {
           {file?.name ?? 'No file uploaded'}
         </span>
       </div>
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
+      <FieldError id={`${id}-error`} message={error} />
     </div>
   );
 }

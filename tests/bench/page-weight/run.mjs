@@ -101,7 +101,7 @@ async function lighthouseComparison() {
       }
       console.log(`ratio (demo / plain): score ${(app.score / plain.score).toFixed(2)}, LCP ${(app.lcp / plain.lcp).toFixed(2)}`);
     } finally {
-      await chrome.kill();
+      chrome.kill();
     }
   } finally {
     server.kill();
