@@ -63,8 +63,8 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
     run: commands.logCommand,
   },
   'writeins publish': {
-    options: {},
-    usage: 'writeins publish <slug>',
+    options: { ...by },
+    usage: 'writeins publish <slug> [--by WHO]',
     about: "Appends the new nominees that decisions created to the survey's nominee file; then push them to Algolia with nominees:sync.",
     run: commands.publishCommand,
   },
@@ -79,6 +79,12 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
     usage: 'release-reservation <slug> faces|experts <tile> [--by WHO]',
     about: 'Releases a tile: the ballot holding it lets go, it leaves the confirmed list, and the next ballot may take it.',
     run: (context) => commands.reservationCommand('release', context),
+  },
+  audit: {
+    options: { out: { type: 'string' } },
+    usage: 'audit <slug> [--out FILE]',
+    about: 'Every change operators made to the survey\'s data (write-in decisions, published nominees, reservation decisions…), oldest first, with who, when, what and why (CSV). The trail is only ever appended to.',
+    run: commands.auditCommand,
   },
 };
 
@@ -104,7 +110,7 @@ if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] ===
 }
 const name = argv[0] === 'writeins' && ['resolve', 'log', 'publish'].includes(argv[1]) ? `writeins ${argv[1]}` : argv[0];
 const command = COMMANDS[name];
-if (!command) fail(`Unknown command "${argv[0]}"; the commands are export, tally, writeins [resolve|log|publish], confirm-reservation, release-reservation (--help explains them).`, 2);
+if (!command) fail(`Unknown command "${argv[0]}"; the commands are export, tally, writeins [resolve|log|publish], confirm-reservation, release-reservation, audit (--help explains them).`, 2);
 
 let parsed: ReturnType<typeof parseArgs>;
 try {

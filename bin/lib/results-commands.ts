@@ -13,6 +13,7 @@ import { csvLine } from '../../src/server/results/csv.ts';
 import { resolveWriteIn, writeInGroups, type Resolution } from '../../src/server/results/writeins.ts';
 import { appendNominees, nomineesToAppend } from '../../src/server/results/nominee-append.ts';
 import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/server/repositories/write-in-decisions.repository.ts';
+import { appendAudit, auditTrail } from '../../src/server/repositories/audit.repository.ts';
 import { confirmReservation, releaseReservation } from '../../src/server/results/reservations.ts';
 import { OperatorError } from '../../src/server/results/operator-error.ts';
 import { categoryKey } from '../../src/survey/ballot-keys.ts';
@@ -32,7 +33,7 @@ export interface Context {
 const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 
 /** Who made a decision: `--by`, else the operating system's user. */
-function who(options: Context['options']): string {
+export function who(options: Context['options']): string {
   const by = text(options.by)?.trim();
   if (by) return by;
   try {
@@ -152,13 +153,14 @@ export async function logCommand({ db, survey }: Context): Promise<void> {
 }
 
 /** `writeins publish`: appends the new nominees that decisions created to the survey's nominee file. */
-export async function publishCommand({ db, survey, nominees }: Context): Promise<void> {
+export async function publishCommand({ db, survey, nominees, options }: Context): Promise<void> {
   const additions = nomineesToAppend((await writeInDecisionsInForce(db, survey.config.project_id)).values(), nominees);
   if (!additions.length) {
     process.stdout.write('No new nominees to add: every nominee a decision created is on the list already.\n');
     return;
   }
   const file = appendNominees(survey, additions);
+  await appendAudit(db, { projectId: survey.config.project_id, actor: who(options), action: 'writeins publish', details: { nominee_ids: additions.map((n) => n.id) } });
   process.stdout.write(`Added ${additions.length} nominee${additions.length === 1 ? '' : 's'} to ${file}: ${additions.map((n) => `${n.id} (${n.name})`).join(', ')}.\n`);
   process.stdout.write(
     survey.config.algolia_index
@@ -178,4 +180,14 @@ export async function reservationCommand(action: 'confirm' | 'release', { db, su
     const done = await releaseReservation(db, survey.config, { kind, tile, by: who(options) });
     process.stdout.write(`Released ${done.slug}${done.ballotId ? ` (held by ballot ${done.ballotId})` : ' (no ballot held it)'}; the next ballot may take it.\n`);
   }
+}
+
+/** `audit`: every change operators made to the survey's data, oldest first (CSV). */
+export async function auditCommand({ db, survey, options }: Context): Promise<void> {
+  const output = openOutput(text(options.out));
+  await output.write(csvLine(['id', 'at', 'actor', 'action', 'subject', 'reason', 'details']));
+  for (const entry of await auditTrail(db, survey.config.project_id)) {
+    await output.write(csvLine([entry.id, entry.at, entry.actor, entry.action, entry.subject, entry.reason, entry.details]));
+  }
+  await output.close();
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -157,6 +157,35 @@ describe('npm run results', () => {
     const confirmed = await results(['confirm-reservation', 'peer-check', 'experts', 'is-coffee-good-for-me']);
     expect(confirmed.code, confirmed.stderr).toBe(0);
     expect((await api.get('/api/survey/experts/peer-check', later)).body).toEqual({ taken: ['is-coffee-good-for-me'], confirmed: ['Is coffee good for me?'] });
+  });
+});
+
+describe('the audit trail', () => {
+  test('every decision above is in `audit`, oldest first, with who, what and why; a failed command adds nothing', async () => {
+    const before = await results(['audit', 'peer-check']);
+    expect(before.code, before.stderr).toBe(0);
+    const rows = before.stdout.trim().split('\r\n').map((line) => line.split(','));
+    expect(rows[0]).toEqual(['id', 'at', 'actor', 'action', 'subject', 'reason', 'details']);
+    expect(rows.slice(1).map((cells) => [cells[2], cells[3], cells[4]])).toEqual([
+      ['tester', 'writeins resolve', 'bo lindqvist'],
+      ['tester', 'writeins resolve', 'hana sato'],
+      ['tester', 'writeins resolve', 'mickey mouse'],
+      ['tester', 'confirm-reservation', 'faces/cardiology'],
+      ['tester', 'release-reservation', 'faces/cardiology'],
+      [expect.any(String), 'confirm-reservation', 'asktheexpert/is-coffee-good-for-me'],
+    ]);
+    expect(rows.slice(1).every((cells) => /^\d{4}-\d\d-\d\dT/.test(cells[1]))).toBe(true);
+
+    const failed = await results(['confirm-reservation', 'peer-check', 'faces', 'oncology', '--by', 'tester']);
+    expect(failed.code).not.toBe(0);
+    // publish writes the nominee file: on a copy of the surveys, which the other database's run shares.
+    const surveys = path.join(out, 'surveys');
+    cpSync(inject('surveysDir'), surveys, { recursive: true });
+    const published = await results(['writeins', 'publish', 'peer-check', '--by', 'editor'], { SURVEYS_DIR: surveys });
+    expect(published.code, published.stderr).toBe(0);
+    const after = (await results(['audit', 'peer-check'])).stdout.trim().split('\r\n');
+    expect(after.slice(0, before.stdout.trim().split('\r\n').length)).toEqual(before.stdout.trim().split('\r\n'));
+    expect(after.slice(-1)[0]).toMatch(/,editor,writeins publish,,,"\{""nominee_ids"":\[""wi-hana-sato""\]\}"$/);
   });
 });
 

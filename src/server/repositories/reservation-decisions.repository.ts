@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { appendAudit, type AuditEntry } from './audit.repository.ts';
 import type { ReservationDecisionRow } from '../db/reservation-decisions.table.ts';
 import type { TileClaimRow } from '../db/tile-claims.table.ts';
 import { uuidv7 } from '../ids.ts';
@@ -35,6 +36,7 @@ export async function confirmTile(db: Kysely<Database>, decision: TileDecision &
       .where('tile', '=', decision.tile)
       .execute();
     await trx.insertInto('reservation_decisions').values(row(decision, 'confirmed', claim.ballot_id, decision.label)).execute();
+    await appendAudit(trx, audit(decision, 'confirm-reservation', { ballot_id: claim.ballot_id, label: decision.label }));
     return claim;
   });
 }
@@ -49,8 +51,13 @@ export async function releaseTile(db: Kysely<Database>, decision: TileDecision):
     const claim = await findClaim(trx, decision.projectId, decision.kind, decision.tile);
     await trx.deleteFrom('tile_claims').where('project_id', '=', decision.projectId).where('kind', '=', decision.kind).where('tile', '=', decision.tile).execute();
     await trx.insertInto('reservation_decisions').values(row(decision, 'released', claim?.ballot_id ?? null, null)).execute();
+    await appendAudit(trx, audit(decision, 'release-reservation', { ballot_id: claim?.ballot_id ?? null }));
     return claim;
   });
+}
+
+function audit(decision: TileDecision, action: string, details: Record<string, unknown>): AuditEntry {
+  return { projectId: decision.projectId, actor: decision.by, action, subject: `${decision.kind}/${decision.tile}`, details, now: decision.now };
 }
 
 function row(decision: TileDecision, action: ReservationDecisionRow['action'], ballotId: string | null, label: string | null): ReservationDecisionRow {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { appendAudit } from '../repositories/audit.repository.ts';
 import type { Database } from '../db/schema.ts';
 import type { WriteInDecisionRow } from '../db/write-in-decisions.table.ts';
 import type { SurveyConfig } from '../../survey/config.struct.ts';
@@ -138,6 +139,15 @@ export async function resolveWriteIn(db: Kysely<Database>, config: SurveyConfig,
   }));
   await db.transaction().execute(async (trx) => {
     for (const row of rows) await recordWriteInDecision(trx, row);
+    await appendAudit(trx, {
+      projectId: config.project_id,
+      actor: request.by,
+      action: 'writeins resolve',
+      subject: key,
+      reason: request.note ?? null,
+      details: { action: fields.action, nominee_id: fields.nominee_id, categories: rows.map((r) => categoryKey(r.category_group, r.subcategory)) },
+      now,
+    });
   });
   return rows;
 }
