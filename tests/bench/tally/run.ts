@@ -32,7 +32,7 @@ for (const size of sizes) {
     generateBallots(file, size, nominees);
     console.log(`${size.toLocaleString('en')} ballots (${(size * VOTES_PER_BALLOT).toLocaleString('en')} nomination slots) generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     for (const what of ['tally', 'export']) {
-      const output = execFileSync(process.execPath, [...(process.env.BENCH_HEAP_MB ? [`--max-old-space-size=${process.env.BENCH_HEAP_MB}`] : []), '--expose-gc', '--experimental-transform-types', '--disable-warning=ExperimentalWarning', path.join(import.meta.dirname, 'measure.ts'), what], {
+      const output = execFileSync(process.execPath, [...(process.env.BENCH_HEAP_MB ? [`--max-old-space-size=${process.env.BENCH_HEAP_MB}`] : []), '--expose-gc', path.join(import.meta.dirname, 'measure.ts'), what], {
         env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' },
         encoding: 'utf8',
       });
