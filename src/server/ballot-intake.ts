@@ -5,6 +5,7 @@ import { withReadOnlyValues } from '../survey/read-only.ts';
 import { ballotParts } from '../survey/ballot-parts.ts';
 import { DEMO_SECRET, isExpired, isLinkValid } from '../survey/link.ts';
 import { formatBytes } from '../survey/file-rules.ts';
+import { personOf } from '../survey/secrets.ts';
 import type { BallotLink } from './db/ballots.table.ts';
 import { serverConfig, type ServerConfig } from './config.ts';
 import { database } from './db/instance.ts';
@@ -49,7 +50,7 @@ function checkLink(query: URLSearchParams, now: Date): { survey: ServerSurvey; l
   }
   if (isExpired(survey.config, now.getTime())) return refuse(410, 'expired', 'Survey form has expired!');
   const secret = query.get('secret')?.trim() || undefined;
-  if (!isLinkValid(survey.config, secret, (s) => Object.hasOwn(survey.prepopulation, s))) {
+  if (!isLinkValid(survey.config, secret, (s) => personOf(survey.prepopulation, s) !== undefined)) {
     return refuse(403, 'invalid_link', INVALID_LINK, [{ path: 'secret', message: secret ? 'is not a valid personal link.' : 'is required: this survey is by personal link only.' }]);
   }
   const link: BallotLink = !secret ? 'public' : secret === DEMO_SECRET ? 'demo' : 'personal';
@@ -91,7 +92,7 @@ export async function receiveBallot(request: Request, connection: string | undef
     if (answer) return answer;
   }
 
-  const ballot = withReadOnlyValues(survey.config.layout, secret ? survey.prepopulation[secret] : undefined, parsed.ballot);
+  const ballot = withReadOnlyValues(survey.config.layout, personOf(survey.prepopulation, secret), parsed.ballot);
   const problems = validateBallot(serverBallotStruct(survey), ballot);
   const parts = ballotParts<File>(survey.config, ballot);
   const flagged = new Set(problems.map((problem) => problem.path));

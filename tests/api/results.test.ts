@@ -129,7 +129,7 @@ describe('npm run results', () => {
     expect(jsonl).toMatchObject({ code: 0, stderr: '' });
     const ballots = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     expect(ballots.map((b) => b.ballot_id)).toEqual(ids);
-    expect(ballots[2]).toMatchObject({ link: 'personal', personal_secret: 'sec-ana', answers: { 'name-first': 'Ana' } });
+    expect(ballots[2]).toMatchObject({ link: 'personal', personal_secret: 'sec-ana-R7kw2Pq', answers: { 'name-first': 'Ana' } });
     expect(ballots[0].reservations).toEqual([{ field: 'faces', kind: 'faces', tile: 'cardiology', custom_text: null, status: 'reserved', outcome: 'held' }]);
   });
 
@@ -162,7 +162,7 @@ describe('npm run results', () => {
 
 describe('the tally-only data stays private', () => {
   test("a personal link's answer leaves out the person's nominee id", async () => {
-    const { status, body } = await api.get('/api/survey/link/peer-check?secret=sec-ana');
+    const { status, body } = await api.get('/api/survey/link/peer-check?secret=sec-ana-R7kw2Pq');
     expect(status).toBe(200);
     expect(body.prepopulated).toEqual({ 'name-first': 'Ana', 'name-last': 'Ferreira', 'medical-license': 'MD-1001', 'medical-practice': 'Northgate Clinic' });
   });
