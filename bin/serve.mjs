@@ -45,9 +45,8 @@ server.listen(port, host, async () => {
     console.error(`Peervote could not start: the survey API is not ready (${health instanceof Response ? `${health.status} ${await health.text()}` : health}).`);
     process.exit(1);
   }
+  // /api/health loaded the surveys, which builds every nominee index now, not on the first voter's search.
   console.log(`Peervote is running at http://${host}:${port}/`);
-  // Loading the search route builds every survey's nominee index now, not on the first voter's search.
-  fetch(`http://${host}:${port}/api/search/_`, { method: 'OPTIONS' }).catch(() => undefined);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { uuidv7 } from './ids.ts';
 import { validateBallot } from '../survey/ballot.struct.ts';
 import { withReadOnlyValues } from '../survey/read-only.ts';
@@ -11,8 +10,7 @@ import { serverConfig, type ServerConfig } from './config.ts';
 import { database } from './db/instance.ts';
 import { findSurvey, type ServerSurvey } from './surveys.ts';
 import { json, refuse } from './http.ts';
-import { clientAddress } from './client-address.ts';
-import { countRequest } from './repositories/rate-limits.repository.ts';
+import { rateLimited } from './rate-limit.ts';
 import { AlreadySubmittedError, storeBallot } from './repositories/ballots.repository.ts';
 import { claimIdempotencyKey, findIdempotencyKey, releaseIdempotencyKey } from './repositories/idempotency.repository.ts';
 import { answerForKnownKey, readIdempotencyKey } from './idempotency.ts';
@@ -26,17 +24,6 @@ const INVALID_LINK = 'Sorry, this link is invalid! Please use your custom link t
 function tooLarge(config: ServerConfig): Response {
   const message = `The ballot is larger than ${formatBytes(config.bodySizeLimit)}, the most the survey API accepts.`;
   return refuse(413, 'body_too_large', message, [], { Connection: 'close' });
-}
-
-/** Refuses the request when its client has used up the window's posts; undefined to go on. */
-async function rateLimited(request: Request, connection: string | undefined, now: Date, config: ServerConfig): Promise<Response | undefined> {
-  if (config.rateLimitMax === 0) return undefined;
-  const { db } = await database();
-  const client = createHash('sha256').update(clientAddress(request, connection, config)).digest('hex');
-  const { hits, resetAt } = await countRequest(db, client, now, config.rateLimitWindowMs);
-  if (hits <= config.rateLimitMax) return undefined;
-  const retryAfter = String(Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)));
-  return refuse(429, 'rate_limited', 'Too many ballots from this address. Please try again later.', [], { 'Retry-After': retryAfter });
 }
 
 /** The survey and link a ballot's query names, or the answer that refuses them (SPEC.md §5, expiry). */
@@ -65,7 +52,7 @@ function checkLink(query: URLSearchParams, now: Date): { survey: ServerSurvey; l
 export async function receiveBallot(request: Request, connection: string | undefined): Promise<Response> {
   const config = serverConfig();
   const now = requestTime(request, config);
-  const limited = await rateLimited(request, connection, now, config);
+  const limited = await rateLimited('ballot', request, connection, now);
   if (limited) return limited;
 
   const query = new URL(request.url).searchParams;
@@ -83,6 +70,7 @@ export async function receiveBallot(request: Request, connection: string | undef
   if (body === 'too-large') return tooLarge(config);
   const parsed = await parseMultipart(body, contentType);
   if (parsed === 'malformed') return refuse(400, 'malformed_body', 'The body is not well-formed multipart/form-data.');
+  if (Array.isArray(parsed)) return refuse(400, 'invalid_text', 'Some answers hold a NUL character, which no text may hold.', parsed);
 
   const { db } = await database();
   const print = key ? await fingerprint(query, parsed.form) : '';
