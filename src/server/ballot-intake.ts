@@ -17,6 +17,8 @@ import { answerForKnownKey, readIdempotencyKey } from './idempotency.ts';
 import { fingerprint, parseMultipart, readLimited } from './multipart.ts';
 import { fileFields, serverBallotStruct } from './ballot-checks.ts';
 import { checkFileContents, removeFiles, storeFiles, type StoredFile } from './uploads.ts';
+import { keepRefused } from './refusals.ts';
+import type { BallotInput } from '../survey/ballot-input.ts';
 import { faultInjector, injectedDelay, requestTime } from './test-hooks.ts';
 
 const INVALID_LINK = 'Sorry, this link is invalid! Please use your custom link to access your survey form.';
@@ -45,9 +47,28 @@ function checkLink(query: URLSearchParams, now: Date): { survey: ServerSurvey; l
 }
 
 /**
+ * Reads a ballot's body: multipart/form-data, within the size limit, well-formed, with a
+ * valid Idempotency-Key if any and no NUL character; or the answer that refuses it.
+ */
+async function readBallot(request: Request, config: ServerConfig): Promise<{ parsed: { ballot: BallotInput; form: FormData }; key: string | undefined } | Response> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) return refuse(415, 'unsupported_media_type', 'Send the ballot as multipart/form-data.');
+  if (Number(request.headers.get('content-length') ?? 0) > config.bodySizeLimit) return tooLarge(config);
+  const key = readIdempotencyKey(request);
+  if (key === 'invalid') return refuse(400, 'bad_idempotency_key', 'The Idempotency-Key header must be a quoted string of 1 to 255 visible characters.', [{ path: 'Idempotency-Key', message: 'is not valid.' }]);
+  const body = await readLimited(request, config.bodySizeLimit);
+  if (body === 'too-large') return tooLarge(config);
+  const parsed = await parseMultipart(body, contentType);
+  if (parsed === 'malformed') return refuse(400, 'malformed_body', 'The body is not well-formed multipart/form-data.');
+  if (Array.isArray(parsed)) return refuse(400, 'invalid_text', 'Some answers hold a NUL character, which no text may hold.', parsed);
+  return { parsed, key };
+}
+
+/**
  * Receives one ballot (`POST /api/survey`): rate limit, link and expiry, body size and shape,
  * idempotency, the ballot struct and the files' contents, then one transaction. 201 with a
- * receipt, or a 4xx naming every offending field; a refused request stores no ballot data.
+ * receipt, or a 4xx naming every offending field. A well-formed ballot refused for a rule is
+ * kept in `refused_ballots` for an operator to admit; it stores nothing in the ballots.
  */
 export async function receiveBallot(request: Request, connection: string | undefined): Promise<Response> {
   const config = serverConfig();
@@ -57,20 +78,12 @@ export async function receiveBallot(request: Request, connection: string | undef
 
   const query = new URL(request.url).searchParams;
   const target = checkLink(query, now);
-  if (target instanceof Response) return target;
+  const read = await readBallot(request, config);
+  // A well-formed ballot refused for its link is kept; a malformed request refused for its link is not.
+  if (target instanceof Response) return read instanceof Response ? target : keepRefused(target, query, read.parsed.form, now);
+  if (read instanceof Response) return read;
   const { survey, link, secret } = target;
-
-  const contentType = request.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data\s*;/i.test(contentType)) return refuse(415, 'unsupported_media_type', 'Send the ballot as multipart/form-data.');
-  if (Number(request.headers.get('content-length') ?? 0) > config.bodySizeLimit) return tooLarge(config);
-  const key = readIdempotencyKey(request);
-  if (key === 'invalid') return refuse(400, 'bad_idempotency_key', 'The Idempotency-Key header must be a quoted string of 1 to 255 visible characters.', [{ path: 'Idempotency-Key', message: 'is not valid.' }]);
-
-  const body = await readLimited(request, config.bodySizeLimit);
-  if (body === 'too-large') return tooLarge(config);
-  const parsed = await parseMultipart(body, contentType);
-  if (parsed === 'malformed') return refuse(400, 'malformed_body', 'The body is not well-formed multipart/form-data.');
-  if (Array.isArray(parsed)) return refuse(400, 'invalid_text', 'Some answers hold a NUL character, which no text may hold.', parsed);
+  const { parsed, key } = read;
 
   const { db } = await database();
   const print = key ? await fingerprint(query, parsed.form) : '';
@@ -86,7 +99,7 @@ export async function receiveBallot(request: Request, connection: string | undef
   const flagged = new Set(problems.map((problem) => problem.path));
   const files = await checkFileContents(parts.files.filter((part) => !flagged.has(part.field)), fileFields(survey));
   problems.push(...files.problems);
-  if (problems.length) return refuse(422, 'invalid_ballot', 'Some answers need another look.', problems);
+  if (problems.length) return keepRefused(refuse(422, 'invalid_ballot', 'Some answers need another look.', problems), query, parsed.form, now);
 
   if (key) {
     const claim = await claimIdempotencyKey(db, { key, fingerprint: print, now, lockMs: config.idempotencyLockMs });
@@ -115,7 +128,8 @@ export async function receiveBallot(request: Request, connection: string | undef
     await removeFiles(config.uploadsDir, stored);
     if (key) await releaseIdempotencyKey(db, key).catch(() => {});
     if (error instanceof AlreadySubmittedError) {
-      return refuse(409, 'already_submitted', 'A ballot has already been received for this personal link; the first one is kept.', [{ path: 'secret', message: 'has already been used to vote.' }]);
+      const refusal = refuse(409, 'already_submitted', 'A ballot has already been received for this personal link; the first one is kept.', [{ path: 'secret', message: 'has already been used to vote.' }]);
+      return keepRefused(refusal, query, parsed.form, now);
     }
     throw error;
   }

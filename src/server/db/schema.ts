@@ -9,6 +9,7 @@ import type { IdempotencyKeysTable } from './idempotency-keys.table.ts';
 import type { RateLimitsTable } from './rate-limits.table.ts';
 import type { WriteInDecisionsTable } from './write-in-decisions.table.ts';
 import type { ReservationDecisionsTable } from './reservation-decisions.table.ts';
+import type { RefusedBallotsTable } from './refused-ballots.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -23,4 +24,5 @@ export interface Database {
   rate_limits: RateLimitsTable;
   write_in_decisions: WriteInDecisionsTable;
   reservation_decisions: ReservationDecisionsTable;
+  refused_ballots: RefusedBallotsTable;
 }

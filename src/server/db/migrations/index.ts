@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as initial from './20261121130000-initial.ts';
 import * as operatorDecisions from './20261201090000-operator-decisions.ts';
+import * as refusedBallots from './20261210090000-refused-ballots.ts';
 
 /**
  * Every migration, by name, in the order they run. Listed here rather than read from the
@@ -10,4 +11,5 @@ import * as operatorDecisions from './20261201090000-operator-decisions.ts';
 export const migrations: Record<string, Migration> = {
   '20261121130000-initial': initial,
   '20261201090000-operator-decisions': operatorDecisions,
+  '20261210090000-refused-ballots': refusedBallots,
 };
