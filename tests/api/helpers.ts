@@ -32,6 +32,8 @@ export interface Api {
   url: string;
   dialect: 'sqlite' | 'postgres';
   dataDir: string;
+  /** The server process's id, to read its memory. */
+  readonly pid: number;
   /** The PostgreSQL database of this server; empty on SQLite. */
   databaseUrl: string;
   post(fields: Fields, options?: { query?: Record<string, string>; headers?: Record<string, string> }): Promise<Answer>;
@@ -139,6 +141,9 @@ export async function startApi(env: Record<string, string> = {}): Promise<Api> {
     },
     dialect: databaseUrl ? 'postgres' : 'sqlite',
     dataDir,
+    get pid() {
+      return server.child.pid as number;
+    },
     databaseUrl,
     async post(fields, { query = DEMO_QUERY, headers = {} } = {}) {
       const search = new URLSearchParams(query).toString();
