@@ -21,7 +21,18 @@ const headerRules = parseHeaderRules(readFileSync(`${clientDir}/_headers`, 'utf8
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
 
+/** Methods no route takes, which Astro cannot even make a Request of: answered here, never with a stack trace. */
+const NEVER_TAKEN = new Set(['TRACE', 'CONNECT']);
+
+/** The 405 for such a method, in the survey API's error shape; Allow lists what the server takes at all. */
+const ALLOW = 'GET, HEAD, POST, OPTIONS';
+const REFUSED_METHOD = JSON.stringify({ error: 'method_not_allowed', message: `This server takes ${ALLOW}.`, problems: [] });
+
 const server = http.createServer((req, res) => {
+  if (NEVER_TAKEN.has(req.method ?? '')) {
+    res.writeHead(405, { Allow: ALLOW, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' }).end(REFUSED_METHOD);
+    return;
+  }
   // The connection's own address, for the API's rate limit; a client cannot set it.
   req.headers['x-peervote-peer'] = req.socket.remoteAddress ?? 'unknown';
   const url = new URL(req.url ?? '/', 'http://localhost');
@@ -36,6 +47,12 @@ const server = http.createServer((req, res) => {
   const pathname = action?.rewrite ?? url.pathname;
   if (!pathname.startsWith('/api/') && sendCompressed(req, res, clientDir, pathname)) return;
   handler(req, res);
+});
+
+// A CONNECT never reaches the request handler: Node hands it over as a raw socket.
+server.on('connect', (req, socket) => {
+  const head = `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(REFUSED_METHOD)}\r\nConnection: close\r\n\r\n`;
+  socket.end(head + REFUSED_METHOD);
 });
 
 server.listen(port, host, async () => {

@@ -10,8 +10,8 @@ import { nulProblems } from '../survey/control-characters.ts';
 import { ConfigError, toProblems } from '../survey/errors.ts';
 import { SearchBody, searchParams, type NomineeResult } from '../survey/nominee-search.ts';
 
-/** The largest search body read: ten queries of any sensible length fit many times over. */
-export const SEARCH_BODY_LIMIT = 64 * 1024;
+/** The largest search body read: ten queries of any sensible length fit many times over, and reading it costs little. */
+export const SEARCH_BODY_LIMIT = 256 * 1024;
 
 /** Search is public and carries no personal data: any origin may ask (for a survey API on its own origin). */
 export const SEARCH_CORS = {
@@ -26,7 +26,7 @@ const invalid = (problems: Array<{ path: string; message: string }>) =>
 
 /**
  * Searches a survey's nominee list: Algolia's multi-query body in, Algolia's response shape
- * out. Rate-limited per client; the body is read up to 64 KB and each query cut to 100
+ * out. Rate-limited per client; the body is read up to 256 KB and each query cut to 100
  * characters and 8 words before it is searched, so a request costs bounded memory and time.
  */
 export async function searchAnswer(projectId: string | undefined, request: Request, connection: string | undefined): Promise<Response> {
@@ -38,7 +38,7 @@ export async function searchAnswer(projectId: string | undefined, request: Reque
   const survey = findSurvey(projectId ?? '');
   if (!survey) return json(404, { error: 'unknown_survey', message: 'There is no survey with this project id.', problems: [] }, SEARCH_CORS);
   const raw = await readLimited(request, SEARCH_BODY_LIMIT);
-  if (raw === 'too-large') return json(413, { error: 'body_too_large', message: 'The search body is larger than 64 KB.', problems: [] }, SEARCH_CORS);
+  if (raw === 'too-large') return json(413, { error: 'body_too_large', message: 'The search body is larger than 256 KB.', problems: [] }, SEARCH_CORS);
   let body: SearchBody;
   try {
     body = create(JSON.parse(new TextDecoder().decode(raw)), SearchBody);

@@ -116,13 +116,6 @@ describe('a ballot that breaks the rules', () => {
     expect(body.problems).toEqual([{ path: 'nominations[Medicine][Cardiology][2]', message: 'This nominee is already named in this category.' }]);
   });
 
-  test('a nominee id that is not in the survey’s nominee list does not refuse the ballot: it is stored, for the tally to exclude', async () => {
-    const { status, body } = await api.post(sinkBallot({ 'nominations[Medicine][Cardiology][2]': 'n-999' }), { query: SINK_QUERY });
-    expect(status).toBe(201);
-    const stored = await api.db().selectFrom('nominations').select(['slot', 'nominee_id']).where('ballot_id', '=', body.ballot_id).orderBy('slot').execute();
-    expect(stored).toEqual([{ slot: 1, nominee_id: 'n-1' }, { slot: 2, nominee_id: 'n-999' }]);
-  });
-
   test('more write-ins than write_in_limit are refused, and a write-in needs a known category', async () => {
     const { status, body } = await api.post(
       sinkBallot({

@@ -113,7 +113,7 @@ async function dropPostgresDatabase(adminUrl: string, databaseUrl: string): Prom
 
 /**
  * Starts the built server with a fresh database of this project's dialect (SQLite in a temp
- * folder, or a new PostgreSQL database), the test surveys, test hooks on and no rate limit
+ * folder, or a new PostgreSQL database), the test surveys, test hooks on and no rate limits
  * unless `env` says otherwise.
  */
 export async function startApi(env: Record<string, string> = {}): Promise<Api> {
@@ -126,6 +126,8 @@ export async function startApi(env: Record<string, string> = {}): Promise<Api> {
     DATABASE_URL: databaseUrl,
     PEERVOTE_TEST_HOOKS: '1',
     RATE_LIMIT_MAX: '0',
+    SEARCH_RATE_LIMIT_MAX: '0',
+    LINK_RATE_LIMIT_MAX: '0',
     ALLOWED_ORIGINS: '',
     TRUST_PROXY: '',
     BODY_SIZE_LIMIT: '',

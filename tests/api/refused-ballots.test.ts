@@ -138,6 +138,8 @@ describe('a nominee id off the list', () => {
   test('is stored with its ballot, excluded by the tally as not_on_list, and marked in the export', async () => {
     const { status, body } = await api.post(sinkBallot({ email: 'offlist@example.org', 'nominations[Medicine][Cardiology][2]': 'n-404' }), { query: SINK_QUERY });
     expect(status).toBe(201);
+    const stored = await api.db().selectFrom('nominations').select(['slot', 'nominee_id']).where('ballot_id', '=', body.ballot_id).orderBy('slot').execute();
+    expect(stored).toEqual([{ slot: 1, nominee_id: 'n-1' }, { slot: 2, nominee_id: 'n-404' }]);
     const file = path.join(api.dataDir, 'exclusions.csv');
     const tally = await results(['tally', 'kitchen-sink', '--quiet', '--exclusions', file]);
     expect(tally.code, tally.stderr).toBe(0);
