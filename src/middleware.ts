@@ -1,7 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { serverConfig } from './server/config.ts';
 import { reportServerError } from './server/error-reporting.ts';
-import { corsHeaders, isSafeMethod, originAllowed, preflight } from './server/origin.ts';
+import { corsHeaders, isSafeMethod, originAllowed, preflight, sameOriginFormPost } from './server/origin.ts';
 import { json, refuse } from './server/http.ts';
 import { API_CONTENT_SECURITY_POLICY } from './survey/headers.ts';
 import { nulProblems } from './survey/control-characters.ts';
@@ -25,7 +25,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     if (context.request.method === 'OPTIONS') return preflight(origin, config);
     const nul = nulProblems(context.url.searchParams.entries());
     if (nul.length) return refuse(400, 'bad_query', 'A query parameter holds a NUL character.', nul);
-    if (!isSafeMethod(context.request.method) && !originAllowed(origin, context.url.origin, config)) {
+    if (!isSafeMethod(context.request.method) && !originAllowed(origin, context.url.origin, config) && !sameOriginFormPost(context.request)) {
       return refuse(403, 'forbidden_origin', 'Ballots are accepted only from the survey site itself.', [{ path: 'Origin', message: origin ? `${origin} is not allowed.` : 'is missing.' }]);
     }
     try {
@@ -36,6 +36,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     }
   })();
   for (const [name, value] of Object.entries(corsHeaders(origin, config))) answer.headers.set(name, value);
-  answer.headers.set('Content-Security-Policy', API_CONTENT_SECURITY_POLICY);
+  // The HTML page a form post may get carries its own, as strict, policy.
+  if (!answer.headers.has('Content-Security-Policy')) answer.headers.set('Content-Security-Policy', API_CONTENT_SECURITY_POLICY);
   return answer;
 });

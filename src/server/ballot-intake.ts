@@ -18,7 +18,7 @@ import { fingerprint, parseMultipart, readLimited } from './multipart.ts';
 import { fileFields, serverBallotStruct } from './ballot-checks.ts';
 import { checkFileContents, removeFiles, storeFiles, type StoredFile } from './uploads.ts';
 import { keepRefused } from './refusals.ts';
-import type { BallotInput } from '../survey/ballot-input.ts';
+import { formDataToBallot, type BallotInput } from '../survey/ballot-input.ts';
 import { faultInjector, injectedDelay, requestTime } from './test-hooks.ts';
 
 const INVALID_LINK = 'Sorry, this link is invalid! Please use your custom link to access your survey form.';
@@ -69,8 +69,9 @@ async function readBallot(request: Request, config: ServerConfig): Promise<{ par
  * idempotency, the ballot struct and the files' contents, then one transaction. 201 with a
  * receipt, or a 4xx naming every offending field. A well-formed ballot refused for a rule is
  * kept in `refused_ballots` for an operator to admit; it stores nothing in the ballots.
+ * `adaptForm` turns a form posted without JavaScript into the parts the islands send.
  */
-export async function receiveBallot(request: Request, connection: string | undefined): Promise<Response> {
+export async function receiveBallot(request: Request, connection: string | undefined, options: { adaptForm?: (form: FormData) => FormData } = {}): Promise<Response> {
   const config = serverConfig();
   const now = requestTime(request, config);
   const limited = await rateLimited('ballot', request, connection, now);
@@ -83,7 +84,12 @@ export async function receiveBallot(request: Request, connection: string | undef
   if (target instanceof Response) return read instanceof Response ? target : keepRefused(target, query, read.parsed.form, now);
   if (read instanceof Response) return read;
   const { survey, link, secret } = target;
-  const { parsed, key } = read;
+  const { key } = read;
+  let { parsed } = read;
+  if (options.adaptForm) {
+    const form = options.adaptForm(parsed.form);
+    parsed = { form, ballot: formDataToBallot(form) };
+  }
 
   const { db } = await database();
   const print = key ? await fingerprint(query, parsed.form) : '';
