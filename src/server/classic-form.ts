@@ -21,9 +21,11 @@ export function isClassicPost(request: Request): boolean {
 /**
  * The form as the islands would have sent it: the text typed in a nomination slot whose
  * suggestion could not be picked without JavaScript becomes a write-in for that slot's
- * sub-category (after the write-ins the form carries), and the typed-text names go.
+ * sub-category (after the write-ins the form carries), the typed-text names go, and a
+ * slider's position (the range input's 1…n) becomes the option it stands for.
  */
-export function typedNominationsAsWriteIns(form: FormData): FormData {
+export function classicFormAsBallot(form: FormData, config: Pick<SurveyConfig, 'layout'>): FormData {
+  const sliders = new Map(allFields(config.layout).filter((field) => field.type === 'slider').map((field) => [field.name, field.options ?? []]));
   const out = new FormData();
   let next = 0;
   for (const [name] of form.entries()) {
@@ -33,6 +35,11 @@ export function typedNominationsAsWriteIns(form: FormData): FormData {
   const typed: Array<{ name: string; category: string }> = [];
   for (const [name, value] of form.entries()) {
     const slot = parseTypedNominationName(name);
+    const options = sliders.get(name);
+    if (options && typeof value === 'string' && /^\d+$/.test(value) && !options.includes(value)) {
+      out.append(name, options[Number(value) - 1] ?? value);
+      continue;
+    }
     if (!slot) {
       out.append(name, value);
       continue;
