@@ -96,7 +96,9 @@ test.describe('a personal link', () => {
     await expect(page.getByRole('textbox', { name: 'Member name' })).toHaveValue('');
   });
 
-  for (const path of ['/members-choice/not-a-secret', `/top-doctors-demo/${SECRETS.member}`]) {
+  // Names every object inherits are no one's secret: an invitation-only survey stays closed to them.
+  const inherited = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'].map((name) => `/members-choice/${name}`);
+  for (const path of ['/members-choice/not-a-secret', `/top-doctors-demo/${SECRETS.member}`, ...inherited]) {
     test(`with an unknown secret is invalid: ${path}`, async ({ page }) => {
       await page.goto(path);
       await expect(page.getByRole('heading', { name: 'Invalid link!' })).toBeVisible();
