@@ -73,7 +73,8 @@ export function sinkBallot(changes: Record<string, string | FilePart | undefined
 /** The kitchen-sink survey's query. */
 export const SINK_QUERY = { project_id: 'kitchen-sink', project_type: 'form' };
 
-function toForm(fields: Fields): FormData {
+/** The ballot as the browser's FormData. */
+export function toForm(fields: Fields): FormData {
   const form = new FormData();
   for (const [name, value] of fields) {
     if (typeof value === 'string') form.append(name, value);
