@@ -71,7 +71,7 @@ async function readBallot(request: Request, config: ServerConfig): Promise<{ par
  * kept in `refused_ballots` for an operator to admit; it stores nothing in the ballots.
  * `adaptForm` turns a form posted without JavaScript into the parts the islands send.
  */
-export async function receiveBallot(request: Request, connection: string | undefined, options: { adaptForm?: (form: FormData, config: ServerSurvey['config']) => FormData } = {}): Promise<Response> {
+export async function receiveBallot(request: Request, connection: string | undefined, options: { adaptForm?: (form: FormData, survey: ServerSurvey) => FormData } = {}): Promise<Response> {
   const config = serverConfig();
   const now = requestTime(request, config);
   const limited = await rateLimited('ballot', request, connection, now);
@@ -87,7 +87,7 @@ export async function receiveBallot(request: Request, connection: string | undef
   const { key } = read;
   let { parsed } = read;
   if (options.adaptForm) {
-    const form = options.adaptForm(parsed.form, survey.config);
+    const form = options.adaptForm(parsed.form, survey);
     parsed = { form, ballot: formDataToBallot(form) };
   }
 

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { ApiErrorBody } from '../survey/api-answers.ts';
 import type { SurveyConfig } from '../survey/config.struct.ts';
-import { categoryKey, parseSlotName, parseTypedNominationName, writeInNames } from '../survey/ballot-keys.ts';
+import { categoryKey, parseSlotName, writeInNames } from '../survey/ballot-keys.ts';
 import { WRITE_IN_KEY } from '../survey/ballot.struct.ts';
 import { allFields } from '../survey/layout.ts';
 import { IDEMPOTENCY_HEADER } from '../survey/ballot-keys.ts';
-import { findSurvey } from './surveys.ts';
+import { findSurvey, type ServerSurvey } from './surveys.ts';
+import { nomineeIndex } from './nominees.ts';
 
 /**
  * True for a ballot the browser's own form posted, its scripts off or failed: no
@@ -19,12 +20,12 @@ export function isClassicPost(request: Request): boolean {
 }
 
 /**
- * The form as the islands would have sent it: the text typed in a nomination slot whose
- * suggestion could not be picked without JavaScript becomes a write-in for that slot's
- * sub-category (after the write-ins the form carries), the typed-text names go, and a
- * slider's position (the range input's 1…n) becomes the option it stands for.
+ * The form as the islands would have sent it. A nomination slot carries the text the voter
+ * typed (and, if a script did pick a suggestion, the nominee id too): a nominee id of the list
+ * stays, any other text becomes a write-in for the slot's sub-category, after the write-ins
+ * the form carries. A slider's position (the range input's 1…n) becomes the option it stands for.
  */
-export function classicFormAsBallot(form: FormData, config: Pick<SurveyConfig, 'layout'>): FormData {
+export function classicFormAsBallot(form: FormData, config: Pick<SurveyConfig, 'layout'>, isKnownNominee: (id: string) => boolean): FormData {
   const sliders = new Map(allFields(config.layout).filter((field) => field.type === 'slider').map((field) => [field.name, field.options ?? []]));
   const out = new FormData();
   let next = 0;
@@ -33,20 +34,21 @@ export function classicFormAsBallot(form: FormData, config: Pick<SurveyConfig, '
     if (match) next = Math.max(next, Number(match[1]) + 1);
   }
   const typed: Array<{ name: string; category: string }> = [];
+  const slotsDone = new Set<string>();
   for (const [name, value] of form.entries()) {
-    const slot = parseTypedNominationName(name);
+    const slot = parseSlotName(name);
     const options = sliders.get(name);
     if (options && typeof value === 'string' && /^\d+$/.test(value) && !options.includes(value)) {
       out.append(name, options[Number(value) - 1] ?? value);
-      continue;
-    }
-    if (!slot) {
+    } else if (!slot) {
       out.append(name, value);
-      continue;
+    } else if (!slotsDone.has(name)) {
+      slotsDone.add(name);
+      const texts = form.getAll(name).map((one) => (typeof one === 'string' ? one.trim() : '')).filter(Boolean);
+      const id = texts.find(isKnownNominee);
+      if (id) out.append(name, id);
+      else if (texts[0]) typed.push({ name: texts[0], category: categoryKey(slot.group, slot.subcategory) });
     }
-    const text = typeof value === 'string' ? value.trim() : '';
-    const picked = form.get(name.slice(0, -'[typed]'.length));
-    if (text && !(typeof picked === 'string' && picked.trim())) typed.push({ name: text, category: categoryKey(slot.group, slot.subcategory) });
   }
   for (const { name, category } of typed) {
     const keys = writeInNames(next++);
@@ -54,6 +56,12 @@ export function classicFormAsBallot(form: FormData, config: Pick<SurveyConfig, '
     out.append(keys.category, category);
   }
   return out;
+}
+
+/** A form posted without JavaScript, read as the islands' ballot against the survey's own nominee list. */
+export function adaptClassicForm(form: FormData, survey: ServerSurvey): FormData {
+  const nominees = survey.config.nominees ? nomineeIndex(survey) : undefined;
+  return classicFormAsBallot(form, survey.config, (id) => nominees?.has(id) ?? false);
 }
 
 /** Where a voter's browser goes after a stored ballot: the survey's thank-you page, on the site's origin. */

@@ -4,8 +4,8 @@
  *
  * - a layout field: its own name (`email`); a checkbox: one entry per ticked option under its
  *   name, and the text for 'Other' under `{name}[other-answer]`; a file field: the file
- * - a nomination slot: `nominations[{group}][{sub-category}][{slot}]` → nominee id, slot 1…votes_per_category;
- *   a form posted without JavaScript sends the slot's text under `…[{slot}][typed]` instead
+ * - a nomination slot: `nominations[{group}][{sub-category}][{slot}]` → nominee id, slot 1…votes_per_category
+ *   (a form posted without JavaScript sends the text typed in the slot under the same name)
  * - a write-in: `writeins[{i}][name]` and `writeins[{i}][category]` (a category key), i from 0
  * - a reservation: `{field}` → the tile's slug, or `{field}[custom]` → the voter's own text
  * - the affirmation: `affirm` → `on`
@@ -20,20 +20,6 @@ export function slotName(group: string, subcategory: string, slot: number): stri
 export function parseSlotName(name: string): { group: string; subcategory: string; slot: number } | undefined {
   const match = /^nominations\[([^\]]+)\]\[([^\]]+)\]\[(\d+)\]$/.exec(name);
   return match ? { group: match[1], subcategory: match[2], slot: Number(match[3]) } : undefined;
-}
-
-/**
- * The form-data name of the text typed in a nomination slot. Only a form posted without
- * JavaScript sends it (the islands send picked ids alone); the API keeps such a text as a
- * write-in for the slot's sub-category, since no suggestion was picked.
- */
-export function typedNominationName(slot: string): string {
-  return `${slot}[typed]`;
-}
-
-/** Reads a typed-nomination name back into its slot's parts, or undefined for any other name. */
-export function parseTypedNominationName(name: string): { group: string; subcategory: string; slot: number } | undefined {
-  return name.endsWith('[typed]') ? parseSlotName(name.slice(0, -'[typed]'.length)) : undefined;
 }
 
 /** The value that names a sub-category in a write-in's category select. */

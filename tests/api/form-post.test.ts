@@ -38,10 +38,10 @@ async function postForm(fields: Fields, headers: Record<string, string> = FORM_H
 describe('a form posted without JavaScript', () => {
   test('is stored and sent on to the thank-you page; a typed nomination is kept as a write-in, a slider position as its option', async () => {
     const before = await rowCounts(api.db());
-    const fields = sinkBallot({ 'nominations[Medicine][Cardiology][2]': undefined, years: '2' }).concat([
-      ['nominations[Medicine][Cardiology][1][typed]', 'Ana Ferreira'],
-      ['nominations[Medicine][Cardiology][2][typed]', 'Dr. Typed Name'],
-      ['nominations[Surgery][Neurosurgery][1][typed]', ''],
+    // The picked slot sends its typed name beside the id; the others send what was typed.
+    const fields = sinkBallot({ 'nominations[Medicine][Cardiology][2]': 'Dr. Typed Name', years: '2' }).concat([
+      ['nominations[Medicine][Cardiology][1]', 'Ana Ferreira'],
+      ['nominations[Surgery][Neurosurgery][1]', ''],
     ]);
     const response = await postForm(fields);
     expect(response.status).toBe(303);
@@ -51,6 +51,8 @@ describe('a form posted without JavaScript', () => {
     const ballot = await api.db().selectFrom('ballots').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
     const writeIns = await api.db().selectFrom('write_ins').select(['name', 'category_group', 'subcategory']).where('ballot_id', '=', ballot.id).execute();
     expect(writeIns).toEqual([{ name: 'Dr. Typed Name', category_group: 'Medicine', subcategory: 'Cardiology' }]);
+    const nominations = await api.db().selectFrom('nominations').select(['slot', 'nominee_id']).where('ballot_id', '=', ballot.id).execute();
+    expect(nominations).toEqual([{ slot: 1, nominee_id: 'n-1' }]);
     const years = await api.db().selectFrom('answers').select('value').where('ballot_id', '=', ballot.id).where('field', '=', 'years').executeTakeFirstOrThrow();
     expect(years.value).toBe('6-10');
   });

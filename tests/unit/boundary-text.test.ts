@@ -40,17 +40,21 @@ describe('classicFormAsBallot', () => {
     return data;
   };
 
-  it('keeps typed nominations without a picked id as write-ins after those the form has, and drops the typed names', () => {
+  const known = (id: string) => id === 'n-1';
+
+  it('keeps a nominee id of the list, and any other text of a slot as a write-in after those the form has', () => {
     const out = classicFormAsBallot(
       form([
         ['writeins[0][name]', 'Dr. Written'],
         ['writeins[0][category]', 'Medicine / Dermatology'],
+        // A script picked a suggestion: the hidden id and the typed name share the slot's name.
+        ['nominations[Medicine][Cardiology][1]', 'Ana Ferreira'],
         ['nominations[Medicine][Cardiology][1]', 'n-1'],
-        ['nominations[Medicine][Cardiology][1][typed]', 'Ana Ferreira'],
-        ['nominations[Medicine][Cardiology][2][typed]', '  Dr. Typed  '],
-        ['nominations[Surgery][Neurosurgery][1][typed]', ' '],
+        ['nominations[Medicine][Cardiology][2]', '  Dr. Typed  '],
+        ['nominations[Surgery][Neurosurgery][1]', ' '],
       ]),
       { layout },
+      known,
     );
     expect([...out.entries()]).toEqual([
       ['writeins[0][name]', 'Dr. Written'],
@@ -62,9 +66,9 @@ describe('classicFormAsBallot', () => {
   });
 
   it("reads a slider's position as its option, and leaves an option as it is", () => {
-    expect(classicFormAsBallot(form([['years', '2']]), { layout }).get('years')).toBe('6-10');
-    expect(classicFormAsBallot(form([['years', '11+']]), { layout }).get('years')).toBe('11+');
-    expect(classicFormAsBallot(form([['years', '9']]), { layout }).get('years')).toBe('9');
+    expect(classicFormAsBallot(form([['years', '2']]), { layout }, known).get('years')).toBe('6-10');
+    expect(classicFormAsBallot(form([['years', '11+']]), { layout }, known).get('years')).toBe('11+');
+    expect(classicFormAsBallot(form([['years', '9']]), { layout }, known).get('years')).toBe('9');
   });
 });
 

@@ -6,7 +6,6 @@ import { $suggestions, closeSuggestions, hideSuggestions, moveActive, prepareSea
 import type { NomineeHit } from '../../survey/nominee-search.ts';
 import { duplicateNote, slotId } from './slots.ts';
 import { goToWriteIns, WRITE_INS_ID } from './write-ins.ts';
-import { typedNominationName } from '../../survey/ballot-keys.ts';
 
 interface Props {
   /** The slot's form-data name, `nominations[group][sub-category][n]`. */
@@ -83,8 +82,8 @@ export function NominationInput({ slot, label, placeholder }: Props) {
       </label>
       <input
         id={id}
-        // Sent only by a form posted without JavaScript, which keeps the text as a write-in.
-        name={typedNominationName(slot)}
+        // Only a form posted without JavaScript sends the typed text: the API keeps it as a write-in.
+        name={slot}
         className={`input${picked ? ' is-picked' : ''}`}
         type="text"
         role="combobox"

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { receiveBallot } from '../../../server/ballot-intake.ts';
-import { classicAnswer, isClassicPost, classicFormAsBallot } from '../../../server/classic-form.ts';
+import { classicAnswer, isClassicPost, adaptClassicForm } from '../../../server/classic-form.ts';
 
 export const prerender = false;
 
@@ -10,5 +10,5 @@ export const prerender = false;
  */
 export const POST: APIRoute = async ({ request, clientAddress }) => {
   if (!isClassicPost(request)) return receiveBallot(request, clientAddress);
-  return classicAnswer(await receiveBallot(request, clientAddress, { adaptForm: classicFormAsBallot }), request);
+  return classicAnswer(await receiveBallot(request, clientAddress, { adaptForm: adaptClassicForm }), request);
 };
