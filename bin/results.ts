@@ -68,6 +68,18 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
     about: "Appends the new nominees that decisions created to the survey's nominee file; then push them to Algolia with nominees:sync.",
     run: commands.publishCommand,
   },
+  refused: {
+    options: {},
+    usage: 'refused <slug>',
+    about: 'Every ballot the API refused for a rule, kept whole: id, when, reason and problems, email, file names (not kept), whether admitted, then the answers (CSV).',
+    run: commands.refusedCommand,
+  },
+  admit: {
+    options: { why: { type: 'string' }, ...by },
+    usage: 'admit <slug> <id> --why TEXT [--by WHO]',
+    about: "Moves one refused ballot into the ballots, stored as the API stores a ballot (its personal link's read-only values apply), and records who, when and why on the refused row.",
+    run: commands.admitCommand,
+  },
   'confirm-reservation': {
     options: { label: { type: 'string' }, ...by },
     usage: 'confirm-reservation <slug> faces|experts <tile> [--label TEXT] [--by WHO]',
@@ -110,7 +122,7 @@ if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] ===
 }
 const name = argv[0] === 'writeins' && ['resolve', 'log', 'publish'].includes(argv[1]) ? `writeins ${argv[1]}` : argv[0];
 const command = COMMANDS[name];
-if (!command) fail(`Unknown command "${argv[0]}"; the commands are export, tally, writeins [resolve|log|publish], confirm-reservation, release-reservation, audit (--help explains them).`, 2);
+if (!command) fail(`Unknown command "${argv[0]}"; the commands are export, tally, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, audit (--help explains them).`, 2);
 
 let parsed: ReturnType<typeof parseArgs>;
 try {

@@ -16,6 +16,7 @@ import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/server/re
 import { appendAudit, auditTrail } from '../../src/server/repositories/audit.repository.ts';
 import { confirmReservation, releaseReservation } from '../../src/server/results/reservations.ts';
 import { OperatorError } from '../../src/server/results/operator-error.ts';
+import { admitRefused, refusedCsv } from '../../src/server/results/refused.ts';
 import { categoryKey } from '../../src/survey/ballot-keys.ts';
 import { openOutput, progress } from './output.ts';
 
@@ -190,4 +191,19 @@ export async function auditCommand({ db, survey, options }: Context): Promise<vo
     await output.write(csvLine([entry.id, entry.at, entry.actor, entry.action, entry.subject, entry.reason, entry.details]));
   }
   await output.close();
+}
+
+/** `refused`: the survey's refused ballots as CSV, each with its reason and answers. */
+export async function refusedCommand({ db, survey }: Context): Promise<void> {
+  process.stdout.write(await refusedCsv(db, survey));
+}
+
+/** `admit`: moves one refused ballot into the ballots, recording who, when and why. */
+export async function admitCommand({ db, survey, prepopulation, options, rest }: Context): Promise<void> {
+  const [id] = rest;
+  if (!id) throw new OperatorError(`admit needs the refused ballot's id: admit ${survey.slug} <id> --why "…" (the refused command lists the ids).`);
+  const why = text(options.why);
+  if (!why?.trim()) throw new OperatorError('Say why the ballot is admitted: --why "…".');
+  const done = await admitRefused(db, { survey, prepopulation }, { id, by: who(options), why });
+  process.stdout.write(`Admitted refused ballot ${done.refusedId} as ballot ${done.ballotId} at ${done.at}.\n`);
 }

@@ -5,6 +5,7 @@ import { parse, YAMLParseError } from 'yaml';
 import { SurveyConfig, SiteConfig, Prepopulation, PERSON_NOMINEE_ID, type PersonValues } from './config.struct.ts';
 import { ConfigError, toProblems, type Problem } from './errors.ts';
 import { ADS_GROUP, allFields } from './layout.ts';
+import { SECRET_ADVICE, secretWeakness } from './secrets.ts';
 
 /** A survey as loaded from its folder: its slug, folder and validated configuration. */
 export interface LoadedSurvey {
@@ -122,13 +123,30 @@ export function loadSite(dir = surveysDir()): SiteConfig {
 }
 
 /**
+ * The secrets of a prepopulation map too weak to be a personal link's only key, each named by
+ * its first three characters (the whole secret is a credential and stays out of logs).
+ */
+function weakSecrets(map: Record<string, PersonValues>, prefix = ''): Problem[] {
+  return Object.keys(map).flatMap((secret) => {
+    const weakness = secretWeakness(secret);
+    if (!weakness) return [];
+    const message = `a personal secret ${weakness}; use 12 or more random characters, e.g. from: ${SECRET_ADVICE}`;
+    return [{ path: `${prefix}${secret.slice(0, 3)}…`, message }];
+  });
+}
+
+/**
  * Server only: the survey's prepopulation map (secret → values), read from the survey
  * file or from the YAML file it names. Never handed to a page or a script.
  */
 export function loadPrepopulation(survey: LoadedSurvey): Record<string, PersonValues> {
   const source = survey.config.prepopulation;
   if (source === undefined) return {};
-  if (typeof source !== 'string') return source;
+  if (typeof source !== 'string') {
+    const weak = weakSecrets(source, 'prepopulation.');
+    if (weak.length) throw new ConfigError(path.join(survey.dir, 'survey.yaml'), weak);
+    return source;
+  }
   const file = path.join(survey.dir, source);
   const map = validate(file, readYaml(file), Prepopulation);
   if (typeof map === 'string') throw new ConfigError(file, [{ path: '', message: 'expected a mapping of secret to values, got a text' }]);
@@ -138,6 +156,7 @@ export function loadPrepopulation(survey: LoadedSurvey): Record<string, PersonVa
       .filter((name) => !names.has(name) && name !== PERSON_NOMINEE_ID)
       .map((name) => ({ path: `${secret}.${name}`, message: 'names no field of the layout' })),
   );
+  problems.push(...weakSecrets(map));
   if (problems.length) throw new ConfigError(file, problems);
   return map;
 }

@@ -47,11 +47,22 @@ export const SearchBody = object({
 /** A search body after validation. */
 export type SearchBody = Infer<typeof SearchBody>;
 
-/** The parameters of one request of a search body, flat and nested merged, with defaults. */
+/** The most characters of a query that are searched: no name is longer, and the cost of a search grows with it. */
+export const MAX_QUERY_LENGTH = 100;
+
+/** The most words of a query that are searched. */
+export const MAX_QUERY_WORDS = 8;
+
+/** A query cut to what is searched: its first 100 characters, then its first 8 words. */
+export function boundedQuery(query: string): string {
+  return query.slice(0, MAX_QUERY_LENGTH).trim().split(/\s+/).slice(0, MAX_QUERY_WORDS).join(' ');
+}
+
+/** The parameters of one request of a search body, flat and nested merged, with defaults; the query bounded. */
 export function searchParams(request: SearchBody['requests'][number]): { query: string; page: number; hitsPerPage: number } {
   const { params } = request;
   return {
-    query: request.query ?? params?.query ?? '',
+    query: boundedQuery(request.query ?? params?.query ?? ''),
     page: request.page ?? params?.page ?? 0,
     hitsPerPage: request.hitsPerPage ?? params?.hitsPerPage ?? HITS_PER_PAGE,
   };

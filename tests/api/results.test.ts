@@ -1,18 +1,15 @@
-import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { rowCounts, startApi, type Api, type Fields } from './helpers.ts';
 import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS, PEER_CHECK_TALLY } from '../support/peer-check-ballots.ts';
 import type { HandBallot } from '../support/results-db.ts';
+import { runResults } from '../support/results-cli.ts';
 
 // The operator's command line end to end: ballots go in through the API, `npm run results`
 // reads them from the same database (SQLite or PostgreSQL, as this project runs).
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const run = promisify(execFile);
 const QUERY = { project_id: 'peer-check', project_type: 'form' };
 
 let api: Api;
@@ -20,17 +17,8 @@ let ids: string[];
 let out: string;
 
 /** Runs `npm run results -- …args` on this API's database; never throws, answers the exit code and both outputs. */
-async function results(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/results.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, SURVEYS_DIR: inject('surveysDir'), DATA_DIR: api.dataDir, DATABASE_URL: api.databaseUrl, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function results(args: string[], env: Record<string, string> = {}) {
+  return runResults(args, { SURVEYS_DIR: inject('surveysDir'), DATA_DIR: api.dataDir, DATABASE_URL: api.databaseUrl, ...env });
 }
 
 function fields(ballot: HandBallot): Fields {
@@ -129,7 +117,7 @@ describe('npm run results', () => {
     expect(jsonl).toMatchObject({ code: 0, stderr: '' });
     const ballots = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     expect(ballots.map((b) => b.ballot_id)).toEqual(ids);
-    expect(ballots[2]).toMatchObject({ link: 'personal', personal_secret: 'sec-ana', answers: { 'name-first': 'Ana' } });
+    expect(ballots[2]).toMatchObject({ link: 'personal', personal_secret: 'sec-ana-R7kw2Pq', answers: { 'name-first': 'Ana' } });
     expect(ballots[0].reservations).toEqual([{ field: 'faces', kind: 'faces', tile: 'cardiology', custom_text: null, status: 'reserved', outcome: 'held' }]);
   });
 
@@ -191,7 +179,7 @@ describe('the audit trail', () => {
 
 describe('the tally-only data stays private', () => {
   test("a personal link's answer leaves out the person's nominee id", async () => {
-    const { status, body } = await api.get('/api/survey/link/peer-check?secret=sec-ana');
+    const { status, body } = await api.get('/api/survey/link/peer-check?secret=sec-ana-R7kw2Pq');
     expect(status).toBe(200);
     expect(body.prepopulated).toEqual({ 'name-first': 'Ana', 'name-last': 'Ferreira', 'medical-license': 'MD-1001', 'medical-practice': 'Northgate Clinic' });
   });

@@ -82,6 +82,8 @@ export function NominationInput({ slot, label, placeholder }: Props) {
       </label>
       <input
         id={id}
+        // Only a form posted without JavaScript sends the typed text: the API keeps it as a write-in.
+        name={slot}
         className={`input${picked ? ' is-picked' : ''}`}
         type="text"
         role="combobox"

@@ -10,6 +10,10 @@ import { ballotPages, type FullBallot } from './ballot-pages.ts';
 import { csvLine } from './csv.ts';
 import { nameKey } from './identity-keys.ts';
 
+
+/** The name column of a nomination whose id is on neither the list nor a write-in decision. */
+const NOT_ON_LIST = '(not on the list)';
+
 /** The export's two formats: CSV, one line per ballot; JSON Lines, one object per ballot. */
 export type ExportFormat = 'csv' | 'jsonl';
 
@@ -110,7 +114,8 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
       ...answerFields.map((field) => values.get(field)?.join('; ')),
       ...slots.flatMap(({ group, subcategory, slot: n }) => {
         const id = slot.get(`${group}\u0000${subcategory}\u0000${n}`);
-        return [id, id === undefined ? undefined : (names.get(id) ?? '')];
+        // An id off the list (the tally excludes it as not_on_list) says so where its name would be.
+        return [id, id === undefined ? undefined : (names.get(id) ?? NOT_ON_LIST)];
       }),
       ...Array.from({ length: config.write_in_limit }, (_, i) => {
         const w = ballot.writeIns[i];

@@ -4,6 +4,7 @@ import type { WriteInDecisionRow } from '../db/write-in-decisions.table.ts';
 import type { PersonValues } from '../../survey/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
+import { personOf } from '../../survey/secrets.ts';
 import { decisionKey, writeInDecisionsInForce } from '../repositories/write-in-decisions.repository.ts';
 import { ballotPages, type FullBallot } from './ballot-pages.ts';
 import { databaseRegister, identityKeys, type IdentityRegister } from './identities.ts';
@@ -109,7 +110,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
         const voters = page.map((ballot) => {
           const answers = new Map<string, string>();
           for (const answer of ballot.answers) if (answer.position === 0) answers.set(answer.field, answer.value);
-          return voterOf(fields, answers, ballot.personal_secret ? prepopulation[ballot.personal_secret] : undefined);
+          return voterOf(fields, answers, personOf(prepopulation, ballot.personal_secret ?? undefined));
         });
         const counted = page.map((ballot) => ballot.link !== 'demo');
         const candidates = page.flatMap((ballot, i) => (counted[i] ? [{ id: ballot.id, keys: identityKeys(ballot.personal_secret, voters[i].email, voters[i].license) }] : []));
