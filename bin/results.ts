@@ -4,16 +4,19 @@
 //
 //   npm run results -- <command> <slug> [options]        npm run results -- --help
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { listSurveySlugs, loadPrepopulation, loadSurvey, surveysDir } from '../src/survey/loader.ts';
+import { existsSync } from 'node:fs';
+import { listSurveySlugs, loadPrepopulation, loadSurvey, prepopulationFile, surveysDir } from '../src/survey/loader.ts';
 import { loadNominees } from '../src/survey/nominee-file.ts';
 import { ConfigError } from '../src/survey/errors.ts';
 import { EnvError, readServerConfig } from '../src/server/config.ts';
 import { openOperatorDatabase } from '../src/server/results/open-database.ts';
 import { OperatorError } from '../src/server/results/operator-error.ts';
 import * as commands from './lib/results-commands.ts';
+import { inviteCommand } from './lib/invite-command.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const by: Options = { by: { type: 'string' } };
+const why: Options = { why: { type: 'string' } };
 
 /** Every command: its options, how it is used, and what it does. */
 const COMMANDS: Record<string, { options: Options; usage: string; about: string; run: (context: commands.Context) => Promise<void> }> = {
@@ -80,6 +83,15 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
     about: 'Releases a tile: the ballot holding it lets go, it leaves the confirmed list, and the next ballot may take it.',
     run: (context) => commands.reservationCommand('release', context),
   },
+  invite: {
+    options: { roster: { type: 'string' }, 'base-url': { type: 'string' }, out: { type: 'string' }, 'remove-missing': { type: 'boolean' }, ...by, ...why },
+    usage: 'invite <slug> --roster people.csv [--base-url URL] [--out links.csv] [--remove-missing] [--by WHO] [--why TEXT]',
+    about:
+      "Personal links from a roster (CSV with a header; email required; columns named like layout fields prefill them; nominee_id ties a voter to the nominee list). " +
+      'New people get a new secret, people already on file keep theirs (matched by email). Writes the prepopulation file (in PEERVOTE_PRIVATE_DIR when set) and the mailing list name,email,url (stdout, or --out). ' +
+      'People on file but not on the roster are kept unless --remove-missing. --base-url defaults to PEERVOTE_BASE_URL, else http://127.0.0.1:4321.',
+    run: inviteCommand,
+  },
   audit: {
     options: { out: { type: 'string' } },
     usage: 'audit <slug> [--out FILE]',
@@ -110,7 +122,7 @@ if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] ===
 }
 const name = argv[0] === 'writeins' && ['resolve', 'log', 'publish'].includes(argv[1]) ? `writeins ${argv[1]}` : argv[0];
 const command = COMMANDS[name];
-if (!command) fail(`Unknown command "${argv[0]}"; the commands are export, tally, writeins [resolve|log|publish], confirm-reservation, release-reservation, audit (--help explains them).`, 2);
+if (!command) fail(`Unknown command "${argv[0]}"; the commands are export, tally, writeins [resolve|log|publish], confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit (--help explains them).`, 2);
 
 let parsed: ReturnType<typeof parseArgs>;
 try {
@@ -136,7 +148,8 @@ try {
   if (!slugs.includes(slug)) throw new OperatorError(`There is no survey "${slug}"; the surveys are ${slugs.join(', ')}.`);
   const survey = loadSurvey(slug);
   const nominees = loadNominees(survey);
-  const prepopulation = loadPrepopulation(survey);
+  // invite may be the one to write the survey's first prepopulation file.
+  const prepopulation = name === 'invite' && !existsSync(prepopulationFile(survey)) ? {} : loadPrepopulation(survey);
   ({ db } = await openOperatorDatabase(readServerConfig()));
   await command.run({ db, survey, nominees, prepopulation, options: parsed.values as commands.Context['options'], rest });
   await db.destroy();

@@ -18,6 +18,8 @@ export interface ServerConfig {
   /** Ballot posts one client may make per window; 0 turns the limit off. */
   readonly rateLimitMax: number;
   readonly rateLimitWindowMs: number;
+  /** Receipt checks one client may make per window; 0 turns the limit off. */
+  readonly receiptRateLimitMax: number;
   /** How long an idempotency key stays "in flight" before a crashed request's claim may be taken over. */
   readonly idempotencyLockMs: number;
   /** Test hooks (the X-Peervote-Now clock, fault injection): never set in production. */
@@ -99,6 +101,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     trustProxy: proxies(env, 'TRUST_PROXY'),
     rateLimitMax: wholeNumber(env, 'RATE_LIMIT_MAX', 30),
     rateLimitWindowMs: wholeNumber(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1) * 1000,
+    receiptRateLimitMax: wholeNumber(env, 'RECEIPT_RATE_LIMIT_MAX', 10),
     idempotencyLockMs: wholeNumber(env, 'IDEMPOTENCY_LOCK_SECONDS', 60, 1) * 1000,
     testHooks: flag(env, 'PEERVOTE_TEST_HOOKS'),
     sentry: sentry(env),
