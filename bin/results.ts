@@ -13,6 +13,7 @@ import { openOperatorDatabase } from '../src/server/results/open-database.ts';
 import { OperatorError } from '../src/server/results/operator-error.ts';
 import * as commands from './lib/results-commands.ts';
 import { inviteCommand } from './lib/invite-command.ts';
+import { receiptCommand, responsesCommand } from './lib/vote-commands.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const by: Options = { by: { type: 'string' } };
@@ -91,6 +92,20 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
       'New people get a new secret, people already on file keep theirs (matched by email). Writes the prepopulation file (in PEERVOTE_PRIVATE_DIR when set) and the mailing list name,email,url (stdout, or --out). ' +
       'People on file but not on the roster are kept unless --remove-missing. --base-url defaults to PEERVOTE_BASE_URL, else http://127.0.0.1:4321.',
     run: inviteCommand,
+  },
+  responses: {
+    options: { by: { type: 'string' }, format: { type: 'string' }, pending: { type: 'boolean' }, out: { type: 'string' }, 'base-url': { type: 'string' } },
+    usage: 'responses <slug> [--by COLUMN] [--format table|csv] [--out FILE] | responses <slug> --pending [--base-url URL] [--out remind.csv]',
+    about:
+      'Invited, responded and pending people (pending split into links opened without a ballot and links never opened), overall and, with --by, per value of a roster column (specialty, region…). ' +
+      'Here --by names the column: responses changes nothing. --pending writes the people who have not voted with their personal links (name,email,url,status,first_opened_at,last_opened_at) for a reminder mailing.',
+    run: responsesCommand,
+  },
+  receipt: {
+    options: {},
+    usage: 'receipt <slug> <code>',
+    about: "When the ballot with this receipt code was received, and whether the tally counts its votes (and, for each vote it leaves out, why).",
+    run: receiptCommand,
   },
   audit: {
     options: { out: { type: 'string' } },

@@ -54,6 +54,8 @@ export interface TallyInput {
   prepopulation: Record<string, PersonValues>;
   /** Called for every vote not counted, in the order ballots were received. */
   onExclusion?: (exclusion: Exclusion) => void | Promise<void>;
+  /** Called for every ballot with how many votes it carries (counted or not). */
+  onVerdicts?: (ballotId: string, votes: number) => void;
   /** Called after every page with the ballots read so far. */
   onProgress?: (ballots: number) => void;
   pageSize?: number;
@@ -121,6 +123,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
             (id) => facts.get(id),
           );
           totals.ballots++;
+          input.onVerdicts?.(ballot.id, verdicts.length);
           if (counted[i] && !duplicateOf.get(ballot.id)) totals.ballotsCounted++;
           for (const verdict of verdicts) {
             const { group, subcategory, nomineeId } = verdict.vote;
