@@ -14,6 +14,7 @@ import { OperatorError } from '../src/server/results/operator-error.ts';
 import * as commands from './lib/results-commands.ts';
 import { inviteCommand } from './lib/invite-command.ts';
 import { receiptCommand, responsesCommand } from './lib/vote-commands.ts';
+import { purgeCommand } from './lib/purge-command.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const by: Options = { by: { type: 'string' } };
@@ -106,6 +107,14 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
     usage: 'receipt <slug> <code>',
     about: "When the ballot with this receipt code was received, and whether the tally counts its votes (and, for each vote it leaves out, why).",
     run: receiptCommand,
+  },
+  'purge-personal': {
+    options: { 'dry-run': { type: 'boolean' }, force: { type: 'boolean' }, quiet: { type: 'boolean' }, ...by, ...why },
+    usage: 'purge-personal <slug> [--dry-run] [--force --why TEXT] [--by WHO] [--quiet]',
+    about:
+      'After the vote: removes the answers of fields marked personal: true and every upload (the files too) from the stored ballots, keeping votes, workplaces and pseudonymous voter keys, so the tally is the same after. ' +
+      'Refuses before the expiration_date unless --force (which needs --why). --dry-run says what would go.',
+    run: purgeCommand,
   },
   audit: {
     options: { out: { type: 'string' } },

@@ -20,7 +20,7 @@ const modified = (file: string) => statSync(file, { throwIfNoEntry: false })?.mt
 
 function entryOf(survey: LoadedSurvey): Entry {
   const file = typeof survey.config.prepopulation === 'string' ? prepopulationFile(survey) : undefined;
-  return { survey: { ...survey, prepopulation: loadPrepopulation(survey) }, file, mtimeMs: file && modified(file) };
+  return { survey: { ...survey, prepopulation: loadPrepopulation(survey) }, file, mtimeMs: file ? modified(file) : undefined };
 }
 
 /** Every survey by project_id, loaded from `SURVEYS_DIR` once per process. */

@@ -13,7 +13,7 @@ export interface BallotPseudonymsTable {
   license_key: string | null;
   /** The voter's id on the nominee list, from their personal link. */
   nominee_id: string | null;
-  /** JSON list of the ballot's nominee ids that the voter's name (and license) matched at purge time. */
+  /** JSON object: each of the ballot's nominee ids that the voter's name (and license) matched at purge time → how it matched. */
   self_nominee_ids: string;
   purged_at: string;
 }

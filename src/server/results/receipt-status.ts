@@ -8,6 +8,7 @@ import { formatReceipt, normalizeReceipt } from '../../survey/receipt-code.ts';
 import { ballotByReceipt } from '../repositories/receipts.repository.ts';
 import { tallySurvey, type Exclusion } from './tally.ts';
 import { OperatorError } from './operator-error.ts';
+import { readPseudonymKey } from './pseudonym-key.ts';
 
 /** What the operator learns of a receipt: its ballot, and how the tally treats that ballot's votes. */
 export interface ReceiptStatus {
@@ -33,6 +34,7 @@ export async function receiptStatus(db: Kysely<Database>, input: { survey: Loade
   const votes = { all: 0 };
   await tallySurvey(db, {
     ...input,
+    pseudonymKey: readPseudonymKey(input.survey),
     onExclusion: (exclusion) => {
       if (exclusion.ballotId === ballot.id) exclusions.push(exclusion);
     },
