@@ -64,7 +64,7 @@ export function answerStruct(field: FieldDef): Struct<unknown, null> {
     const pattern = new RegExp(rules.pattern);
     checks.push(['pattern', (value) => isBlank(value) || pattern.test(value!) || message]);
   }
-  if (rules.npi) checks.push(['npi', (value) => isBlank(value) || isNpi(value!) || (rules.message ?? `${field.label ?? field.name}: enter the 10-digit NPI as on your NPPES record.`)]);
+  if (rules.npi) checks.push(['npi', (value) => isBlank(value) || isNpi(value!) || message]);
   if (field.options && field.type !== 'text' && field.type !== 'textarea' && field.type !== 'email') {
     const options = new Set(field.options);
     checks.push(['options', (value) => isBlank(value) || options.has(value!) || message]);

@@ -59,7 +59,7 @@ describe('NPI and pattern checks at entry', () => {
   test.each([
     ['1234567893', true],
     ['1245319599', true],
-    ['123-456-7893', true],
+    ['123-456-7893', false],
     ['1234567890', false],
     ['123456789', false],
     ['12345678931', false],
@@ -72,7 +72,9 @@ describe('NPI and pattern checks at entry', () => {
     const npi = answerStruct({ name: 'npi', type: 'text', label: 'NPI', validation: { npi: true } });
     expect(validate('1234567893', npi)[0]).toBeUndefined();
     expect(validate(undefined, npi)[0]).toBeUndefined();
-    expect(validate('1234567890', npi)[0]?.message).toBe('NPI: enter the 10-digit NPI as on your NPPES record.');
+    expect(validate('1234567890', npi)[0]?.message).toBe('npi is not valid.');
+    const worded = answerStruct({ name: 'npi', type: 'text', validation: { npi: true, message: 'Enter the 10-digit NPI.' } });
+    expect(validate('1234567890', worded)[0]?.message).toBe('Enter the 10-digit NPI.');
     const license = answerStruct({ name: 'lic', type: 'text', validation: { pattern: '^[A-Za-z]{1,4}-?[A-Za-z0-9]{3,12}$', message: 'Like MD-123456.' } });
     expect(validate('MD-123456', license)[0]).toBeUndefined();
     expect(validate('123456', license)[0]?.message).toBe('Like MD-123456.');
