@@ -146,7 +146,7 @@ export async function resolveCommand({ db, survey, nominees, options }: Context)
   else if (options.new) {
     resolution = { action: 'new', nomineeId: text(options.id), name: text(options['display-name']), specialty: text(options.specialty), practice: text(options.practice), city: text(options.city) };
   } else resolution = { action: 'reject' };
-  const rows = await resolveWriteIn(db, survey.config, nominees, { name, category: text(options.category), resolution, by: who(options), note: text(options.note) });
+  const rows = await resolveWriteIn(db, survey.config, nominees, { name, category: text(options.category), resolution, by: who(options), note: text(options.note) ?? text(options.why) });
   for (const row of rows) {
     const what = row.action === 'reject' ? 'rejected' : row.action === 'merge' ? `counts for ${row.nominee_id}` : `counts for the new nominee ${row.nominee_id} (${row.nominee_name})`;
     process.stdout.write(`"${name}" in ${categoryKey(row.category_group, row.subcategory)}: ${what}; decided by ${row.decided_by} at ${row.decided_at}.\n`);
@@ -185,10 +185,10 @@ export async function reservationCommand(action: 'confirm' | 'release', { db, su
   const [kind, tile] = rest;
   if (!kind || !tile) throw new OperatorError(`${action}-reservation needs the kind and the tile: ${action}-reservation ${survey.slug} faces|experts <tile slug or title>.`);
   if (action === 'confirm') {
-    const done = await confirmReservation(db, survey.config, { kind, tile, by: who(options), label: text(options.label) });
+    const done = await confirmReservation(db, survey.config, { kind, tile, by: who(options), label: text(options.label), why: text(options.why) });
     process.stdout.write(`Confirmed ${done.slug} for ballot ${done.ballotId}; the confirmed list shows "${done.label}".\n`);
   } else {
-    const done = await releaseReservation(db, survey.config, { kind, tile, by: who(options) });
+    const done = await releaseReservation(db, survey.config, { kind, tile, by: who(options), why: text(options.why) });
     process.stdout.write(`Released ${done.slug}${done.ballotId ? ` (held by ballot ${done.ballotId})` : ' (no ballot held it)'}; the next ballot may take it.\n`);
   }
 }

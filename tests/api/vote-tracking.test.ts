@@ -41,6 +41,9 @@ function fields(ballot: HandBallot): Fields {
   return form;
 }
 
+/** Tests that run several commands (a Node process each) get the time for them on a busy machine. */
+const SLOW = 120_000;
+
 const csv = (text: string) => text.trim().split('\r\n').map((line) => line.split(','));
 const auditActions = async () => csv((await results(['audit', 'peer-check'])).stdout).slice(1).map((cells) => cells[3]);
 
@@ -91,7 +94,7 @@ describe('receipts', () => {
     const duplicate = await results(['receipt', 'peer-check', other.body.receipt]);
     expect(duplicate.stdout).toContain(`The tally does not count it: none of its 1 votes; each is left out:\n  Cardiology: c-3 (Chen Wei): duplicate_ballot, same email as ballot ${first.body.ballot_id}, which stands\n`);
     expect((await results(['receipt', 'peer-check', unknown])).stderr).toBe(`No ballot of peer-check has the receipt ${unknown.slice(0, 4)}-${unknown.slice(4, 8)}-${unknown.slice(8)}.\n`);
-  });
+  }, SLOW);
 });
 
 describe('from a roster to reminders', () => {
@@ -133,7 +136,7 @@ describe('from a roster to reminders', () => {
 
     const vote = await api.post(fields({ at: '', answers: { email: 'jon@example.org' }, votes: { Cardiology: ['c-3'] } }), { query: { ...QUERY, secret: links['jon@example.org'] } });
     expect(vote.status, JSON.stringify(vote.body)).toBe(201);
-  });
+  }, SLOW);
 
   test('a second run keeps every secret; a bad roster is named by line and column and changes nothing', async () => {
     const file = path.join(privateDir, 'peer-check', 'prepopulation.yaml');
@@ -152,7 +155,7 @@ describe('from a roster to reminders', () => {
     expect(bad.stderr).toContain('line 6, column "email": is empty');
     expect(readFileSync(file, 'utf8')).toBe(before);
     expect(await auditActions()).toEqual(trail);
-  });
+  }, SLOW);
 
   test('responses: invited, responded and pending, overall and per column; the reminder list holds who has not voted', async () => {
     const table = await results(['responses', 'peer-check', '--by', 'medical-practice', '--format', 'csv']);
@@ -177,7 +180,7 @@ describe('from a roster to reminders', () => {
     ]);
     expect(rows.find((r) => r[0] === 'Ivy Ito')![2]).toBe(`https://vote.example.com/peer-check/${links['ivy@example.org']}`);
     expect((await results(['responses', 'peer-check', '--by', 'shoe-size'])).stderr).toMatch(/^No invited person has a "shoe-size"; --by takes one of /);
-  });
+  }, SLOW);
 });
 
 describe('purging personal data', () => {
@@ -218,7 +221,23 @@ describe('purging personal data', () => {
     ]);
     expect((await results(['purge-personal', 'peer-check', '--force', '--why', 'again', '--quiet'])).stdout).toBe('Nothing to purge: every ballot of peer-check has been purged already.\n');
     expect(await auditActions()).toHaveLength(3);
-  });
+  }, SLOW);
+});
+
+describe('why, for decisions', () => {
+  test('confirm-reservation and writeins resolve record --why in the trail', async () => {
+    const held = await api.post([...fields({ at: '', answers: { 'name-first': 'Fay', 'name-last': 'Face' }, votes: { Cardiology: ['c-3'] } }), ['faces', 'dermatology']], { query: QUERY });
+    expect(held.body.reservations).toEqual([{ field: 'faces', tile: 'dermatology', status: 'reserved' }]);
+    const confirmed = await results(['confirm-reservation', 'peer-check', 'faces', 'dermatology', '--by', 'editor', '--why', 'agreed by phone']);
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    const resolved = await results(['writeins', 'resolve', 'peer-check', '--name', 'Mickey Mouse', '--reject', '--by', 'editor', '--why', 'not a physician']);
+    expect(resolved.code, resolved.stderr).toBe(0);
+    const entries = csv((await results(['audit', 'peer-check'])).stdout).slice(-2);
+    expect(entries.map((cells) => [cells[3], cells[4], cells[5]])).toEqual([
+      ['confirm-reservation', 'faces/dermatology', 'agreed by phone'],
+      ['writeins resolve', 'mickey mouse', 'not a physician'],
+    ]);
+  }, SLOW);
 });
 
 describe('the receipt check is rate-limited', () => {
