@@ -103,7 +103,8 @@ export function surveyCspSources(
     if (origin) add({ 'img-src': [origin] });
   }
   const api = originOf(env.apiUrl);
-  if (api) add({ 'connect-src': [api] });
+  // The receipt check's form goes there too, so that it works as plain HTML when scripts do not run.
+  if (api) add({ 'connect-src': [api], 'form-action': [api] });
   if (survey.algolia_app_id && survey.algolia_api_key && survey.algolia_index) add({ 'connect-src': ['https://*.algolia.net', 'https://*.algolianet.com'] });
   const sentry = sentryOrigin(env.sentryDsn, env.sentryTunnel);
   if (sentry) add({ 'connect-src': [sentry] });

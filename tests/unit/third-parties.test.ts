@@ -35,6 +35,7 @@ describe('the Content-Security-Policy sources of a survey', () => {
     expect(surveyCspSources(demo, { apiUrl: 'https://api.example.com/', sentryDsn: 'https://k@o1.ingest.sentry.io/42' })).toEqual({
       'img-src': ['https://cdn.example.com'],
       'connect-src': ['https://api.example.com', 'https://*.algolia.net', 'https://*.algolianet.com', 'https://o1.ingest.sentry.io'],
+      'form-action': ['https://api.example.com'],
     });
     expect(surveyCspSources(survey('top-doctors-demo'), { sentryDsn: 'https://k@o1.ingest.sentry.io/42', sentryTunnel: '/errors' })).toEqual({});
   });
