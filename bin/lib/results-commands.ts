@@ -13,10 +13,11 @@ import { csvLine } from '../../src/server/results/csv.ts';
 import { resolveWriteIn, writeInGroups, type Resolution } from '../../src/server/results/writeins.ts';
 import { appendNominees, nomineesToAppend } from '../../src/server/results/nominee-append.ts';
 import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/server/repositories/write-in-decisions.repository.ts';
-import { appendAudit, auditTrail } from '../../src/server/repositories/audit.repository.ts';
+import { appendAudit, auditTrail, latestAudit } from '../../src/server/repositories/audit.repository.ts';
 import { confirmReservation, releaseReservation } from '../../src/server/results/reservations.ts';
 import { OperatorError } from '../../src/server/results/operator-error.ts';
 import { admitRefused, refusedCsv } from '../../src/server/results/refused.ts';
+import { readPseudonymKey } from '../../src/server/results/pseudonym-key.ts';
 import { categoryKey } from '../../src/survey/ballot-keys.ts';
 import { openOutput, progress } from './output.ts';
 
@@ -44,6 +45,12 @@ export function who(options: Context['options']): string {
   }
 }
 
+/** Which state of the operators' decisions a result reflects: the newest audit entry when it was read. */
+export async function reflects(db: Kysely<Database>, projectId: string): Promise<string> {
+  const entry = await latestAudit(db, projectId);
+  return entry ? `Reflects audit entry ${entry.id} (${entry.at}, ${entry.action}).` : 'Reflects no audit entry: no operator has changed this survey\'s data.';
+}
+
 function whole(value: string | boolean | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1) throw new OperatorError(`--${name} must be a whole number of at least 1, got "${value}".`);
@@ -55,11 +62,13 @@ export async function exportCommand({ db, survey, nominees, options }: Context):
   const format = (text(options.format) ?? 'csv') as ExportFormat;
   if (format !== 'csv' && format !== 'jsonl') throw new OperatorError(`--format must be csv or jsonl, got "${format}".`);
   const total = await countBallots(db, survey.config.project_id);
+  const state = await reflects(db, survey.config.project_id);
   const shown = progress('export', total, Boolean(options.quiet));
   const output = openOutput(text(options.out));
   const count = await exportBallots(db, { survey, nominees, format, write: (chunk) => output.write(chunk), onProgress: shown.update });
   await output.close();
   shown.done(count);
+  if (!options.quiet) process.stderr.write(`${state}\n`);
 }
 
 /** `tally`: votes per nominee and sub-category with the rules applied, a CSV and a summary; every exclusion in `--exclusions`. */
@@ -69,6 +78,7 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
   const threshold = thresholdText === undefined ? undefined : parseThreshold(thresholdText);
   if (thresholdText !== undefined && !threshold) throw new OperatorError(`--threshold must be a number of winners (3) or a share of the votes (10%), got "${thresholdText}".`);
   const total = await countBallots(db, survey.config.project_id);
+  const state = await reflects(db, survey.config.project_id);
   const shown = progress('tally', total, Boolean(options.quiet));
   const exclusions = text(options.exclusions) ? openOutput(text(options.exclusions)) : undefined;
   await exclusions?.write(csvLine(EXCLUSION_COLUMNS));
@@ -76,6 +86,7 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
     survey,
     nominees,
     prepopulation,
+    pseudonymKey: readPseudonymKey(survey),
     onExclusion: exclusions && ((exclusion) => exclusions.write(exclusionCsvLine(exclusion))),
     onProgress: shown.update,
   });
@@ -85,7 +96,7 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
   const output = openOutput(text(options.out));
   await output.write(tallyCsv(results));
   await output.close();
-  const summary = tallySummary(results, tally, top);
+  const summary = `${tallySummary(results, tally, top)}${state}\n`;
   (output.toStdout ? process.stderr : process.stdout).write(summary);
 }
 
@@ -136,7 +147,7 @@ export async function resolveCommand({ db, survey, nominees, options }: Context)
   else if (options.new) {
     resolution = { action: 'new', nomineeId: text(options.id), name: text(options['display-name']), specialty: text(options.specialty), practice: text(options.practice), city: text(options.city) };
   } else resolution = { action: 'reject' };
-  const rows = await resolveWriteIn(db, survey.config, nominees, { name, category: text(options.category), resolution, by: who(options), note: text(options.note) });
+  const rows = await resolveWriteIn(db, survey.config, nominees, { name, category: text(options.category), resolution, by: who(options), note: text(options.note) ?? text(options.why) });
   for (const row of rows) {
     const what = row.action === 'reject' ? 'rejected' : row.action === 'merge' ? `counts for ${row.nominee_id}` : `counts for the new nominee ${row.nominee_id} (${row.nominee_name})`;
     process.stdout.write(`"${name}" in ${categoryKey(row.category_group, row.subcategory)}: ${what}; decided by ${row.decided_by} at ${row.decided_at}.\n`);
@@ -175,10 +186,10 @@ export async function reservationCommand(action: 'confirm' | 'release', { db, su
   const [kind, tile] = rest;
   if (!kind || !tile) throw new OperatorError(`${action}-reservation needs the kind and the tile: ${action}-reservation ${survey.slug} faces|experts <tile slug or title>.`);
   if (action === 'confirm') {
-    const done = await confirmReservation(db, survey.config, { kind, tile, by: who(options), label: text(options.label) });
+    const done = await confirmReservation(db, survey.config, { kind, tile, by: who(options), label: text(options.label), why: text(options.why) });
     process.stdout.write(`Confirmed ${done.slug} for ballot ${done.ballotId}; the confirmed list shows "${done.label}".\n`);
   } else {
-    const done = await releaseReservation(db, survey.config, { kind, tile, by: who(options) });
+    const done = await releaseReservation(db, survey.config, { kind, tile, by: who(options), why: text(options.why) });
     process.stdout.write(`Released ${done.slug}${done.ballotId ? ` (held by ballot ${done.ballotId})` : ' (no ballot held it)'}; the next ballot may take it.\n`);
   }
 }

@@ -22,6 +22,8 @@ export interface ServerConfig {
   readonly searchRateLimitMax: number;
   /** Personal-link checks one client may make per window (against guessing secrets); 0 turns the limit off. */
   readonly linkRateLimitMax: number;
+  /** Receipt checks one client may make per window; 0 turns the limit off. */
+  readonly receiptRateLimitMax: number;
   /** How long an idempotency key stays "in flight" before a crashed request's claim may be taken over. */
   readonly idempotencyLockMs: number;
   /** Test hooks (the X-Peervote-Now clock, fault injection): never set in production. */
@@ -105,6 +107,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     rateLimitWindowMs: wholeNumber(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1) * 1000,
     searchRateLimitMax: wholeNumber(env, 'SEARCH_RATE_LIMIT_MAX', 600),
     linkRateLimitMax: wholeNumber(env, 'LINK_RATE_LIMIT_MAX', 60),
+    receiptRateLimitMax: wholeNumber(env, 'RECEIPT_RATE_LIMIT_MAX', 10),
     idempotencyLockMs: wholeNumber(env, 'IDEMPOTENCY_LOCK_SECONDS', 60, 1) * 1000,
     testHooks: flag(env, 'PEERVOTE_TEST_HOOKS'),
     sentry: sentry(env),

@@ -5,13 +5,14 @@ import { refuse } from './http.ts';
 import { clientAddress } from './client-address.ts';
 import { countRequest } from './repositories/rate-limits.repository.ts';
 
-/** What a rate limit counts: ballot posts, searches, or personal-link checks, each with its own allowance. */
-export type LimitedAction = 'ballot' | 'search' | 'link';
+/** What a rate limit counts: ballot posts, searches, personal-link checks or receipt checks, each with its own allowance. */
+export type LimitedAction = 'ballot' | 'search' | 'link' | 'receipt';
 
 const MESSAGES: Record<LimitedAction, string> = {
   ballot: 'Too many ballots from this address. Please try again later.',
   search: 'Too many searches from this address. Please try again in a moment.',
   link: 'Too many link checks from this address. Please try again later.',
+  receipt: 'Too many receipt checks from this address. Please try again later.',
 };
 
 /**
@@ -21,7 +22,7 @@ const MESSAGES: Record<LimitedAction, string> = {
  */
 export async function rateLimited(action: LimitedAction, request: Request, connection: string | undefined, now: Date): Promise<Response | undefined> {
   const config = serverConfig();
-  const max = { ballot: config.rateLimitMax, search: config.searchRateLimitMax, link: config.linkRateLimitMax }[action];
+  const max = { ballot: config.rateLimitMax, search: config.searchRateLimitMax, link: config.linkRateLimitMax, receipt: config.receiptRateLimitMax }[action];
   if (max === 0) return undefined;
   const { db } = await database();
   const address = clientAddress(request, connection, config);

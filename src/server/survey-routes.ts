@@ -8,7 +8,8 @@ import { requestTime } from './test-hooks.ts';
 import { rateLimited } from './rate-limit.ts';
 import { DEMO_SECRET, isExpired } from '../survey/link.ts';
 import { personOf } from '../survey/secrets.ts';
-import { PERSON_NOMINEE_ID } from '../survey/config.struct.ts';
+import { allFields } from '../survey/layout.ts';
+import { recordLinkOpen } from './link-opens.ts';
 
 const unknownSurvey = () => refuse(404, 'unknown_survey', 'There is no survey with this project id.', [{ path: 'projectId', message: 'names no survey.' }]);
 
@@ -47,7 +48,10 @@ export async function linkAnswer(projectId: string | undefined, secret: string, 
   if (isExpired(survey.config, now.getTime())) return refuse(410, 'expired', 'Survey form has expired!');
   const person = personOf(survey.prepopulation, secret);
   if (!person && secret !== DEMO_SECRET) return refuse(404, 'invalid_link', 'Sorry, this link is invalid!', [{ path: 'secret', message: 'is not a valid personal link.' }]);
-  // The person's nominee id is for the tally alone: the page has no field for it.
-  const { [PERSON_NOMINEE_ID]: _tallyOnly, ...prepopulated } = person ?? {};
+  // Only the layout's fields: the roster keys (nominee id, address, roster columns) are for the operators alone.
+  const fields = new Set(allFields(survey.config.layout).map((field) => field.name));
+  const prepopulated = Object.fromEntries(Object.entries(person ?? {}).filter(([name]) => fields.has(name)));
+  // Opening a link is noted (for `responses`) and never uses it up: mail scanners open links too.
+  if (person) await recordLinkOpen(survey.config.project_id, secret, now);
   return json(200, { prepopulated });
 }

@@ -1,4 +1,4 @@
-import { loadAllSurveys, loadPrepopulation, surveysDir, type LoadedSurvey } from '../survey/loader.ts';
+import { loadAllSurveys, loadPrepopulation, privateDir, surveysDir, type LoadedSurvey } from '../survey/loader.ts';
 import type { PersonValues } from '../survey/config.struct.ts';
 import { folderStamp, followFiles } from './file-stamp.ts';
 import { warmNomineeIndexes } from './nominees.ts';
@@ -10,21 +10,25 @@ export interface ServerSurvey extends LoadedSurvey {
 
 let follower: (() => Map<string, ServerSurvey>) | undefined;
 
+/** The files the surveys are read from: `SURVEYS_DIR`, and `PEERVOTE_PRIVATE_DIR` where the prepopulation files may live. */
+function surveysStamp(): string {
+  const outside = privateDir();
+  return outside ? `${folderStamp(surveysDir())}\n${folderStamp(outside)}` : folderStamp(surveysDir());
+}
+
 /**
- * Every survey by project_id, read from `SURVEYS_DIR` and read again (at most once a second)
- * when a file there changes, so that a new survey or a changed one takes ballots at once,
- * without a restart. Nothing but the files decides, so every instance of the API agrees.
+ * Every survey by project_id, read from `SURVEYS_DIR` (and the private folder) and read again
+ * (at most once a second) when a file there changes, so that a new survey, a changed one or a
+ * roster's new personal links (`invite`) take ballots at once, without a restart. Nothing but
+ * the files decides, so every instance of the API agrees.
  */
 function registry(): Map<string, ServerSurvey> {
-  follower ??= followFiles(
-    () => folderStamp(surveysDir()),
-    () => {
-      const surveys = loadAllSurveys().map((survey): ServerSurvey => ({ ...survey, prepopulation: loadPrepopulation(survey) }));
-      // Built after this request, not while a voter waits for their first search.
-      setTimeout(() => warmNomineeIndexes(surveys), 0).unref?.();
-      return new Map(surveys.map((survey) => [survey.config.project_id, survey]));
-    },
-  );
+  follower ??= followFiles(surveysStamp, () => {
+    const surveys = loadAllSurveys().map((survey): ServerSurvey => ({ ...survey, prepopulation: loadPrepopulation(survey) }));
+    // Built after this request, not while a voter waits for their first search.
+    setTimeout(() => warmNomineeIndexes(surveys), 0).unref?.();
+    return new Map(surveys.map((survey) => [survey.config.project_id, survey]));
+  });
   return follower();
 }
 

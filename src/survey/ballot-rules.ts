@@ -2,6 +2,7 @@ import { define, refine, type Struct } from 'superstruct';
 import type { FieldDef } from './field.struct.ts';
 import { isBallotFile, isBlank, type BallotFile } from './ballot-input.ts';
 import { acceptedTypes, describeTypes, formatBytes, maxFileSize } from './file-rules.ts';
+import { isNpi } from './npi.ts';
 
 /** The longest text any ballot part may hold when its field sets no `maxLength`. */
 export const MAX_TEXT_LENGTH = 5000;
@@ -63,6 +64,7 @@ export function answerStruct(field: FieldDef): Struct<unknown, null> {
     const pattern = new RegExp(rules.pattern);
     checks.push(['pattern', (value) => isBlank(value) || pattern.test(value!) || message]);
   }
+  if (rules.npi) checks.push(['npi', (value) => isBlank(value) || isNpi(value!) || message]);
   if (field.options && field.type !== 'text' && field.type !== 'textarea' && field.type !== 'email') {
     const options = new Set(field.options);
     checks.push(['options', (value) => isBlank(value) || options.has(value!) || message]);

@@ -14,10 +14,10 @@ describe('a valid ballot', () => {
   test('is stored with its answers, nominations and write-in, and answered with a receipt', async () => {
     const { status, body } = await api.post(demoBallot(1));
     expect(status).toBe(201);
-    expect(body).toEqual({ ballot_id: expect.stringMatching(/^[0-9a-f-]{36}$/), reservations: [] });
+    expect(body).toEqual({ ballot_id: expect.stringMatching(/^[0-9a-f-]{36}$/), receipt: expect.stringMatching(/^[0-9A-Z]{12}$/), reservations: [] });
     const db = api.db();
     const ballot = await db.selectFrom('ballots').selectAll().where('id', '=', body.ballot_id).executeTakeFirstOrThrow();
-    expect(ballot).toMatchObject({ project_id: 'top-doctors-demo', link: 'public', personal_secret: null });
+    expect(ballot).toMatchObject({ project_id: 'top-doctors-demo', link: 'public', personal_secret: null, receipt: body.receipt });
     const nominations = await db.selectFrom('nominations').selectAll().where('ballot_id', '=', body.ballot_id).execute();
     expect(nominations).toHaveLength(8);
     const writeIns = await db.selectFrom('write_ins').selectAll().where('ballot_id', '=', body.ballot_id).execute();

@@ -18,6 +18,13 @@ test.describe('with JavaScript off', () => {
     await expect(page.getByRole('contentinfo')).toHaveText('Powered by Peervote');
   });
 
+  test('the receipt check form asks the API, which answers a plain page', async ({ page }) => {
+    await page.goto('/top-doctors-demo/receipt');
+    await page.getByRole('textbox', { name: 'Receipt code' }).fill('ZZZZ-ZZZZ-ZZZZ');
+    await page.getByRole('button', { name: 'Check' }).click();
+    await expect(page.getByText('No ballot with the receipt ZZZZ-ZZZZ-ZZZZ has been received. Check the code against your thank-you page.')).toBeVisible();
+  });
+
   test('the invalid-link state is readable', async ({ page }) => {
     await page.goto('/members-choice/');
     await expect(page.getByRole('heading', { name: 'Invalid link!' })).toBeVisible();

@@ -13,6 +13,8 @@ export interface BallotsTable {
   personal_secret: string | null;
   /** ISO 8601 UTC, e.g. 2027-03-01T09:30:00.000Z. */
   created_at: string;
+  /** The voter's receipt code: random, unique in the survey; NULL for ballots stored before receipts. */
+  receipt: string | null;
 }
 
 /** A stored ballot. */

@@ -11,6 +11,8 @@ import type { WriteInDecisionsTable } from './write-in-decisions.table.ts';
 import type { ReservationDecisionsTable } from './reservation-decisions.table.ts';
 import type { AuditLogTable } from './audit-log.table.ts';
 import type { RefusedBallotsTable } from './refused-ballots.table.ts';
+import type { LinkOpensTable } from './link-opens.table.ts';
+import type { BallotPseudonymsTable } from './ballot-pseudonyms.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -27,4 +29,6 @@ export interface Database {
   reservation_decisions: ReservationDecisionsTable;
   audit_log: AuditLogTable;
   refused_ballots: RefusedBallotsTable;
+  link_opens: LinkOpensTable;
+  ballot_pseudonyms: BallotPseudonymsTable;
 }

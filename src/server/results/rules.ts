@@ -63,10 +63,12 @@ export interface Verdict {
 
 /**
  * How a vote names the voter, or undefined when it does not: by nominee id when the voter's
- * personal link carries one, else by name, with the licenses agreeing where both are known.
+ * personal link carries one, else by name, with the licenses agreeing where both are known
+ * (after a purge, by the matches the name made before it went).
  */
 export function selfMatch(voter: Voter, nomineeId: string, nominee: NomineeFacts): string | undefined {
   if (voter.nomineeId) return voter.nomineeId === nomineeId ? `the voter's personal link names nominee ${nomineeId}` : undefined;
+  if (voter.selfMatches) return voter.selfMatches[nomineeId];
   if (!sameName(voter.nameWords, nameWords(nominee.name))) return undefined;
   const listed = licenseKey(nominee.license);
   if (listed && voter.license) return listed === voter.license ? `the voter's name and license are the nominee's` : undefined;

@@ -10,7 +10,9 @@ import { ballotPages, type FullBallot } from './ballot-pages.ts';
 import { databaseRegister, identityKeys, type IdentityRegister } from './identities.ts';
 import { nameKey } from './identity-keys.ts';
 import { EXCLUSION_REASONS, judgeBallot, type ExclusionReason, type NomineeFacts, type Verdict, type Vote } from './rules.ts';
-import { voterFieldNames, voterFields, voterOf } from './voter.ts';
+import { voterFieldNames, voterFields, voterOf, type Voter } from './voter.ts';
+import type { BallotPseudonymRow } from '../db/ballot-pseudonyms.table.ts';
+import { pseudonym } from '../tokens.ts';
 
 /** One nominee's count in one sub-category. */
 export interface TallyRow {
@@ -55,11 +57,18 @@ export interface TallyInput {
   prepopulation: Record<string, PersonValues>;
   /** Called for every vote not counted, in the order ballots were received. */
   onExclusion?: (exclusion: Exclusion) => void | Promise<void>;
+  /** Called for every ballot with how many votes it carries (counted or not). */
+  onVerdicts?: (ballotId: string, votes: number) => void;
   /** Called after every page with the ballots read so far. */
   onProgress?: (ballots: number) => void;
   pageSize?: number;
   /** The duplicate register; a temporary table of the database by default. */
   register?: IdentityRegister;
+  /**
+   * The survey's pseudonym key, once `purge-personal` has made one: every ballot's email and
+   * license are then compared by their keyed hashes, which is all a purged ballot has left.
+   */
+  pseudonymKey?: Buffer;
 }
 
 /** A count per reason, all zero. */
@@ -77,7 +86,7 @@ export function nomineeFacts(nominees: readonly Nominee[], decisions: Iterable<W
 }
 
 /** A ballot's votes: its filled slots, then its write-ins that a decision counts for a nominee. */
-function votesOf(ballot: FullBallot, decisions: ReadonlyMap<string, WriteInDecisionRow>, totals: TallyTotals): Vote[] {
+export function votesOf(ballot: FullBallot, decisions: ReadonlyMap<string, WriteInDecisionRow>, totals: TallyTotals): Vote[] {
   const votes: Vote[] = ballot.nominations.map((n) => ({ group: n.category_group, subcategory: n.subcategory, nomineeId: n.nominee_id, source: 'slot' }));
   for (const writeIn of ballot.writeIns) {
     const decision = decisions.get(decisionKey(writeIn.category_group, writeIn.subcategory, nameKey(writeIn.name)));
@@ -86,6 +95,30 @@ function votesOf(ballot: FullBallot, decisions: ReadonlyMap<string, WriteInDecis
     else votes.push({ group: writeIn.category_group, subcategory: writeIn.subcategory, nomineeId: decision.nominee_id, source: 'write-in', writeIn: writeIn.name });
   }
   return votes;
+}
+
+/** The pseudonym rows of some ballots, by ballot id: those `purge-personal` has been through. */
+export async function pseudonymsOf(db: Kysely<Database>, ballotIds: readonly string[]): Promise<Map<string, BallotPseudonymRow>> {
+  if (!ballotIds.length) return new Map();
+  const rows = await db.selectFrom('ballot_pseudonyms').selectAll().where('ballot_id', 'in', ballotIds).execute();
+  return new Map(rows.map((row) => [row.ballot_id, row]));
+}
+
+/** For a purged ballot, the nominee id and name matches kept at purge time, which the self-vote rule reads instead of the name. */
+function purgedVoter(voter: Voter, purged: BallotPseudonymRow | undefined): Voter {
+  if (!purged) return voter;
+  return { ...voter, nomineeId: purged.nominee_id ?? voter.nomineeId, selfMatches: JSON.parse(purged.self_nominee_ids) as Record<string, string> };
+}
+
+/**
+ * The email and license a ballot is told apart by: as written, or, once the survey has a
+ * pseudonym key, as keyed hashes (stored for a purged ballot, computed for any other), so that
+ * purged and unpurged ballots still compare.
+ */
+function identityOf(voter: Voter, purged: BallotPseudonymRow | undefined, key: Buffer | undefined): { email: string; license: string } {
+  if (purged) return { email: purged.email_key ?? '', license: purged.license_key ?? '' };
+  if (!key) return voter;
+  return { email: voter.email && pseudonym(key, 'email', voter.email), license: voter.license && pseudonym(key, 'license', voter.license) };
 }
 
 /**
@@ -107,13 +140,18 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
     const register = input.register ?? owned!;
     try {
       for await (const page of ballotPages(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields: voterFieldNames(fields) })) {
+        const purged = await pseudonymsOf(connection, page.map((ballot) => ballot.id));
         const voters = page.map((ballot) => {
           const answers = new Map<string, string>();
           for (const answer of ballot.answers) if (answer.position === 0) answers.set(answer.field, answer.value);
-          return voterOf(fields, answers, personOf(prepopulation, ballot.personal_secret ?? undefined));
+          return purgedVoter(voterOf(fields, answers, personOf(prepopulation, ballot.personal_secret ?? undefined)), purged.get(ballot.id));
         });
         const counted = page.map((ballot) => ballot.link !== 'demo');
-        const candidates = page.flatMap((ballot, i) => (counted[i] ? [{ id: ballot.id, keys: identityKeys(ballot.personal_secret, voters[i].email, voters[i].license) }] : []));
+        const candidates = page.flatMap((ballot, i) => {
+          if (!counted[i]) return [];
+          const { email, license } = identityOf(voters[i], purged.get(ballot.id), input.pseudonymKey);
+          return [{ id: ballot.id, keys: identityKeys(ballot.personal_secret, email, license) }];
+        });
         const repeats = await register.check(candidates);
         const duplicateOf = new Map(candidates.map((candidate, i) => [candidate.id, repeats[i]]));
         for (const [i, ballot] of page.entries()) {
@@ -122,6 +160,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
             (id) => facts.get(id),
           );
           totals.ballots++;
+          input.onVerdicts?.(ballot.id, verdicts.length);
           if (counted[i] && !duplicateOf.get(ballot.id)) totals.ballotsCounted++;
           for (const verdict of verdicts) {
             const { group, subcategory, nomineeId } = verdict.vote;

@@ -21,6 +21,11 @@ export interface Voter {
   license: string;
   /** The practice as written (the survey's `workplace_field`). */
   practice: string;
+  /**
+   * After `purge-personal`, when the name is gone: the ballot's nominees the voter's name
+   * matched at purge time, nominee id → how. The self-vote rule reads these instead of the name.
+   */
+  selfMatches?: Record<string, string>;
 }
 
 /**
