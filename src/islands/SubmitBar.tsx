@@ -5,6 +5,7 @@ import { $ballotSurvey, loadChecks, touch } from '../stores/validation.ts';
 import { FieldError, useShownProblems } from './fields/FieldError.tsx';
 import { $notice, $submission, submitBallot, type SubmitSurvey } from '../stores/submission.ts';
 import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
+import { DraftLine } from './DraftLine.tsx';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 
 /** The statement shown when a survey configures no affirmation points (SPEC.md §5). */
@@ -28,6 +29,10 @@ export default function SubmitBar({ survey }: Props) {
     const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
     idle(() => void loadChecks());
     const form = button.current?.form;
+    // The stores and the device's draft are the form's one memory: the browser must not restore
+    // its own copy of the inputs on Back or reload, which React would not see (the attribute is
+    // read when the browser saves the form's state, as the page is left).
+    form?.setAttribute('autocomplete', 'off');
     const onSubmit = (event: SubmitEvent) => {
       event.preventDefault();
       void submitBallot(survey);
@@ -71,6 +76,7 @@ export default function SubmitBar({ survey }: Props) {
           <FieldError id="field-affirm-error" message={error} />
         </fieldset>
       )}
+      <DraftLine />
       <div className="vote-notice" role="alert">
         {notice && <p className="notice-danger">{notice}</p>}
       </div>
