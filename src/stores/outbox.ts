@@ -80,6 +80,11 @@ export function isStale(ballot: Pick<QueuedBallot, 'createdAt'>, now: number): b
   return now - ballot.createdAt >= STALE_AFTER_MS;
 }
 
+/** The kept ballots the outbox tries on its own: those not yet stale. */
+export function dueBallots<T extends Pick<QueuedBallot, 'createdAt'>>(ballots: T[], now: number): T[] {
+  return ballots.filter((ballot) => !isStale(ballot, now));
+}
+
 /** Sends a ballot once and reads the answer (src/survey/ballot-answer.ts). */
 export async function sendBallot(ballot: QueuedBallot): Promise<BallotVerdict> {
   const body = new FormData();
@@ -155,8 +160,7 @@ export async function flushOutbox(now: () => number = Date.now): Promise<void> {
   clearTimeout(timer);
   let pending = 0;
   try {
-    for (const ballot of await keptBallots()) {
-      if (isStale(ballot, now())) continue;
+    for (const ballot of dueBallots(await keptBallots(), now())) {
       if (!isFinal(await tryBallot(ballot))) pending++;
     }
   } catch (error) {
