@@ -44,6 +44,7 @@ export default function SubmitBar({ survey }: Props) {
   const error = useShownProblems()(AFFIRM_NAME);
   return (
     <div className="submit-bar" translate="no">
+      <DraftLine />
       {points.length > 0 && (
         <fieldset className="affirmation field">
           <legend>Affirmation</legend>
@@ -76,7 +77,6 @@ export default function SubmitBar({ survey }: Props) {
           <FieldError id="field-affirm-error" message={error} />
         </fieldset>
       )}
-      <DraftLine />
       <div className="vote-notice" role="alert">
         {notice && <p className="notice-danger">{notice}</p>}
       </div>
