@@ -43,6 +43,13 @@ export const $submitted = atom<Outcome | undefined>();
  */
 export const $thanksInPlace = atom(false);
 
+// Back to a page the browser kept whole after it left for the thank-you page: the button is ready again.
+if (typeof window !== 'undefined') {
+  addEventListener('pageshow', (event) => {
+    if (event.persisted) $submission.set('idle');
+  });
+}
+
 let noticeTimer: ReturnType<typeof setTimeout> | undefined;
 
 function showNotice(text: string): void {
