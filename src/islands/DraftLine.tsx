@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { $draft, clearMyAnswers } from '../stores/draft.ts';
+import { $draft, loadDrafts } from '../stores/draft-state.ts';
 
 const day = new Intl.DateTimeFormat('en', { dateStyle: 'long' });
 
@@ -12,7 +12,7 @@ export function DraftLine() {
       {draft.sentAt !== undefined && <p className="draft-sent">A ballot was already sent from this device on {day.format(draft.sentAt)}.</p>}
       <p>
         Your answers are saved on this device until you submit. Files are not kept.{' '}
-        <button type="button" className="button button-secondary button-small" onClick={clearMyAnswers}>
+        <button type="button" className="button button-secondary button-small" onClick={() => void loadDrafts().then((drafts) => drafts.clearMyAnswers())}>
           Clear my answers
         </button>
       </p>

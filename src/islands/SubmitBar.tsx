@@ -3,7 +3,8 @@ import { useStore } from '@nanostores/react';
 import { $affirmed, setAffirmed } from '../stores/affirmation.ts';
 import { $ballotSurvey, loadChecks, touch } from '../stores/validation.ts';
 import { FieldError, useShownProblems } from './fields/FieldError.tsx';
-import { $notice, $submission, submitBallot, type SubmitSurvey } from '../stores/submission.ts';
+import type { SubmitSurvey } from '../stores/submission.ts';
+import { $notice, $submission, loadSubmission } from '../stores/submit-state.ts';
 import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
 import { DraftLine } from './DraftLine.tsx';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
@@ -35,10 +36,18 @@ export default function SubmitBar({ survey }: Props) {
     form?.setAttribute('autocomplete', 'off');
     const onSubmit = (event: SubmitEvent) => {
       event.preventDefault();
-      void submitBallot(survey);
+      void loadSubmission().then(({ submitBallot }) => submitBallot(survey));
     };
+    // The submit flow's code loads as the voter starts on the ballot, so it is here if the connection drops.
+    const preload = () => void loadSubmission().catch(() => undefined);
     form?.addEventListener('submit', onSubmit);
-    return () => form?.removeEventListener('submit', onSubmit);
+    form?.addEventListener('input', preload, { once: true });
+    form?.addEventListener('change', preload, { once: true });
+    return () => {
+      form?.removeEventListener('submit', onSubmit);
+      form?.removeEventListener('input', preload);
+      form?.removeEventListener('change', preload);
+    };
   }, [survey]);
 
   const error = useShownProblems()(AFFIRM_NAME);

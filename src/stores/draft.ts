@@ -1,4 +1,3 @@
-import { atom } from 'nanostores';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import type { PersonValues } from '../survey/config.struct.ts';
 import { expirationTime } from '../survey/link.ts';
@@ -10,6 +9,7 @@ import { $link } from './link.ts';
 import { $nominations, $nomineeNames } from './nominations.ts';
 import { $reservations, type Reservation } from './reservations.ts';
 import { $ballotSurvey } from './validation.ts';
+import { $draft, DRAFT_PREFIX, SENT_PREFIX } from './draft-state.ts';
 import { $writeIns, restoreWriteIns } from './writeins.ts';
 
 /** The voter's unsent answers as this device keeps them (files are never kept). */
@@ -24,11 +24,8 @@ export interface Draft {
   reservations: Record<string, Reservation | undefined>;
 }
 
-/** What the draft line under the ballot says: whether answers are kept here, and when a ballot last left this device. */
-export const $draft = atom<{ keeping: boolean; sentAt?: number }>({ keeping: false });
-
-const DRAFT = 'peervote:draft:';
-const SENT = 'peervote:sent:';
+const DRAFT = DRAFT_PREFIX;
+const SENT = SENT_PREFIX;
 /** How long after the last change a draft is written. */
 const SAVE_DELAY_MS = 300;
 
@@ -110,6 +107,7 @@ let skip = new Set<string>();
 let expiresAt: number | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let ended = false;
+let startedDrafts = false;
 
 function save(): void {
   clearTimeout(timer);
@@ -130,7 +128,8 @@ function saveSoon(): void {
  * layout is registered. An expired survey's drafts are deleted instead.
  */
 export function startDrafts(survey: { slug: string; expiration_date?: string }): void {
-  if (typeof localStorage === 'undefined') return;
+  if (typeof localStorage === 'undefined' || startedDrafts) return;
+  startedDrafts = true;
   const end = expirationTime(survey);
   expiresAt = Number.isFinite(end) ? end : undefined;
   sweepDrafts(Date.now());
@@ -147,6 +146,8 @@ export function startDrafts(survey: { slug: string; expiration_date?: string }):
     if (draft) applyDraft(draft, skip);
     $draft.set({ keeping: true, sentAt: read<number>(SENT + key) });
     for (const store of [$answers, $nominations, $nomineeNames, $writeIns, $reservations]) store.listen(saveSoon);
+    // Started by the voter's first change: that change is kept too.
+    saveSoon();
     // A closed tab or a pull-to-refresh must not lose the last keystrokes.
     addEventListener('pagehide', save);
   };

@@ -3,6 +3,8 @@ import { classifyAnswer, isFinal, type BallotVerdict } from '../survey/ballot-an
 import { formDataToBallot } from '../survey/ballot-input.ts';
 import { ballotSummary } from '../survey/ballot-summary.ts';
 import { reportError, type ErrorContext } from './reporter.ts';
+import { withOutbox } from './outbox-db.ts';
+import { recordLateVerdict } from './outcome.ts';
 
 /** A finished ballot kept on the device until the survey API has answered it for good. */
 export interface QueuedBallot {
@@ -25,48 +27,21 @@ export const $queuedCount = atom<number | undefined>(undefined);
 /** The kept ballots no longer retried on their own (older than STALE_AFTER_MS), for the voter to send again or download. */
 export const $staleBallots = atom<QueuedBallot[]>([]);
 
-const DB_NAME = 'peervote';
-const STORE = 'outbox';
-
-function openDb(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: 'key' });
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
-async function withStore<T>(mode: IDBTransactionMode, act: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  const db = await openDb();
-  try {
-    return await new Promise<T>((resolve, reject) => {
-      const tx = db.transaction(STORE, mode);
-      const request = act(tx.objectStore(STORE));
-      tx.oncomplete = () => resolve(request.result);
-      tx.onerror = () => reject(tx.error);
-      tx.onabort = () => reject(tx.error);
-    });
-  } finally {
-    db.close();
-  }
-}
-
 /** Keeps a ballot on the device (before its first send, and again when it changes). */
 export async function keepBallot(ballot: QueuedBallot): Promise<void> {
-  await withStore('readwrite', (store) => store.put(ballot));
+  await withOutbox('readwrite', (store) => store.put(ballot));
   await refreshCount();
 }
 
 /** Deletes a kept ballot once the server has answered for good. */
 export async function forgetBallot(key: string): Promise<void> {
-  await withStore('readwrite', (store) => store.delete(key));
+  await withOutbox('readwrite', (store) => store.delete(key));
   await refreshCount();
 }
 
 /** Every ballot kept on this device. */
 export function keptBallots(): Promise<QueuedBallot[]> {
-  return withStore('readonly', (store) => store.getAll() as IDBRequest<QueuedBallot[]>);
+  return withOutbox('readonly', (store) => store.getAll() as IDBRequest<QueuedBallot[]>);
 }
 
 async function refreshCount(now = Date.now()): Promise<void> {
@@ -137,7 +112,9 @@ export type OutboxListener = (ballot: QueuedBallot, verdict: BallotVerdict) => v
 let timer: ReturnType<typeof setTimeout> | undefined;
 let attempt = 0;
 let flushing = false;
-let listener: OutboxListener = () => {};
+// A kept ballot's final answer reaches its survey's thank-you page.
+let listener: OutboxListener = (ballot, verdict) => recordLateVerdict(ballot.slug, ballot.key, verdict);
+let started = false;
 
 /** Sends one kept ballot, reports its failure once, tells the listener, and forgets it on a final answer. */
 async function tryBallot(ballot: QueuedBallot): Promise<BallotVerdict> {
@@ -180,6 +157,7 @@ export async function flushOutbox(now: () => number = Date.now): Promise<void> {
 /** Tries the kept ballots again after the backoff's next delay: for a ballot that has just failed its first send. */
 export function retryLater(): void {
   if (typeof indexedDB === 'undefined') return;
+  listenOnline();
   clearTimeout(timer);
   timer = setTimeout(() => void flushOutbox(), Math.min(2000 * 2 ** attempt++, 5 * 60 * 1000));
 }
@@ -210,13 +188,19 @@ export function downloadBallot(ballot: QueuedBallot): void {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
-/** Starts resending kept ballots on this page: now, with backoff, and whenever the connection returns. */
-export function startOutbox(onVerdict?: OutboxListener): void {
-  if (typeof indexedDB === 'undefined') return;
-  if (onVerdict) listener = onVerdict;
+function listenOnline(): void {
+  if (started) return;
+  started = true;
   addEventListener('online', () => {
     attempt = 0;
     void flushOutbox();
   });
+}
+
+/** Starts resending kept ballots on this page: now, with backoff, and whenever the connection returns. */
+export function startOutbox(onVerdict?: OutboxListener): void {
+  if (typeof indexedDB === 'undefined') return;
+  if (onVerdict) listener = onVerdict;
+  listenOnline();
   void flushOutbox();
 }

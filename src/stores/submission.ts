@@ -1,4 +1,3 @@
-import { atom } from 'nanostores';
 import { apiUrl } from '../survey/api-url.ts';
 import { voteRequirementMessage } from '../survey/vote-requirement.ts';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
@@ -7,6 +6,7 @@ import { ballotSummary } from '../survey/ballot-summary.ts';
 import { $link } from './link.ts';
 import { keepBallot, forgetBallot, reportOnce, retryLater, sendBallot, type QueuedBallot } from './outbox.ts';
 import { outcomeOf, recordOutcome, type Outcome } from './outcome.ts';
+import { $notice, $submission, $submitted, $thanksInPlace } from './submit-state.ts';
 import { isFinal } from '../survey/ballot-answer.ts';
 import { endDraft } from './draft.ts';
 import { $attempted, validateNow } from './validation.ts';
@@ -26,29 +26,8 @@ export interface SubmitSurvey {
   google_sheet_title?: string;
 }
 
-/** The submit button's state (SPEC.md §4). */
-export const $submission = atom<'idle' | 'submitting'>('idle');
-
-/** The red notice under the ballot, shown for NOTICE_MS. */
-export const $notice = atom<string | undefined>();
-
 export { outcomeKey, type Outcome } from './outcome.ts';
-
-/** How this page's submission ended, set just before the thank-you page opens (analytics listens to it). */
-export const $submitted = atom<Outcome | undefined>();
-
-/**
- * True when the thank-you view shows in place of the form: the ballot could not leave because
- * the connection is down, so the thank-you page could not load either.
- */
-export const $thanksInPlace = atom(false);
-
-// Back to a page the browser kept whole after it left for the thank-you page: the button is ready again.
-if (typeof window !== 'undefined') {
-  addEventListener('pageshow', (event) => {
-    if (event.persisted) $submission.set('idle');
-  });
-}
+export { $notice, $submission, $submitted, $thanksInPlace } from './submit-state.ts';
 
 let noticeTimer: ReturnType<typeof setTimeout> | undefined;
 
