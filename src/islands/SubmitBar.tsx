@@ -4,7 +4,7 @@ import { $affirmed, setAffirmed } from '../stores/affirmation.ts';
 import { $ballotSurvey, loadChecks, touch } from '../stores/validation.ts';
 import { FieldError, useShownProblems } from './fields/FieldError.tsx';
 import type { SubmitSurvey } from '../stores/submission.ts';
-import { $notice, $submission, loadSubmission } from '../stores/submit-state.ts';
+import { $notice, $submission, loadDeferred } from '../stores/submit-state.ts';
 import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
 import { DraftLine } from './DraftLine.tsx';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
@@ -36,10 +36,10 @@ export default function SubmitBar({ survey }: Props) {
     form?.setAttribute('autocomplete', 'off');
     const onSubmit = (event: SubmitEvent) => {
       event.preventDefault();
-      void loadSubmission().then(({ submitBallot }) => submitBallot(survey));
+      void loadDeferred().then(({ submitBallot }) => submitBallot(survey));
     };
     // The submit flow's code loads as the voter starts on the ballot, so it is here if the connection drops.
-    const preload = () => void loadSubmission().catch(() => undefined);
+    const preload = () => void loadDeferred().catch(() => undefined);
     form?.addEventListener('submit', onSubmit);
     form?.addEventListener('input', preload, { once: true });
     form?.addEventListener('change', preload, { once: true });

@@ -7,13 +7,8 @@ export const $draft = atom<{ keeping: boolean; sentAt?: number }>({ keeping: fal
 export const DRAFT_PREFIX = 'peervote:draft:';
 export const SENT_PREFIX = 'peervote:sent:';
 
-let drafts: Promise<typeof import('./draft.ts')> | undefined;
-
-/** Loads the drafts' code, once: at once when this device keeps something of the survey, else as the voter starts. */
-export function loadDrafts(): Promise<typeof import('./draft.ts')> {
-  drafts ??= import('./draft.ts');
-  return drafts;
-}
+/** Loads the drafts' code (with the submit flow's): at once when this device keeps something of the survey, else as the voter starts. */
+export { loadDeferred as loadDrafts } from './submit-state.ts';
 
 /** True when this device keeps a draft of the survey, or a mark of a ballot sent from it. */
 export function keepsSomethingOf(slug: string): boolean {

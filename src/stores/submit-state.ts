@@ -16,18 +16,19 @@ export const $submitted = atom<Outcome | undefined>();
  */
 export const $thanksInPlace = atom(false);
 
-let submission: Promise<typeof import('./submission.ts')> | undefined;
+let deferred: Promise<typeof import('./deferred.ts')> | undefined;
 
 /**
- * Loads the submit flow's code (sending, the outbox, the outcome), once. The page asks for it
- * when the voter starts on the ballot, while it is online, and not with the page's first load.
+ * Loads the submit flow's and the drafts' code (sending, the outbox, the outcome), once. The
+ * page asks for it when the voter starts on the ballot, while it is online, and not with the
+ * page's first load.
  */
-export function loadSubmission(): Promise<typeof import('./submission.ts')> {
-  submission ??= import('./submission.ts').catch((error: unknown) => {
-    submission = undefined;
+export function loadDeferred(): Promise<typeof import('./deferred.ts')> {
+  deferred ??= import('./deferred.ts').catch((error: unknown) => {
+    deferred = undefined;
     throw error;
   });
-  return submission;
+  return deferred;
 }
 
 // Back to a page the browser kept whole after it left for the thank-you page: the button is ready again.

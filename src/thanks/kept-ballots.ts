@@ -1,4 +1,4 @@
-import { $staleBallots, downloadBallot, resendBallot } from '../stores/outbox.ts';
+import { $staleBallots, downloadBallot, resendBallot, startOutbox } from '../stores/outbox.ts';
 
 const day = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short' });
 /** Offers, in a kept-ballots box, to send again or download each of its survey's ballots kept for a day without reaching the API. */
@@ -33,4 +33,10 @@ export function showKeptBallots(box: HTMLElement): void {
       box.insertBefore(row, status);
     }
   });
+}
+
+/** Starts sending this device's kept ballots, and offers those kept for a day in every kept-ballots box of the page. */
+export function startKeptBallots(): void {
+  startOutbox();
+  for (const box of document.querySelectorAll<HTMLElement>('[data-kept-ballots]')) showKeptBallots(box);
 }
