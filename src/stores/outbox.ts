@@ -66,7 +66,8 @@ export async function sendBallot(ballot: QueuedBallot): Promise<BallotVerdict> {
   for (const [name, value] of ballot.entries) body.append(name, value);
   let response: Response;
   try {
-    response = await fetch(ballot.url, { method: 'POST', body, headers: { 'Idempotency-Key': ballot.key }, credentials: 'omit' });
+    // Accept tells the API this is the page's script, which reads JSON, not a form posted without JavaScript.
+    response = await fetch(ballot.url, { method: 'POST', body, headers: { 'Idempotency-Key': ballot.key, Accept: 'application/json' }, credentials: 'omit' });
   } catch (error) {
     return classifyAnswer({ networkError: error instanceof Error ? error.message : String(error) });
   }

@@ -43,6 +43,7 @@ describe('sending a kept ballot', () => {
     const calls = fetch.mock.calls as unknown as Array<[string, RequestInit]>;
     expect(calls.map(([, init]) => (init.headers as Record<string, string>)['Idempotency-Key'])).toEqual(['k-1', 'k-1']);
     expect((calls[0][1].body as FormData).get('email')).toBe('a@b.c');
+    expect((calls[0][1].headers as Record<string, string>).Accept).toBe('application/json');
   });
 });
 
