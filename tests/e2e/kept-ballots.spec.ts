@@ -140,6 +140,57 @@ test.describe('the answers are kept on this device until they are sent', () => {
   });
 });
 
+test('a ballot kept for a day is no longer sent in silence: the voter sends it again or downloads it', async ({ page, request }) => {
+  await page.goto('/top-doctors-demo/');
+  // A ballot this device kept two days ago, whose tries all failed.
+  await page.evaluate(
+    (createdAt) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('peervote', 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('outbox', { keyPath: 'key' });
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('outbox', 'readwrite');
+          const entries = [
+            ['name-first', 'Kept'],
+            ['name-last', 'For A Day'],
+            ['medical-credential', 'MD'],
+            ['medical-license', 'MD-424242'],
+            ['email', 'kept@example.org'],
+            ['medical-practice', 'Kept Clinic'],
+            ['writeins[0][name]', 'Dr. Kept Write-In'],
+            ['writeins[0][category]', 'Primary Care / Pediatrics'],
+            ['affirm', 'on'],
+          ];
+          tx.objectStore('outbox').put({ key: crypto.randomUUID(), slug: 'top-doctors-demo', url: '/api/survey?project_id=top-doctors-demo&project_type=form', entries, createdAt, reported: true });
+          tx.oncomplete = () => resolve();
+        };
+      }),
+    Date.now() - 2 * 24 * 60 * 60 * 1000,
+  );
+  const posts: string[] = [];
+  page.on('request', (r) => isBallotPost(r) && posts.push(r.url()));
+  await page.reload();
+  const offer = page.getByRole('region', { name: 'Ballots waiting on this device' });
+  await expect(offer.getByText(/has not reached us yet\. It is kept on this device\.$/)).toBeVisible();
+  await page.waitForTimeout(3000);
+  expect(posts).toEqual([]);
+
+  const download = page.waitForEvent('download');
+  await offer.getByRole('button', { name: 'Download it' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^ballot-top-doctors-demo-\d{4}-\d{2}-\d{2}\.json$/);
+  const saved = JSON.parse(await (await file.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8')));
+  expect(saved).toMatchObject({ survey: 'top-doctors-demo', ballot: { email: 'kept@example.org', 'writeins[0][name]': 'Dr. Kept Write-In' } });
+
+  await offer.getByRole('button', { name: 'Send it again' }).click();
+  await expect(offer.getByText(RECEIVED)).toBeVisible();
+  await expect(offer.getByText(/has not reached us yet/)).toHaveCount(0);
+  expect(posts).toHaveLength(1);
+  expect(await ballotCount(request)).toBe(1);
+  expect(await keptCount(page)).toBe(0);
+});
+
 test('the slider sends the value it shows, before it is moved', async ({ page }) => {
   await page.goto('/top-doctors-demo/');
   await expect(page.getByRole('slider', { name: 'Years in practice' })).toHaveAttribute('aria-valuetext', '0-5');
