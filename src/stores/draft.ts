@@ -9,7 +9,7 @@ import { $link } from './link.ts';
 import { $nominations, $nomineeNames } from './nominations.ts';
 import { $reservations, type Reservation } from './reservations.ts';
 import { $ballotSurvey } from './validation.ts';
-import { $draft, DRAFT_PREFIX, SENT_PREFIX } from './draft-state.ts';
+import { $draft, deviceStorage, DRAFT_PREFIX, SENT_PREFIX } from './draft-state.ts';
 import { $writeIns, restoreWriteIns } from './writeins.ts';
 
 /** The voter's unsent answers as this device keeps them (files are never kept). */
@@ -128,7 +128,7 @@ function saveSoon(): void {
  * layout is registered. An expired survey's drafts are deleted instead.
  */
 export function startDrafts(survey: { slug: string; expiration_date?: string }): void {
-  if (typeof localStorage === 'undefined' || startedDrafts) return;
+  if (!deviceStorage() || startedDrafts) return;
   startedDrafts = true;
   const end = expirationTime(survey);
   expiresAt = Number.isFinite(end) ? end : undefined;
@@ -161,14 +161,14 @@ export function startDrafts(survey: { slug: string; expiration_date?: string }):
 
 /** Ends the draft when its ballot is in or on its way; `sent` notes the time, for the next visit's notice. */
 export function endDraft(sent: boolean): void {
-  if (!key) return;
   clearTimeout(timer);
   ended = true;
+  if (!key) return;
   remove(DRAFT + key);
   if (sent) write(SENT + key, Date.now());
 }
 
-/** After a ballot has gone, empties the form for another one (read-only answers kept) and keeps drafts again. */
+/** After a ballot has gone, empties the form for another one (a personal link's prefilled answers put back) and keeps drafts again. */
 export function freshAfterSubmit(): void {
   if (!ended) return;
   ended = false;
