@@ -11,10 +11,15 @@ export const PAGE_SEGMENTS = ['thankyou', 'receipt', 'stats', 'workplace-stats',
 
 /** True once the survey's expiration_date has passed at `now`. A bare date means the end of that day, UTC. */
 export function isExpired(config: Pick<SurveyConfig, 'expiration_date'>, now: number = Date.now()): boolean {
-  if (!config.expiration_date) return false;
+  const end = expirationTime(config);
+  return end !== undefined && now > end;
+}
+
+/** The last moment (ms) a survey is open; undefined when it never expires. A bare date means the end of that day, UTC. */
+export function expirationTime(config: Pick<SurveyConfig, 'expiration_date'>): number | undefined {
+  if (!config.expiration_date) return undefined;
   const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(config.expiration_date);
-  const end = Date.parse(bareDate ? `${config.expiration_date}T23:59:59.999Z` : config.expiration_date);
-  return now > end;
+  return Date.parse(bareDate ? `${config.expiration_date}T23:59:59.999Z` : config.expiration_date);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { recountVotes } from '../../stores/votes.ts';
-import { useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import { $nominations, clearNominee, pickNominee } from '../../stores/nominations.ts';
+import { $nominations, $nomineeNames, clearNominee, pickNominee } from '../../stores/nominations.ts';
 import { $suggestions, closeSuggestions, hideSuggestions, moveActive, prepareSearch, setActive, typeQuery } from '../../stores/suggestions.ts';
 import type { NomineeHit } from '../../survey/nominee-search.ts';
 import { duplicateNote, slotId } from './slots.ts';
@@ -29,9 +29,17 @@ export function NominationInput({ slot, label, placeholder }: Props) {
   const listId = `${id}-list`;
   const picked = useStore($nominations)[slot];
   const suggestions = useStore($suggestions);
+  const pickedName = useStore($nomineeNames)[slot];
   const [text, setText] = useState('');
   const [note, setNote] = useState('');
   const wrapper = useRef<HTMLDivElement>(null);
+
+  // A slot filled or emptied from outside (a restored draft, a cleared ballot) shows it; an
+  // unpicked slot the voter is not typing in is always empty (SPEC.md §4).
+  useEffect(() => {
+    if (picked && pickedName) setText(pickedName);
+    else if (!picked && !wrapper.current?.contains(document.activeElement)) setText('');
+  }, [picked, pickedName]);
 
   const mine = suggestions.slot === slot;
   const showList = mine && suggestions.open && suggestions.hits.length > 0;
@@ -39,7 +47,7 @@ export function NominationInput({ slot, label, placeholder }: Props) {
   const showError = mine && suggestions.status === 'error';
 
   const choose = (hit: NomineeHit) => {
-    const result = pickNominee(slot, hit.id);
+    const result = pickNominee(slot, hit.id, hit.name);
     setText(result.ok ? hit.name : '');
     setNote(result.ok ? '' : duplicateNote(hit.name, result.duplicateOf));
     closeSuggestions(slot);
