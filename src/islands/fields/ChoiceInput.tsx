@@ -4,6 +4,7 @@ import { $answers, setAnswer, type Answer } from '../../stores/answers.ts';
 import { touch } from '../../stores/validation.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
 import { FieldError } from './FieldError.tsx';
+import { otherAnswerName } from '../../survey/ballot-keys.ts';
 
 interface Props {
   field: FieldDef;
@@ -14,8 +15,7 @@ interface Props {
   onChange: (value: Answer) => void;
 }
 
-/** The answer key for the text that goes with a ticked 'Other' option. */
-export const otherAnswerName = (name: string) => `${name}[other-answer]`;
+export { otherAnswerName };
 
 /** Radio buttons, fancy radio cards or checkboxes for a field's options; 'Other' reveals a text input. */
 export function ChoiceInput({ field, value, className, labelText, error, onChange }: Props) {
