@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { $answers, setAnswer, type Answer } from '../../stores/answers.ts';
-import { touch } from '../../stores/validation.ts';
+import { edit, touch } from '../../stores/validation.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
-import { FieldError } from './FieldError.tsx';
+import { FieldError, useShownProblems } from './FieldError.tsx';
 import { otherAnswerName } from '../../survey/ballot-keys.ts';
 
 interface Props {
@@ -27,6 +27,8 @@ export function ChoiceInput({ field, value, className, labelText, error, onChang
     onChange(checked ? [...chosen, option] : chosen.filter((o) => o !== option));
   };
   const otherName = otherAnswerName(field.name);
+  const otherId = `field-${field.name}-other`;
+  const otherError = useShownProblems()(otherName);
   const errorId = `field-${field.name}-error`;
   return (
     <fieldset
@@ -52,18 +54,24 @@ export function ChoiceInput({ field, value, className, labelText, error, onChang
         ))}
       </div>
       {multiple && chosen.includes('Other') && (
-        <label className="other-answer">
-          <span className="visually-hidden">Other, please specify</span>
+        <div className="other-answer">
+          <label className="visually-hidden" htmlFor={otherId}>
+            Other, please specify
+          </label>
           <input
+            id={otherId}
             className="input"
             type="text"
             name={otherName}
             placeholder="Please specify"
             value={String(answers[otherName] ?? '')}
-            onChange={(event) => setAnswer(otherName, event.target.value)}
-            onBlur={() => touch(field.name)}
+            aria-invalid={otherError ? true : undefined}
+            aria-describedby={otherError ? `${otherId}-error` : undefined}
+            onChange={(event) => (setAnswer(otherName, event.target.value), edit(otherName))}
+            onBlur={() => touch(otherName)}
           />
-        </label>
+          <FieldError id={`${otherId}-error`} message={otherError} />
+        </div>
       )}
       <FieldError id={errorId} message={error} />
     </fieldset>
