@@ -13,10 +13,18 @@ export interface EnginePage {
   hitsPerPage: number;
 }
 
+/** How one search is asked: the page, and the specialty whose nominees rank first (the slot's sub-category). */
+export interface SearchOptions {
+  page?: number;
+  hitsPerPage?: number;
+  /** Nominees whose specialty is this (case and accents folded) rank first within each level of match. */
+  preferSpecialty?: string;
+}
+
 /** A nominee list's in-memory search index. */
 export interface NomineeEngine {
   /** One page of nominees matching every word of the query, best first. */
-  search(query: string, options?: { page?: number; hitsPerPage?: number }): EnginePage;
+  search(query: string, options?: SearchOptions): EnginePage;
 }
 
 /** Words this long or longer may hold one typo; shorter words must match exactly or as a prefix. */
@@ -56,6 +64,28 @@ function hasPrefix(sorted: readonly string[], prefix: string): boolean {
 
 const startsAny = (words: readonly string[], term: string) => words.some((word) => word.startsWith(term));
 
+/** How far a name's words are from the short query words they start with: 0 when each is a whole word ("mar" is nearer "mary" than "martinez"). */
+function distance(words: readonly string[], terms: readonly string[]): number {
+  let total = 0;
+  for (const term of terms) {
+    let best = Infinity;
+    for (const word of words) if (word.startsWith(term) && word.length - term.length < best) best = word.length - term.length;
+    total += best === Infinity ? 0 : best;
+  }
+  return total;
+}
+
+/** Sorts `order` by `key`, lowest first; equal keys keep their order. */
+function stableBy(order: ArrayLike<number>, key: (i: number) => number): number[] {
+  const keys = new Float64Array(order.length);
+  const positions: number[] = [];
+  for (let k = 0; k < order.length; k++) {
+    keys[k] = key(order[k]);
+    positions.push(k);
+  }
+  return positions.sort((a, b) => keys[a] - keys[b] || a - b).map((k) => order[k]);
+}
+
 /**
  * Builds the search index of a nominee list. Every query word must match the start of a word
  * of the name, case and accents folded, with one typo allowed in words of five letters or
@@ -66,7 +96,12 @@ const startsAny = (words: readonly string[], term: string) => words.some((word) 
  *
  * Words of up to three letters match so many names at 100,000 nominees that scoring them is
  * slow and tells nothing: they filter the matches of the longer words, and a query of short
- * words alone is answered from a table of prefixes built with the index, in name order.
+ * words alone is answered from a table of prefixes built with the index, whole words first,
+ * then the names whose words are nearest the typed letters ("mar": Mary before Martínez).
+ *
+ * A search for a slot names the slot's sub-category as `preferSpecialty`: nominees of that
+ * specialty rank first within each level of match, as Algolia's optionalFilters rank them
+ * after typos and before the rest of its criteria.
  */
 export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine {
   const names = nominees.map((nominee) => nomineeTerms(nominee.name));
@@ -90,7 +125,9 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
   index.addAll(nominees.map(({ name }, i) => ({ i, name })));
   let table: PrefixTable | undefined;
 
-  function ranked(terms: string[]): ArrayLike<number> {
+  const specialties = nominees.map((nominee) => foldText(nominee.specialty ?? '').trim());
+
+  function ranked(terms: string[], prefer: (i: number) => number): ArrayLike<number> {
     // A word is a name word unless it starts no name and does start a detail (a typo in a name stays a name word).
     const detailTerms = terms.filter((term) => !hasPrefix(nameVocabulary, term) && hasPrefix(detailVocabulary, term));
     const nameTerms = terms.filter((term) => !detailTerms.includes(term));
@@ -103,21 +140,28 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
         const i = result.id as number;
         if (keep(i)) tiers[tier(names[i], nameTerms)].push(i);
       }
-      return tiers.flat();
+      // Typos count before the slot's specialty; whole words before prefixes after it.
+      const exactFirst = [...tiers[0], ...tiers[1]];
+      const rank = new Map(exactFirst.map((i, k) => [i, k]));
+      return [...stableBy(exactFirst, (i) => prefer(i) * exactFirst.length + rank.get(i)!), ...stableBy(tiers[2], prefer)];
     }
     table ??= prefixTable(names, SHORT_WORD, (i) => foldText(nominees[i].name));
     if (short.length) {
       const [first, ...rest] = short.map((term) => table!.lookup(term)).sort((a, b) => a.length - b.length);
-      return rest.length || detailTerms.length ? first.filter(keep) : first;
+      const matches = rest.length || detailTerms.length ? first.filter(keep) : first;
+      // The table holds whole-word matches first, in name order; then the nearest words, the slot's specialty first.
+      return stableBy(matches, (i) => prefer(i) * 1e6 + Math.min(distance(names[i], short), 1e6 - 1));
     }
-    // Only detail words ("cardiology"): every nominee with them, in name order.
-    return table.order.filter(keep);
+    // Only detail words ("cardiology"): every nominee with them, the slot's specialty first, in name order.
+    return stableBy(table.order.filter(keep), prefer);
   }
 
   return {
-    search(query, { page = 0, hitsPerPage = HITS_PER_PAGE } = {}) {
+    search(query, { page = 0, hitsPerPage = HITS_PER_PAGE, preferSpecialty } = {}) {
       const terms = [...new Set(queryTerms(query))];
-      const order = terms.length ? ranked(terms) : undefined;
+      const wanted = preferSpecialty ? foldText(preferSpecialty).trim() : '';
+      const prefer = (i: number) => (wanted && specialties[i] === wanted ? 0 : 1);
+      const order = terms.length ? ranked(terms, prefer) : undefined;
       const total = order ? order.length : nominees.length;
       const start = page * hitsPerPage;
       const hits: NomineeHit[] = [];

@@ -1,5 +1,6 @@
 import { map } from 'nanostores';
-import { HITS_PER_PAGE, SEARCH_DEBOUNCE_MS, type NomineeHit } from '../survey/nominee-search.ts';
+import { HITS_PER_PAGE, SEARCH_DEBOUNCE_MS, slotOptionalFilters, type NomineeHit } from '../survey/nominee-search.ts';
+import { parseSlotName } from '../survey/ballot-keys.ts';
 import type { NomineeSearchClient } from '../search/search-client.ts';
 import type { SearchSettings } from '../search/settings.ts';
 
@@ -50,7 +51,10 @@ export function prepareSearch(): Promise<NomineeSearchClient> {
 async function run(slot: string, query: string, ticket: number): Promise<void> {
   try {
     const search = await prepareSearch();
-    const { results } = await search.search([{ indexName: settings!.indexName, params: { query, hitsPerPage: HITS_PER_PAGE, page: 0 } }]);
+    // The slot's sub-category ranks its nominees first, on either backend.
+    const subcategory = parseSlotName(slot)?.subcategory;
+    const params = { query, hitsPerPage: HITS_PER_PAGE, page: 0, ...(subcategory ? { optionalFilters: slotOptionalFilters(subcategory) } : {}) };
+    const { results } = await search.search([{ indexName: settings!.indexName, params }]);
     const [result] = results;
     if (ticket !== sequence) return;
     $suggestions.set({ slot, query, status: 'done', hits: result.hits, nbHits: result.nbHits, active: -1, open: true });

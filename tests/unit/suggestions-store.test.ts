@@ -33,6 +33,7 @@ function fakeClient() {
 }
 
 const SLOT = 'nominations[Surgery][Neurosurgery][1]';
+const SUBCATEGORY = 'Neurosurgery';
 
 describe('the suggestions store', () => {
   let fake: ReturnType<typeof fakeClient>;
@@ -63,7 +64,7 @@ describe('the suggestions store', () => {
     await vi.advanceTimersByTimeAsync(299);
     expect(fake.calls).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
-    expect(fake.calls).toEqual([[{ indexName: 'idx', params: { query: 'jo', hitsPerPage: 12, page: 0 } }]]);
+    expect(fake.calls).toEqual([[{ indexName: 'idx', params: { query: 'jo', hitsPerPage: 12, page: 0, optionalFilters: [`specialty:${SUBCATEGORY}`] } }]]);
     fake.answer(0, ['José', 'Joan']);
     await settle();
     expect($suggestions.get()).toMatchObject({ slot: SLOT, query: 'jo', status: 'done', nbHits: 2, open: true, active: -1 });

@@ -48,8 +48,8 @@ export const POST: APIRoute = async ({ params, request }) => {
   }
   const results = body.requests.map((request): NomineeResult => {
     const started = performance.now();
-    const { query, page, hitsPerPage } = searchParams(request);
-    const found = engine.search(query, { page, hitsPerPage });
+    const { query, page, hitsPerPage, preferSpecialty } = searchParams(request);
+    const found = engine.search(query, { page, hitsPerPage, preferSpecialty });
     return {
       ...found,
       query,
