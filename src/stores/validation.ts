@@ -2,6 +2,7 @@ import { atom, map } from 'nanostores';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import type { Problem } from '../survey/errors.ts';
 import type { ReservationKind } from '../survey/tiles.ts';
+import { afterPress } from './pointer-press.ts';
 
 /** The survey the ballot is checked against, registered by the submit island. */
 export const $ballotSurvey = atom<BallotSurvey | undefined>();
@@ -69,37 +70,6 @@ export function edit(name: string): void {
     return;
   }
   if (checks) check(checks);
-}
-
-// What a press held back, and whether a pointer press (mouse button or finger) is under way.
-let deferred: Array<() => void> = [];
-let pressing = false;
-if (!import.meta.env.SSR && typeof document !== 'undefined') {
-  let safety: ReturnType<typeof setTimeout> | undefined;
-  const release = () => {
-    clearTimeout(safety);
-    // The click that ends the press runs first; then what the press held back shows.
-    setTimeout(() => {
-      pressing = false;
-      const waiting = deferred;
-      deferred = [];
-      for (const reveal of waiting) reveal();
-    }, 0);
-  };
-  document.addEventListener('pointerdown', () => {
-    pressing = true;
-    clearTimeout(safety);
-    safety = setTimeout(release, 1000);
-  }, true);
-  // A click ends a press; a press that turns into a scroll is cancelled.
-  window.addEventListener('click', release);
-  document.addEventListener('pointercancel', release, true);
-}
-
-/** Runs `reveal` now, or after the pointer press under way ends, so nothing moves under a tap. */
-function afterPress(reveal: () => void): void {
-  if (pressing) deferred.push(reveal);
-  else reveal();
 }
 
 /**
