@@ -10,7 +10,7 @@ interface Props {
 
 /** Rows of the ballot's fields, prefilled from a personal link. */
 export default function BallotFields({ rows }: Props) {
-  const { prefill } = useStore($link);
+  const { prefill } = useStore($link, { ssr: 'initial' });
   return (
     <div className="fields" translate="no">
       {rows.map((row, r) => (

@@ -16,7 +16,7 @@ interface Props {
 
 /** The affirmation and the submit button; registers the survey that the whole ballot is checked against. */
 export default function SubmitBar({ survey }: Props) {
-  const affirmed = useStore($affirmed);
+  const affirmed = useStore($affirmed, { ssr: 'initial' });
   const status = useStore($submission);
   const notice = useStore($notice);
   const button = useRef<HTMLButtonElement>(null);

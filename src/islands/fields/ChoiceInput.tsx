@@ -19,7 +19,7 @@ export { otherAnswerName };
 
 /** Radio buttons, fancy radio cards or checkboxes for a field's options; 'Other' reveals a text input. */
 export function ChoiceInput({ field, value, className, labelText, error, onChange }: Props) {
-  const answers = useStore($answers);
+  const answers = useStore($answers, { ssr: 'initial' });
   const multiple = field.type === 'checkbox';
   const chosen = Array.isArray(value) ? value : value ? [value] : [];
   const toggle = (option: string, checked: boolean) => {

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import type { ReactNode } from 'react';
 import { $answers, setAnswer, type Answer } from '../../stores/answers.ts';
-import { edit, touch } from '../../stores/validation.ts';
+import { $problems, edit, touch } from '../../stores/validation.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
 import type { PersonValues } from '../../survey/config.struct.ts';
 import { isBlank } from '../../survey/ballot-input.ts';
@@ -35,9 +35,10 @@ function LabelText({ field, status }: { field: FieldDef; status: FieldStatus }) 
 
 /** One field of the layout, by its type, with its indicator and first error. */
 export function FieldView({ field, prefill }: Props) {
-  const answers = useStore($answers);
+  const answers = useStore($answers, { ssr: 'initial' });
   const shownProblem = useShownProblems();
   const checked = useChecked();
+  const problems = useStore($problems);
   const value: Answer = answers[field.name] ?? '';
   const id = inputId(field.name);
   const required = Boolean(field.validation?.required);
@@ -45,7 +46,9 @@ export function FieldView({ field, prefill }: Props) {
   const error = readOnly ? undefined : shownProblem(field.name);
   // A ticked 'Other' without its text marks the whole question, though its message sits under the text.
   const otherError = field.type === 'checkbox' && !readOnly ? shownProblem(otherAnswerName(field.name)) : undefined;
-  const status = fieldStatus({ required, filled: !isBlank(value), error: error ?? otherError, checked: readOnly || checked(field.name) });
+  // The check only on a value found valid: a problem not yet shown (an empty 'Other' text, say) withholds it.
+  const valid = !problems[field.name] && !(field.type === 'checkbox' && problems[otherAnswerName(field.name)]);
+  const status = fieldStatus({ required, filled: !isBlank(value) && valid, error: error ?? otherError, checked: readOnly || checked(field.name) });
   const className = `field field-${field.type} is-${status} ${field.labelAbove === false ? 'label-inline' : ''} ${field.class ?? ''}`;
 
   if (field.type === 'html') return <div className={`field field-html ${field.class ?? ''}`} dangerouslySetInnerHTML={{ __html: field.html ?? '' }} />;

@@ -38,7 +38,7 @@ export function notKeptNote(text: string): string {
 export function NominationInput({ slot, label, placeholder }: Props) {
   const id = slotId(slot);
   const listId = `${id}-list`;
-  const picked = useStore($nominations)[slot];
+  const picked = useStore($nominations, { ssr: 'initial' })[slot];
   const suggestions = useStore($suggestions);
   const [text, setText] = useState('');
   const [note, setNote] = useState('');
