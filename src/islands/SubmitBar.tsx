@@ -3,6 +3,7 @@ import { useStore } from '@nanostores/react';
 import { $affirmed, setAffirmed } from '../stores/affirmation.ts';
 import { $ballotSurvey, loadChecks, touch } from '../stores/validation.ts';
 import { FieldError, useShownProblems } from './fields/FieldError.tsx';
+
 import { $notice, $submission, submitBallot, type SubmitSurvey } from '../stores/submission.ts';
 import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
@@ -24,16 +25,20 @@ export default function SubmitBar({ survey }: Props) {
 
   useEffect(() => {
     $ballotSurvey.set(survey);
-    // The rules' code stays out of the first load, and is ready before the voter leaves a field.
-    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
-    idle(() => void loadChecks());
     const form = button.current?.form;
+    // The rules' code stays out of the page's load: it comes as the voter first enters the
+    // ballot, so it is ready before they leave a field, and a visitor who only reads never fetches it.
+    const load = () => void loadChecks();
+    form?.addEventListener('focusin', load, { once: true });
     const onSubmit = (event: SubmitEvent) => {
       event.preventDefault();
       void submitBallot(survey);
     };
     form?.addEventListener('submit', onSubmit);
-    return () => form?.removeEventListener('submit', onSubmit);
+    return () => {
+      form?.removeEventListener('submit', onSubmit);
+      form?.removeEventListener('focusin', load);
+    };
   }, [survey]);
 
   const error = useShownProblems()(AFFIRM_NAME);

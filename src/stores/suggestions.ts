@@ -1,7 +1,6 @@
 import { map } from 'nanostores';
 import { HITS_PER_PAGE, SEARCH_DEBOUNCE_MS, slotOptionalFilters, type NomineeHit } from '../survey/nominee-search.ts';
 import { parseSlotName } from '../survey/ballot-keys.ts';
-import { foldText } from '../survey/nominee-text.ts';
 import type { NomineeSearchClient } from '../search/search-client.ts';
 import type { SearchSettings } from '../search/settings.ts';
 
@@ -58,19 +57,17 @@ async function ask(slot: string, query: string) {
   return results[0];
 }
 
-/** The one hit whose name is the text, case, accents and spacing aside; none when no hit or several hits are. */
-export function uniqueExactHit(hits: readonly NomineeHit[], text: string): NomineeHit | undefined {
-  const wanted = normalName(text);
-  const exact = hits.filter((hit) => normalName(hit.name) === wanted);
-  return wanted && exact.length === 1 ? exact[0] : undefined;
+/** True when two names are the same, case, accents, apostrophes and spacing aside ("zoe  nguyen" is "Zoë Nguyen"). */
+function sameName(a: string, b: string): boolean {
+  const plain = (text: string) => text.replace(/[\u2019\u02bc`\u00b4]/g, "'").replace(/\s+/g, ' ').trim();
+  return plain(a).localeCompare(plain(b), 'en', { sensitivity: 'base' }) === 0;
 }
 
-/** A name as compared for an exact match: folded, one kind of apostrophe, single spaces. */
-const normalName = (text: string) =>
-  foldText(text)
-    .replace(/[\u2019\u02bc`\u00b4]/g, "'")
-    .replace(/\s+/g, ' ')
-    .trim();
+/** The one hit whose name is the text; none when no hit or several hits are. */
+export function uniqueExactHit(hits: readonly NomineeHit[], text: string): NomineeHit | undefined {
+  const exact = text.trim() ? hits.filter((hit) => sameName(hit.name, text)) : [];
+  return exact.length === 1 ? exact[0] : undefined;
+}
 
 /**
  * The nominee whose name is exactly `text`, if one alone is: from the suggestions on screen

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
-import { $attempted, $ballotSurvey, $failedSubmits, $problems } from '../stores/validation.ts';
-import { voteRequirementMessage } from '../survey/vote-requirement.ts';
-import { focusProblem, problemTargetId } from './fields/problem-target.ts';
+import { $attempted, $ballotSurvey, $failedSubmits, $problems } from '../../stores/validation.ts';
+import { voteRequirementMessage } from '../../survey/vote-requirement.ts';
+import { focusProblem, problemTargetId } from './problem-target.ts';
 
 /** Orders problems as their fields stand on the page, top to bottom. */
 function inPageOrder(problems: Array<[string, string]>): Array<[string, string]> {
@@ -17,6 +17,7 @@ function inPageOrder(problems: Array<[string, string]>): Array<[string, string]>
 /**
  * The error summary at the top of the ballot (GOV.UK Design System): after a failed submit it
  * lists each problem as a link to its field, and takes focus so the voter hears it first.
+ * The top fields island loads it on the first failed submit: a ballot right the first time never fetches it.
  */
 export default function ErrorSummary() {
   const attempted = useStore($attempted);
