@@ -1,5 +1,6 @@
 import type { FieldDef } from './field.struct.ts';
 import { describeTypes, formatBytes } from './file-rules.ts';
+import { RESERVATION_WORDS } from './reservation-words.ts';
 
 /**
  * The words a voter reads when an answer breaks a rule: each names the field by its label
@@ -10,16 +11,20 @@ import { describeTypes, formatBytes } from './file-rules.ts';
 
 type MessageField = Pick<FieldDef, 'name' | 'label' | 'type' | 'validation'>;
 
-/** A field's name as the voter sees it: its label without a trailing "(optional)", else its name in words. */
-export function fieldLabel(field: Pick<FieldDef, 'name' | 'label'>): string {
+/**
+ * A field's name as the voter sees it: its label without a trailing "(optional)", else the
+ * title its section shows (reservations), else its name in words.
+ */
+export function fieldLabel(field: Pick<FieldDef, 'name' | 'label'> & { type?: FieldDef['type'] }): string {
   const label = field.label?.replace(/\s*\((optional|required)\)\s*$/i, '').trim();
   if (label) return label;
+  if (field.type === 'faces' || field.type === 'asktheexpert') return RESERVATION_WORDS[field.type].title;
   const words = field.name.replace(/[-_]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** The field as the subject of a sentence: a question label is quoted ("The answer to “Are you board certified?”"). */
-function subject(field: Pick<FieldDef, 'name' | 'label'>): string {
+function subject(field: MessageField): string {
   const label = fieldLabel(field);
   return /[?:]$/.test(label) ? `The answer to “${label}”` : label;
 }

@@ -149,9 +149,9 @@ describe('a ballot that breaks the rules', () => {
   test('a reservation of a tile the survey marks taken, or of no tile at all, is refused', async () => {
     const taken = await api.post(sinkBallot({ faces: 'dermatology' }), { query: SINK_QUERY });
     expect(taken.status).toBe(422);
-    expect(taken.body.problems).toEqual([{ path: 'faces', message: 'Faces: this tile is already taken; choose another.' }]);
+    expect(taken.body.problems).toEqual([{ path: 'faces', message: 'Reserve Your Faces Specialty: this tile is already taken; choose another.' }]);
     const unknown = await api.post(sinkBallot({ asktheexpert: 'what-is-love' }), { query: SINK_QUERY });
-    expect(unknown.body.problems).toEqual([{ path: 'asktheexpert', message: 'Asktheexpert: choose one of the tiles shown.' }]);
+    expect(unknown.body.problems).toEqual([{ path: 'asktheexpert', message: 'Reserve Your Expert Question: choose one of the tiles shown.' }]);
     const both = await api.post(sinkBallot({ faces: 'cardiology', 'faces[custom]': 'THE FACE OF Sleep' }), { query: SINK_QUERY });
     expect(both.body.problems).toEqual([{ path: 'faces[custom]', message: 'Choose a tile or write your own, not both.' }]);
   });

@@ -55,8 +55,8 @@ describe.each([
   ['duplicate nominee in a sub-category', { 'nominations[Medicine][Cardiology][2]': 'n1' }, 'nominations[Medicine][Cardiology][2]', 'This nominee is already named in this category.'],
   ['vote requirement', { 'nominations[Medicine][Cardiology][1]': ' ' }, 'nomination', voteRequirementMessage(1)],
   ['write-in past the limit', { 'writeins[0][name]': 'A', 'writeins[0][category]': 'Medicine / Cardiology', 'writeins[1][name]': 'B', 'writeins[1][category]': 'Medicine / Cardiology' }, 'writeins[1][name]', 'You can add at most 1 write-ins.'],
-  ['a tile the survey marks taken', { faces: 'dermatology' }, 'faces', 'Faces: this tile is already taken; choose another.'],
-  ['a tile that does not exist', { faces: 'podiatry' }, 'faces', 'Faces: choose one of the tiles shown.'],
+  ['a tile the survey marks taken', { faces: 'dermatology' }, 'faces', 'Reserve Your Faces Specialty: this tile is already taken; choose another.'],
+  ['a tile that does not exist', { faces: 'podiatry' }, 'faces', 'Reserve Your Faces Specialty: choose one of the tiles shown.'],
   ['affirmation missing', { affirm: undefined }, 'affirm', 'Tick “I Affirm” to confirm the statements above.'],
   ['an unknown field', { admin: '1' }, 'admin', 'is not a field of this ballot.'],
 ])('%s', (_name, changes, path, message) => {
@@ -80,7 +80,7 @@ test('the vote requirement message says "name" for one and "names" for more', ()
 
 describe('context', () => {
   test('the browser passes the look-up’s taken tiles', () => {
-    expect(check({ faces: 'cardiology' }, { taken: { faces: ['cardiology'] } })).toEqual([{ path: 'faces', message: 'Faces: this tile is already taken; choose another.' }]);
+    expect(check({ faces: 'cardiology' }, { taken: { faces: ['cardiology'] } })).toEqual([{ path: 'faces', message: 'Reserve Your Faces Specialty: this tile is already taken; choose another.' }]);
   });
 
   test('isKnownNominee is the seam for the nominee list; without it any non-empty id passes', () => {

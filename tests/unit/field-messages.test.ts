@@ -78,6 +78,7 @@ test.each([
   [{ name: 'name-first', label: 'First name' }, 'First name'],
   [{ name: 'headshot', label: 'Headshot for the issue (optional)' }, 'Headshot for the issue'],
   [{ name: 'medical-license' }, 'Medical license'],
+  [{ name: 'asktheexpert', type: 'asktheexpert' as const }, 'Reserve Your Expert Question'],
 ])('fieldLabel(%j) is %s', (field, label) => {
   expect(fieldLabel(field)).toBe(label);
 });
