@@ -1,11 +1,23 @@
-import { Suspense, lazy } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
 import { useStore } from '@nanostores/react';
 import { $link } from '../stores/link.ts';
 import { $failedSubmits } from '../stores/validation.ts';
 import type { FieldDef } from '../survey/field.struct.ts';
 import { FieldView } from './fields/FieldView.tsx';
 
-const ErrorSummary = lazy(() => import('./fields/ErrorSummary.tsx'));
+/** Without the summary's code (the connection dropped since the page loaded): focus the first field with a problem, as before. */
+function FocusFirstProblem() {
+  const failed = useStore($failedSubmits);
+  useEffect(() => {
+    const target = document.querySelector<HTMLElement>('[aria-invalid="true"]');
+    const control = target?.matches('input, select, textarea') ? target : target?.querySelector<HTMLElement>('input:not(:disabled), select, textarea');
+    target?.scrollIntoView({ block: 'center' });
+    control?.focus({ preventScroll: true });
+  }, [failed]);
+  return null;
+}
+
+const ErrorSummary = lazy(() => import('./fields/ErrorSummary.tsx').catch(() => ({ default: FocusFirstProblem })));
 
 interface Props {
   /** Consecutive rows of the layout that hold plain fields. */

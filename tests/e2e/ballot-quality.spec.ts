@@ -37,6 +37,14 @@ test.describe('errors in the voter’s words', () => {
     await expect(first).toHaveAccessibleDescription('First name is required.');
   });
 
+  test('without the summary’s code (connection lost), a failed submit still takes the voter to the first problem', async ({ page }) => {
+    await page.route('**/_astro/ErrorSummary*.js', (route) => route.abort('internetdisconnected'));
+    await page.goto('/top-doctors-demo/');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByRole('textbox', { name: 'First name' })).toBeFocused();
+    await expect(page.getByRole('textbox', { name: 'Email' })).toHaveAccessibleDescription('Email is required.');
+  });
+
   test('a fixed problem leaves the summary and its field at once', async ({ page }) => {
     await page.goto('/top-doctors-demo/');
     await page.getByRole('button', { name: 'Submit' }).click();

@@ -15,8 +15,6 @@ interface Props {
   onChange: (value: Answer) => void;
 }
 
-export { otherAnswerName };
-
 /** Radio buttons, fancy radio cards or checkboxes for a field's options; 'Other' reveals a text input. */
 export function ChoiceInput({ field, value, className, labelText, error, onChange }: Props) {
   const answers = useStore($answers, { ssr: 'initial' });
