@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join, normalize } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 
 /** An image's intrinsic size, for its `width` and `height` attributes: the page keeps its place while it loads. */
 export interface ImageSize {
@@ -40,7 +40,7 @@ function bitmapSize(bytes: Buffer): ImageSize | undefined {
 export function localImageSize(url: string | undefined, publicDir = join(process.cwd(), 'public')): ImageSize | undefined {
   if (!url?.startsWith('/') || url.startsWith('//')) return undefined;
   const file = normalize(join(publicDir, decodeURIComponent(url.split(/[?#]/)[0])));
-  if (!file.startsWith(publicDir)) return undefined;
+  if (!file.startsWith(publicDir + sep)) return undefined;
   try {
     const bytes = readFileSync(file);
     return /\.svg$/i.test(file) ? svgSize(bytes.toString('utf8', 0, 4096)) : bitmapSize(bytes);
