@@ -18,7 +18,7 @@ interface Props {
 
 /** The affirmation and the submit button; registers the survey that the whole ballot is checked against. */
 export default function SubmitBar({ survey }: Props) {
-  const affirmed = useStore($affirmed);
+  const affirmed = useStore($affirmed, { ssr: 'initial' });
   const status = useStore($submission);
   const notice = useStore($notice);
   const button = useRef<HTMLButtonElement>(null);
@@ -26,14 +26,15 @@ export default function SubmitBar({ survey }: Props) {
 
   useEffect(() => {
     $ballotSurvey.set(survey);
-    // The rules' code stays out of the first load, and is ready before the voter leaves a field.
-    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
-    idle(() => void loadChecks());
     const form = button.current?.form;
     // The stores and the device's draft are the form's one memory: the browser must not restore
     // its own copy of the inputs on Back or reload, which React would not see (the attribute is
     // read when the browser saves the form's state, as the page is left).
     form?.setAttribute('autocomplete', 'off');
+    // The rules' code stays out of the page's load: it comes as the voter first enters the
+    // ballot, so it is ready before they leave a field, and a visitor who only reads never fetches it.
+    const load = () => void loadChecks();
+    form?.addEventListener('focusin', load, { once: true });
     const onSubmit = (event: SubmitEvent) => {
       event.preventDefault();
       void loadDeferred().then(({ submitBallot }) => submitBallot(survey));
@@ -45,6 +46,7 @@ export default function SubmitBar({ survey }: Props) {
     form?.addEventListener('change', preload, { once: true });
     return () => {
       form?.removeEventListener('submit', onSubmit);
+      form?.removeEventListener('focusin', load);
       form?.removeEventListener('input', preload);
       form?.removeEventListener('change', preload);
     };

@@ -62,8 +62,8 @@ export async function searchAnswer(projectId: string | undefined, request: Reque
   }
   const results = body.requests.map((one): NomineeResult => {
     const started = performance.now();
-    const { query, page, hitsPerPage } = searchParams(one);
-    const found = engine.search(query, { page, hitsPerPage });
+    const { query, page, hitsPerPage, preferSpecialty } = searchParams(one);
+    const found = engine.search(query, { page, hitsPerPage, preferSpecialty });
     return {
       ...found,
       query,

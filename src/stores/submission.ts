@@ -9,7 +9,7 @@ import { outcomeOf, recordOutcome, type Outcome } from './outcome.ts';
 import { $notice, $submission, $submitted, $thanksInPlace } from './submit-state.ts';
 import { isFinal } from '../survey/ballot-answer.ts';
 import { endDraft } from './draft.ts';
-import { $attempted, validateNow } from './validation.ts';
+import { $attempted, $failedSubmits, validateNow } from './validation.ts';
 import { $voteCount, recountVotes } from './votes.ts';
 
 /** How long the not-enough-names notice stays (SPEC.md §9). */
@@ -37,16 +37,6 @@ function showNotice(text: string): void {
   noticeTimer = setTimeout(() => $notice.set(undefined), NOTICE_MS);
 }
 
-/** Moves to the first field with a problem, in page order: scrolls to it and focuses it. */
-function focusFirstProblem(): void {
-  requestAnimationFrame(() => {
-    const target = document.querySelector<HTMLElement>('[aria-invalid="true"]');
-    const control = target?.matches('input, select, textarea, button') ? target : target?.querySelector<HTMLElement>('input:not(:disabled), select, textarea, button');
-    target?.scrollIntoView({ block: 'center' });
-    control?.focus({ preventScroll: true });
-  });
-}
-
 /**
  * The submit flow: check every field, then the vote count; keep the finished ballot on the
  * device; send it once; and go to the thank-you page whatever the answer (SPEC.md §4, §8).
@@ -60,7 +50,8 @@ export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise
   const problems = (await validateNow()).filter((problem) => problem.message !== requirement);
   if (problems.length > 0) {
     $submission.set('idle');
-    focusFirstProblem();
+    // The error summary at the top of the ballot takes focus and links to each field.
+    $failedSubmits.set($failedSubmits.get() + 1);
     return;
   }
   if ($voteCount.get() < survey.vote_requirement) {

@@ -37,6 +37,11 @@ export function customReservationName(field: string): string {
   return `${field}[custom]`;
 }
 
+/** The form-data name of the text that goes with a checkbox's ticked 'Other' option. */
+export function otherAnswerName(field: string): string {
+  return `${field}[other-answer]`;
+}
+
 /** The form-data name of the affirmation checkbox. */
 export const AFFIRM_NAME = 'affirm';
 

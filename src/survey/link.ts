@@ -22,6 +22,18 @@ export function expirationTime(config: Pick<SurveyConfig, 'expiration_date'>): n
   return Date.parse(bareDate ? `${config.expiration_date}T23:59:59.999Z` : config.expiration_date);
 }
 
+/** When the survey closes, as people read it: "31 January 2025", or "31 December 2099 at 23:59 UTC" for a full time. */
+export function closingText(config: Pick<SurveyConfig, 'expiration_date'>): string | undefined {
+  if (!config.expiration_date) return undefined;
+  const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(config.expiration_date);
+  const time = Date.parse(bareDate ? `${config.expiration_date}T00:00:00Z` : config.expiration_date);
+  if (Number.isNaN(time)) return undefined;
+  const date = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(time);
+  if (bareDate) return date;
+  const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(time);
+  return `${date} at ${clock} UTC`;
+}
+
 /**
  * Link validity (SPEC.md §5): without a secret the public link is valid only when blank
  * surveys are allowed; a secret must be a prepopulation key or the demo secret.

@@ -35,9 +35,19 @@ test.describe('with JavaScript off', () => {
     await expect(page.getByRole('heading', { name: 'Survey form has expired!' })).toBeVisible();
   });
 
-  test('a personal link says it needs JavaScript', async ({ page }) => {
-    await page.goto(`/top-doctors-demo/${SECRETS.evelyn}`);
-    await expect(page.getByText('Your personal ballot needs JavaScript.', { exact: false })).toBeVisible();
+  for (const secret of [SECRETS.evelyn, 'demo']) {
+    test(`a personal link (${secret === 'demo' ? 'demo' : 'a voter’s'}) shows the header, welcome, rules and footer, and says it needs JavaScript`, async ({ page }) => {
+      await page.goto(`/top-doctors-demo/${secret}`);
+      await expect(page.getByText('Your personal ballot needs JavaScript.', { exact: false })).toBeVisible();
+      await expect(page.getByRole('banner').getByRole('heading', { name: 'Top Doctors 2027' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Who would you send your own family to?' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Rules for Submission' })).toBeVisible();
+      await expect(page.getByRole('contentinfo')).toHaveText('Powered by Peervote');
+    });
+  }
+
+  test('an invalid link shows neither the welcome nor the rules', async ({ page }) => {
+    await page.goto('/members-choice/');
     await expect(page.getByRole('heading', { name: 'Rules for Submission' })).toBeHidden();
   });
 });

@@ -72,7 +72,7 @@ describe('NPI and pattern checks at entry', () => {
     const npi = answerStruct({ name: 'npi', type: 'text', label: 'NPI', validation: { npi: true } });
     expect(validate('1234567893', npi)[0]).toBeUndefined();
     expect(validate(undefined, npi)[0]).toBeUndefined();
-    expect(validate('1234567890', npi)[0]?.message).toBe('npi is not valid.');
+    expect(validate('1234567890', npi)[0]?.message).toBe('NPI is not a valid National Provider Identifier (NPI): enter its 10 digits.');
     const worded = answerStruct({ name: 'npi', type: 'text', validation: { npi: true, message: 'Enter the 10-digit NPI.' } });
     expect(validate('1234567890', worded)[0]?.message).toBe('Enter the 10-digit NPI.');
     const license = answerStruct({ name: 'lic', type: 'text', validation: { pattern: '^[A-Za-z]{1,4}-?[A-Za-z0-9]{3,12}$', message: 'Like MD-123456.' } });
