@@ -11,6 +11,7 @@ import { database } from './db/instance.ts';
 import { findSurvey, type ServerSurvey } from './surveys.ts';
 import { json, refuse } from './http.ts';
 import { clientAddress } from './client-address.ts';
+import { requestHashes } from './signals-salt.ts';
 import { countRequest } from './repositories/rate-limits.repository.ts';
 import { AlreadySubmittedError, storeBallot } from './repositories/ballots.repository.ts';
 import { claimIdempotencyKey, findIdempotencyKey, releaseIdempotencyKey } from './repositories/idempotency.repository.ts';
@@ -118,6 +119,7 @@ export async function receiveBallot(request: Request, connection: string | undef
         parts,
         uploads: stored.map((file) => ({ id: file.id, field: file.field, original_name: file.originalName, content_type: file.contentType, size: file.size })),
         idempotencyKey: key,
+        ...requestHashes(request, connection, config, survey.config.project_id),
       },
       faultInjector(request, config),
     );

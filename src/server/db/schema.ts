@@ -10,6 +10,7 @@ import type { RateLimitsTable } from './rate-limits.table.ts';
 import type { WriteInDecisionsTable } from './write-in-decisions.table.ts';
 import type { ReservationDecisionsTable } from './reservation-decisions.table.ts';
 import type { AuditLogTable } from './audit-log.table.ts';
+import type { BallotExclusionsTable } from './ballot-exclusions.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -25,4 +26,5 @@ export interface Database {
   write_in_decisions: WriteInDecisionsTable;
   reservation_decisions: ReservationDecisionsTable;
   audit_log: AuditLogTable;
+  ballot_exclusions: BallotExclusionsTable;
 }
