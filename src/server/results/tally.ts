@@ -8,7 +8,7 @@ import { decisionKey, writeInDecisionsInForce } from '../repositories/write-in-d
 import { ballotPages, type FullBallot } from './ballot-pages.ts';
 import { databaseRegister, identityKeys, type IdentityRegister } from './identities.ts';
 import { nameKey } from './identity-keys.ts';
-import { EXCLUSION_REASONS, judgeBallot, type ExclusionReason, type NomineeFacts, type Verdict, type Vote } from './rules.ts';
+import { EXCLUSION_REASONS, judgeBallot, type ExclusionReason, type NomineeFacts, type OperatorExclusion, type Verdict, type Vote } from './rules.ts';
 import { voterFieldNames, voterFields, voterOf } from './voter.ts';
 
 /** One nominee's count in one sub-category. */
@@ -52,6 +52,12 @@ export interface TallyInput {
   survey: LoadedSurvey;
   nominees: readonly Nominee[];
   prepopulation: Record<string, PersonValues>;
+  /**
+   * Ballots an operator took out of the count, by id (`results exclude`): their votes are
+   * excluded as `operator_excluded`, and they are left out of the duplicate register as demo
+   * ballots are, so that the same person's next ballot stands.
+   */
+  excludedBallots?: ReadonlyMap<string, OperatorExclusion>;
   /** Called for every vote not counted, in the order ballots were received. */
   onExclusion?: (exclusion: Exclusion) => void | Promise<void>;
   /** Called after every page with the ballots read so far. */
@@ -111,13 +117,13 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
           for (const answer of ballot.answers) if (answer.position === 0) answers.set(answer.field, answer.value);
           return voterOf(fields, answers, ballot.personal_secret ? prepopulation[ballot.personal_secret] : undefined);
         });
-        const counted = page.map((ballot) => ballot.link !== 'demo');
+        const counted = page.map((ballot) => ballot.link !== 'demo' && !input.excludedBallots?.has(ballot.id));
         const candidates = page.flatMap((ballot, i) => (counted[i] ? [{ id: ballot.id, keys: identityKeys(ballot.personal_secret, voters[i].email, voters[i].license) }] : []));
         const repeats = await register.check(candidates);
         const duplicateOf = new Map(candidates.map((candidate, i) => [candidate.id, repeats[i]]));
         for (const [i, ballot] of page.entries()) {
           const verdicts = judgeBallot(
-            { id: ballot.id, demo: ballot.link === 'demo', duplicateOf: duplicateOf.get(ballot.id), voter: voters[i], votes: votesOf(ballot, decisions, totals) },
+            { id: ballot.id, demo: ballot.link === 'demo', excluded: input.excludedBallots?.get(ballot.id), duplicateOf: duplicateOf.get(ballot.id), voter: voters[i], votes: votesOf(ballot, decisions, totals) },
             (id) => facts.get(id),
           );
           totals.ballots++;
