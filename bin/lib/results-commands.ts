@@ -16,6 +16,7 @@ import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/server/re
 import { appendAudit, auditTrail } from '../../src/server/repositories/audit.repository.ts';
 import { confirmReservation, releaseReservation } from '../../src/server/results/reservations.ts';
 import { OperatorError } from '../../src/server/results/operator-error.ts';
+import { ballotExclusions } from '../../src/server/results/exclusions.ts';
 import { categoryKey } from '../../src/survey/ballot-keys.ts';
 import { openOutput, progress } from './output.ts';
 
@@ -75,6 +76,7 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
     survey,
     nominees,
     prepopulation,
+    excludedBallots: await ballotExclusions(db, survey.config.project_id),
     onExclusion: exclusions && ((exclusion) => exclusions.write(exclusionCsvLine(exclusion))),
     onProgress: shown.update,
   });

@@ -36,9 +36,10 @@ const digest = (entries: readonly string[]) => createHash('sha1').update(entries
 /**
  * Ballots whose entries (nominations and write-ins) differ by at most one added, dropped or
  * changed entry, among ballots with at least `similarMin` entries, `similarBallots` or more of
- * them: copies of one template. Each
- * ballot is indexed by its whole set and by the set less each entry; two ballots that share a
- * key are that close.
+ * them, and `similarLift` times as many as would come that close to their most common entry set
+ * (the template) if ballots picked its entries independently, each as often as all ballots do:
+ * on a short nominee list every ballot looks alike, and that is no template. Each ballot is
+ * indexed by its whole set and by the set less each entry; two ballots that share a key are that close.
  */
 export function nearIdentical(ballots: readonly SignalBallot[], t: SignalThresholds): SignalCluster[] {
   const entriesOf = ballots.map((b) => [...new Set([...b.votes.map((v) => `${v.group}\u0000${v.subcategory}\u0000${v.nomineeId}`), ...b.writeIns])].sort());
@@ -60,19 +61,34 @@ export function nearIdentical(ballots: readonly SignalBallot[], t: SignalThresho
       }
     }
   });
-  return joined
-    .groups()
-    .filter((group) => group.length >= t.similarBallots)
-    .map((group) => {
-      const same = group.filter((i) => identical.has(i)).length;
-      const size = entriesOf[group[0]].length;
-      return {
+  const share = new Map<string, number>();
+  for (const entries of entriesOf) for (const entry of entries) share.set(entry, (share.get(entry) ?? 0) + 1 / ballots.length);
+  return joined.groups().flatMap((group): SignalCluster[] => {
+    if (group.length < t.similarBallots) return [];
+    const sets = new Map<string, { entries: string[]; count: number }>();
+    for (const i of group) {
+      const key = entriesOf[i].join('\u0001');
+      const known = sets.get(key);
+      if (known) known.count++;
+      else sets.set(key, { entries: entriesOf[i], count: 1 });
+    }
+    const template = [...sets.values()].sort((a, b) => b.count - a.count || b.entries.length - a.entries.length)[0];
+    const p = template.entries.map((entry) => share.get(entry)!);
+    const all = p.reduce((product, x) => product * x, 1);
+    // The chance of a ballot holding the whole template, or all of it but one entry.
+    const chance = all + p.reduce((sum, x) => sum + all / x, 0);
+    const lift = group.length / (ballots.length * chance);
+    if (lift < t.similarLift) return [];
+    const same = group.filter((i) => identical.has(i)).length;
+    return [
+      {
         kind: 'near_identical',
         ballotIds: group.map((i) => ballots[i].id),
-        evidence: `${group.length} ballots with the same ${size} entries give or take one${same ? ` (${same} exactly alike)` : ''}`,
-        score: group.length / t.similarBallots,
-      };
-    });
+        evidence: `${group.length} ballots with the same ${template.entries.length} entries give or take one${same ? ` (${same} exactly alike)` : ''}, ${Math.round(lift)} times what the names' popularity predicts`,
+        score: Math.min(group.length / t.similarBallots, lift / t.similarLift),
+      },
+    ];
+  });
 }
 
 /**

@@ -12,7 +12,7 @@ export const SIGNAL_TEXT: Record<SignalKind, string> = {
   address_burst: 'many ballots from one client address (an IPv6 /64) within the window',
   device_burst: 'many ballots from one browser (the same user agent) within the window, across several addresses',
   nominee_burst: "many votes for one nominee within the window, far above that nominee's pace over the survey",
-  near_identical: 'ballots whose nominations and write-ins differ by at most one entry',
+  near_identical: 'ballots whose nominations and write-ins differ by at most one entry, far more of them than the popularity of those names predicts',
   bad_license: 'license numbers that fail their check (an NPI check digit, or no license shape at all)',
   license_repeat: 'one license number given with different email addresses',
   reciprocal: 'voters on the nominee list who nominate each other',
@@ -51,8 +51,10 @@ export interface SignalThresholds {
   nomineeRatio: number;
   /** Entries (nominations and write-ins) a ballot needs before near-identical ballots are compared. */
   similarMin: number;
-  /** Near-identical ballots that make a cluster: two honest ballots may agree by chance, a template makes more. */
+  /** Near-identical ballots that make a cluster: two honest ballots may agree by chance, a template makes more… */
   similarBallots: number;
+  /** …and how many times more of them than the popularity of the template's entries predicts. */
+  similarLift: number;
   /** Ballots naming one set of nominees in a sub-category… */
   blocMin: number;
   /** …how many nominees the set holds… */
@@ -70,6 +72,7 @@ export const DEFAULT_THRESHOLDS: SignalThresholds = {
   nomineeRatio: 5,
   similarMin: 4,
   similarBallots: 3,
+  similarLift: 10,
   blocMin: 5,
   blocSize: 3,
   blocLift: 10,
