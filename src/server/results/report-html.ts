@@ -25,7 +25,7 @@ h2{font-size:20px;margin:0 0 12px;padding-bottom:6px;border-bottom:1px solid var
 h3{font-size:16px;margin:18px 0 8px}
 .meta,.muted{color:var(--muted);font-size:13px}
 section{background:var(--paper);border:1px solid var(--line);border-radius:6px;padding:20px 24px;margin:0 0 20px}
-.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:12px;margin-bottom:16px}
+.cards{display:grid;grid-template-columns:repeat(3,1fr);gap:12px;margin-bottom:16px}
 .card{border:1px solid var(--line);border-radius:6px;padding:12px 14px;background:#fafbfc}
 .card b{display:block;font-size:24px;line-height:1.2;font-variant-numeric:tabular-nums}
 .card span{color:var(--muted);font-size:13px}
@@ -50,7 +50,7 @@ td.bar-cell{width:34%;vertical-align:middle}
 code{font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#eef1f5;padding:0 3px;border-radius:3px}
 .methodology p,.methodology li{max-width:72ch}
 footer{color:var(--muted);font-size:12px;text-align:center}
-@media (max-width:600px){main{padding:16px 10px}section{padding:14px}td.bar-cell{display:none}h1{font-size:22px}}
+@media (max-width:600px){main{padding:16px 10px}section{padding:14px 12px}.cards{grid-template-columns:repeat(2,1fr);gap:8px}.card b{font-size:20px}.bar-cell{display:none}th,td{padding:5px 4px;font-size:13px}th{font-size:10px}h1{font-size:22px}}
 @media print{
   @page{size:A4;margin:16mm 14mm}
   body{background:#fff;font-size:11pt}
@@ -93,7 +93,7 @@ function subcategories(data: ReportData): string {
     const rest = rows.length - shown.length;
     const more = rest > 0 ? `<tr><td></td><td colspan="5" class="muted">and ${fmt(rest)} more nominees with ${fmt(rows.slice(NOMINEES_SHOWN).reduce((n, row) => n + row.counted, 0))} counted votes</td></tr>` : '';
     const table = rows.length
-      ? `<table><thead><tr><th>#</th><th>Nominee</th><th></th><th class="n">Counted</th><th class="n">Share</th><th class="n">Excluded</th></tr></thead><tbody>${body}${more}</tbody></table>`
+      ? `<table><thead><tr><th>#</th><th>Nominee</th><th class="bar-cell"></th><th class="n">Counted</th><th class="n">Share</th><th class="n">Excluded</th></tr></thead><tbody>${body}${more}</tbody></table>`
       : '<p class="muted">No votes.</p>';
     return `<div class="sub"><h3>${esc(sub.group)} / ${esc(sub.subcategory)}</h3><p class="muted">${fmt(sub.counted)} votes counted, ${fmt(sub.excluded)} excluded</p>${table}</div>`;
   });
@@ -104,7 +104,7 @@ function exclusions(data: ReportData): string {
   if (!data.exclusions.length) return '<section id="exclusions"><h2>Exclusions by reason</h2><p>No vote was excluded.</p></section>';
   const max = Math.max(...data.exclusions.map((e) => e.votes));
   const rows = data.exclusions.map((e) => `<tr><td><strong>${esc(words(e.reason))}</strong><div class="muted">${esc(e.text)}</div></td><td class="bar-cell">${voteBar(e.votes, 0, max)}</td><td class="n">${fmt(e.votes)}</td></tr>`).join('');
-  return `<section id="exclusions"><h2>Exclusions by reason</h2><table><thead><tr><th>Reason</th><th></th><th class="n">Votes</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+  return `<section id="exclusions"><h2>Exclusions by reason</h2><table><thead><tr><th>Reason</th><th class="bar-cell"></th><th class="n">Votes</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 function signals(data: ReportData): string {
