@@ -84,7 +84,7 @@ describe('results signals, exclude and include', () => {
     const lines = stdout.trim().split('\r\n');
     expect(lines[0]).toBe('kind,strength,score,ballots,excluded,evidence,ballot_ids');
     const address = lines.find((line) => line.startsWith('address_burst,'));
-    expect(address).toContain(',1.20,6,0,"6 ballots from one address, 2030-02-01 10:00:00–10:00:25 UTC (up to 6 within 10 min)",');
+    expect(address).toContain(',1.20,6,0,"6 ballots from one address, 2030-02-01 10:00:00–10:00:25 UTC (up to 6 within 10 min; under 0.1 at its usual pace)",');
     expect(address!.split(',').pop()!.split(' ').sort()).toEqual([...burst].sort());
     expect(stderr).toContain('signals: 9 of 9 ballots (100%)');
     const table = await results(['signals', 'peer-check']);

@@ -36,8 +36,8 @@ export function npiWithCheck(nine: string): string {
   throw new Error('unreachable');
 }
 
-/** An honest survey: voters over two weeks, each from their own address, picking nominees by a long-tailed popularity. */
-export function honestBallots(count: number, seed = 7): SignalBallot[] {
+/** An honest survey: voters over `days` (two weeks), each from their own address, picking nominees by a long-tailed popularity. */
+export function honestBallots(count: number, seed = 7, days = DAYS): SignalBallot[] {
   const random = seeded(seed);
   const pick = (n: number) => Math.floor(random() * n);
   // Popularity falls off as 1/rank^0.8: a few well-known names, a long tail.
@@ -59,7 +59,7 @@ export function honestBallots(count: number, seed = 7): SignalBallot[] {
     const agent = Math.min(pick(AGENTS), pick(AGENTS));
     ballots.push({
       id: `h-${String(i).padStart(4, '0')}`,
-      at: START + Math.floor(random() * DAYS * 86_400_000),
+      at: START + Math.floor(random() * days * 86_400_000),
       clientHash: i % 10 === 0 ? `addr-hospital-${pick(5)}` : `addr-${i}`,
       agentHash: `agent-${agent}`,
       email: `voter${i}@example.org`,

@@ -108,6 +108,12 @@ describe('generated surveys', () => {
     expect(detectSignals(honestBallots(600))).toEqual([]);
   });
 
+  test('a large, busy honest survey raises no burst, template or bloc by chance: a busy browser or a popular nominee keeps its own pace', () => {
+    // 8,000 ballots in one day: the commonest browser sends a dozen in some ten minutes, at its ordinary pace.
+    const found = detectSignals(honestBallots(8000, 11, 1)).filter((cluster) => cluster.kind !== 'reciprocal');
+    expect(found.map((c) => c.evidence)).toEqual([]);
+  });
+
   test.each(Object.keys(plantedPatterns()))('a planted %s is found among honest ballots, exactly its ballots', (kind) => {
     const patterns = plantedPatterns();
     const all = [...honestBallots(600), ...Object.values(patterns).flat()].sort((a, b) => a.at - b.at);
