@@ -20,7 +20,7 @@ export function signalsSecret(config: Pick<ServerConfig, 'signalsSecret' | 'sign
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(dirname(config.signalsKeyFile), { recursive: true });
+  makeDirectory(dirname(config.signalsKeyFile));
   try {
     // 'wx': of two processes starting at once, one creates the file and the other reads it.
     const fd = openSync(config.signalsKeyFile, 'wx', 0o600);
@@ -30,6 +30,19 @@ export function signalsSecret(config: Pick<ServerConfig, 'signalsSecret' | 'sign
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   return readFileSync(config.signalsKeyFile, 'utf8').trim();
+}
+
+/** Creates a folder and its missing parents, one level at a time (Node's recursive mkdir can spin forever on some file systems). */
+function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT' || dirname(dir) === dir) throw error;
+    makeDirectory(dirname(dir));
+    mkdirSync(dir);
+  }
 }
 
 /** A survey's salt: the secret and the project id through HMAC, so no two surveys' hashes can be joined. */
@@ -57,10 +70,22 @@ export function clientHashes(salt: Buffer, address: string, userAgent: string | 
   return { clientHash: hash('address', addressKey(address)), agentHash: hash('agent', userAgent ?? '') };
 }
 
-let cached: { file: string; secret: string } | undefined;
+let cached: { file: string; secret: string | undefined } | undefined;
 
-/** The hashes of the client sending a ballot to a survey, the address taken as the rate limit takes it (TRUST_PROXY aware). */
-export function requestHashes(request: Request, connection: string | undefined, config: ServerConfig, projectId: string): { clientHash: string; agentHash: string } {
-  if (cached?.file !== config.signalsKeyFile) cached = { file: config.signalsKeyFile, secret: signalsSecret(config) };
+/**
+ * The hashes of the client sending a ballot to a survey, the address taken as the rate limit
+ * takes it (TRUST_PROXY aware). Signals flag, they never refuse: when the key file cannot be
+ * read or written, the ballot is stored without hashes and the log says why, once.
+ */
+export function requestHashes(request: Request, connection: string | undefined, config: ServerConfig, projectId: string): { clientHash?: string; agentHash?: string } {
+  if (cached?.file !== config.signalsKeyFile) {
+    cached = { file: config.signalsKeyFile, secret: undefined };
+    try {
+      cached.secret = signalsSecret(config);
+    } catch (error) {
+      console.error(`Fraud signals are off: cannot read or create ${config.signalsKeyFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); set SIGNALS_SECRET or make DATA_DIR writable.`);
+    }
+  }
+  if (!cached.secret) return {};
   return clientHashes(surveySalt(cached.secret, projectId), clientAddress(request, connection, config), request.headers.get('user-agent'));
 }

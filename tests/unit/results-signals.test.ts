@@ -4,7 +4,11 @@ import { bursts, nomineeBursts } from '../../src/server/results/signals-time.ts'
 import { licenseSignals, nearIdentical } from '../../src/server/results/signals-ballots.ts';
 import { blocs, reciprocalNominations } from '../../src/server/results/signals-ties.ts';
 import { licenseProblem, validNpi } from '../../src/server/results/license-check.ts';
-import { addressKey, clientHashes, surveySalt } from '../../src/server/signals-salt.ts';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { addressKey, clientHashes, requestHashes, signalsSecret, surveySalt } from '../../src/server/signals-salt.ts';
+import { readServerConfig } from '../../src/server/config.ts';
 import { honestBallots, npiWithCheck, plantedPatterns } from '../support/signal-ballots.ts';
 
 const T = DEFAULT_THRESHOLDS;
@@ -140,5 +144,25 @@ describe('client hashes', () => {
     expect(one.clientHash).toMatch(/^[0-9a-f]{32}$/);
     expect(addressKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
     expect(addressKey('2001:DB8::1')).toBe('2001:db8:0:0::/64');
+  });
+
+  test('the secret: SIGNALS_SECRET, else a key file created once with permissions 0600; without either, ballots go in unhashed', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'peervote-signals-'));
+    try {
+      const config = readServerConfig({ DATA_DIR: dir });
+      const secret = signalsSecret(config);
+      expect(secret).toMatch(/^[0-9a-f]{64}$/);
+      expect(statSync(path.join(dir, 'signals.key')).mode & 0o777).toBe(0o600);
+      expect(signalsSecret(config)).toBe(secret);
+      expect(signalsSecret(readServerConfig({ DATA_DIR: dir, SIGNALS_SECRET: 'k'.repeat(40) }))).toBe('k'.repeat(40));
+      expect(() => readServerConfig({ SIGNALS_SECRET: 'short' })).toThrow('Environment variable SIGNALS_SECRET: expected a random secret of at least 32 characters');
+      const request = new Request('http://localhost/api/survey', { headers: { 'user-agent': 'UA' } });
+      expect(requestHashes(request, '192.0.2.1', config, 'p')).toEqual(clientHashes(surveySalt(secret, 'p'), '192.0.2.1', 'UA'));
+      writeFileSync(path.join(dir, 'a-file'), '');
+      const unwritable = readServerConfig({ DATA_DIR: path.join(dir, 'a-file', 'data') });
+      expect(requestHashes(request, '192.0.2.1', unwritable, 'p')).toEqual({});
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
