@@ -87,6 +87,8 @@ describe('the report', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toContain('<title>Top &lt;Docs&gt; &amp; &quot;Co&quot;: results report</title>');
     expect(html).toContain('@media print');
+    expect(html).toContain(`<td class="ids">${ids[4]}</td><td>editor<div class="muted">`);
+    expect(html).toContain('<td>one of a &lt;b&gt;burst&lt;/b&gt;</td>');
     expect(html).toContain('<h2>Methodology</h2><h3>How the votes were counted</h3>');
   });
 

@@ -11,6 +11,11 @@ export async function ballotExclusions(db: Kysely<Database>, projectId: string):
   return new Map(rows.map((row) => [row.ballot_id, { reason: row.reason, auditId: row.audit_id }]));
 }
 
+/** The ballots operators have excluded from a survey's count, with who, when and why, oldest first. */
+export async function exclusionList(db: Kysely<Database>, projectId: string): Promise<BallotExclusionRow[]> {
+  return db.selectFrom('ballot_exclusions').selectAll().where('project_id', '=', projectId).orderBy('excluded_at').orderBy('ballot_id').execute();
+}
+
 /** What `exclude` and `include` are told: which ballot, why, by whom. */
 export interface ExclusionChange {
   projectId: string;

@@ -6,7 +6,8 @@ import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { participation } from '../repositories/stats.repository.ts';
 import { latestAudit } from '../repositories/audit.repository.ts';
-import { ballotExclusions } from './exclusions.ts';
+import { exclusionList } from './exclusions.ts';
+import type { BallotExclusionRow } from '../db/ballot-exclusions.table.ts';
 import { methodologyMarkdown } from './methodology.ts';
 import { EXCLUSION_REASONS, REASON_TEXT, type ExclusionReason } from './rules.ts';
 import { SIGNAL_KINDS, SIGNAL_TEXT, type SignalCluster, type SignalKind } from './signals.ts';
@@ -26,6 +27,8 @@ export interface ReportData {
   perDay: Array<{ day: string; ballots: number }>;
   /** Ballots an operator excluded. */
   ballotsExcluded: number;
+  /** Those ballots with who excluded them, when and why, oldest first. */
+  operatorExclusions: BallotExclusionRow[];
   votesExcluded: number;
   exclusions: Array<{ reason: ExclusionReason; votes: number; text: string }>;
   signals: Array<{ kind: SignalKind; text: string; clusters: number; ballots: number; strongest: number }>;
@@ -47,7 +50,8 @@ export interface ReportInput {
 export async function reportData(db: Kysely<Database>, input: ReportInput): Promise<ReportData> {
   const { survey, clusters } = input;
   const projectId = survey.config.project_id;
-  const excludedBallots = await ballotExclusions(db, projectId);
+  const operatorExclusions = await exclusionList(db, projectId);
+  const excludedBallots = new Map(operatorExclusions.map((row) => [row.ballot_id, { reason: row.reason, auditId: row.audit_id }]));
   const tally = await tallySurvey(db, { survey, nominees: input.nominees, prepopulation: input.prepopulation, excludedBallots, onProgress: input.onProgress });
   const { perDay } = await participation(db, projectId);
   const votesExcluded = EXCLUSION_REASONS.reduce((sum, reason) => sum + tally.totals.excluded[reason], 0);
@@ -60,6 +64,7 @@ export async function reportData(db: Kysely<Database>, input: ReportInput): Prom
     results: rankTally(survey.config, tally),
     perDay,
     ballotsExcluded: excludedBallots.size,
+    operatorExclusions,
     votesExcluded,
     exclusions: EXCLUSION_REASONS.filter((reason) => tally.totals.excluded[reason]).map((reason) => ({ reason, votes: tally.totals.excluded[reason], text: REASON_TEXT[reason] })),
     signals: SIGNAL_KINDS.flatMap((kind) => {

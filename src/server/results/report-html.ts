@@ -100,11 +100,24 @@ function subcategories(data: ReportData): string {
   return `<section id="results"><h2>Results by sub-category</h2><p class="legend">Bars:<i style="background:var(--accent)"></i>counted votes<i style="background:var(--hatch)"></i>excluded votes</p>${parts.join('')}</section>`;
 }
 
+/** Operators' exclusions listed one by one; the rest are counted. */
+export const OPERATOR_EXCLUSIONS_SHOWN = 50;
+
+function operatorExclusions(data: ReportData): string {
+  if (!data.operatorExclusions.length) return '';
+  const rows = data.operatorExclusions
+    .slice(0, OPERATOR_EXCLUSIONS_SHOWN)
+    .map((row) => `<tr><td class="ids">${esc(row.ballot_id)}</td><td>${esc(row.excluded_by)}<div class="muted">${esc(row.excluded_at.replace('T', ' ').slice(0, 16))} UTC</div></td><td>${esc(row.reason)}</td></tr>`)
+    .join('');
+  const rest = data.operatorExclusions.length - OPERATOR_EXCLUSIONS_SHOWN;
+  return `<h3>Ballots excluded by an operator</h3><table><thead><tr><th>Ballot</th><th>By</th><th>Why</th></tr></thead><tbody>${rows}</tbody></table>${rest > 0 ? `<p class="muted">and ${fmt(rest)} more (npm run results -- audit ${esc(data.slug)}).</p>` : ''}`;
+}
+
 function exclusions(data: ReportData): string {
   if (!data.exclusions.length) return '<section id="exclusions"><h2>Exclusions by reason</h2><p>No vote was excluded.</p></section>';
   const max = Math.max(...data.exclusions.map((e) => e.votes));
   const rows = data.exclusions.map((e) => `<tr><td><strong>${esc(words(e.reason))}</strong><div class="muted">${esc(e.text)}</div></td><td class="bar-cell">${voteBar(e.votes, 0, max)}</td><td class="n">${fmt(e.votes)}</td></tr>`).join('');
-  return `<section id="exclusions"><h2>Exclusions by reason</h2><table><thead><tr><th>Reason</th><th class="bar-cell"></th><th class="n">Votes</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+  return `<section id="exclusions"><h2>Exclusions by reason</h2><table><thead><tr><th>Reason</th><th class="bar-cell"></th><th class="n">Votes</th></tr></thead><tbody>${rows}</tbody></table>${operatorExclusions(data)}</section>`;
 }
 
 function signals(data: ReportData): string {
