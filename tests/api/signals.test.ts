@@ -118,7 +118,7 @@ describe('results signals, exclude and include', () => {
       ['editor', 'exclude', burst[0], 'one of six ballots from one address in 25 seconds'],
       ['editor', 'include', burst[0], 'a colleague vouched for the voter'],
     ]);
-  });
+  }, 120_000); // seven runs of the command line, each starting Node
 
   test('report writes one HTML file with the tally\'s figures', async () => {
     const file = path.join(out, 'report.html');
