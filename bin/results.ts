@@ -15,6 +15,7 @@ import * as commands from './lib/results-commands.ts';
 import { inviteCommand } from './lib/invite-command.ts';
 import { receiptCommand, responsesCommand } from './lib/vote-commands.ts';
 import { purgeCommand } from './lib/purge-command.ts';
+import * as integrity from './lib/integrity-commands.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const by: Options = { by: { type: 'string' } };
@@ -135,6 +136,35 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
     about: 'Every change operators made to the survey\'s data (write-in decisions, published nominees, reservation decisions…), oldest first, with who, when, what and why (CSV). The trail is only ever appended to.',
     run: commands.auditCommand,
   },
+  signals: {
+    options: { format: { type: 'string' }, out: { type: 'string' }, quiet: { type: 'boolean' }, ...Object.fromEntries(Object.keys(integrity.THRESHOLD_OPTIONS).map((name) => [name, { type: 'string' as const }])) },
+    usage:
+      'signals <slug> [--format table|csv] [--out FILE] [--window MIN] [--address-min N] [--device-min N] [--nominee-min N] [--nominee-ratio X] [--similar-min N] [--similar-ballots N] [--similar-lift X] [--bloc-min N] [--bloc-size N] [--bloc-lift X] [--quiet]',
+    about:
+      'Fraud signals, flagged not blocked: clusters of ballots from one address or browser in a short window (--window, default 10 minutes; --address-min 5, --device-min 10), bursts of votes for one nominee (--nominee-min 8 at --nominee-ratio 5 times its usual pace), ' +
+      'near-identical ballots (--similar-ballots 3 with at least --similar-min 4 entries, --similar-lift 10 times what popularity predicts), license or NPI numbers that fail their check or repeat under other emails, reciprocal nominations between voters on the nominee list, and blocs naming the same --bloc-size 3 nominees (--bloc-min 5 ballots, --bloc-lift 10 times their popularity). ' +
+      'Each cluster: kind, strength and score (times its threshold), ballot ids, one line of evidence.',
+    run: integrity.signalsCommand,
+  },
+  exclude: {
+    options: { why: { type: 'string' }, ...by },
+    usage: 'exclude <slug> <ballot-id> --why TEXT [--by WHO]',
+    about: "Takes a ballot out of the count: tally lists all its votes under operator_excluded with the why; the audit trail keeps who, when and why.",
+    run: (context) => integrity.exclusionCommand('exclude', context),
+  },
+  include: {
+    options: { why: { type: 'string' }, ...by },
+    usage: 'include <slug> <ballot-id> --why TEXT [--by WHO]',
+    about: 'Puts an excluded ballot back into the count; the audit trail keeps who, when and why.',
+    run: (context) => integrity.exclusionCommand('include', context),
+  },
+  report: {
+    options: { out: { type: 'string' }, quiet: { type: 'boolean' }, ...Object.fromEntries(Object.keys(integrity.THRESHOLD_OPTIONS).map((name) => [name, { type: 'string' as const }])) },
+    usage: 'report <slug> --out FILE.html [--quiet] [the signals options]',
+    about:
+      'One self-contained HTML file (no network needed; prints well): response figures, the ranked nominees of each sub-category with their counted and excluded votes, exclusions by reason, the signals and the methodology. Never served by the site.',
+    run: integrity.reportCommand,
+  },
 };
 
 function help(): string {
@@ -159,7 +189,7 @@ if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] ===
 }
 const name = argv[0] === 'writeins' && ['resolve', 'log', 'publish'].includes(argv[1]) ? `writeins ${argv[1]}` : argv[0];
 const command = COMMANDS[name];
-if (!command) fail(`Unknown command "${argv[0]}"; the commands are export, tally, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit (--help explains them).`, 2);
+if (!command) fail(`Unknown command "${argv[0]}"; the commands are export, tally, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report (--help explains them).`, 2);
 
 let parsed: ReturnType<typeof parseArgs>;
 try {

@@ -18,6 +18,7 @@ import { confirmReservation, releaseReservation } from '../../src/server/results
 import { OperatorError } from '../../src/server/results/operator-error.ts';
 import { admitRefused, refusedCsv } from '../../src/server/results/refused.ts';
 import { readPseudonymKey } from '../../src/server/results/pseudonym-key.ts';
+import { ballotExclusions } from '../../src/server/results/exclusions.ts';
 import { categoryKey } from '../../src/survey/ballot-keys.ts';
 import { openOutput, progress } from './output.ts';
 
@@ -87,6 +88,7 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
     nominees,
     prepopulation,
     pseudonymKey: readPseudonymKey(survey),
+    excludedBallots: await ballotExclusions(db, survey.config.project_id),
     onExclusion: exclusions && ((exclusion) => exclusions.write(exclusionCsvLine(exclusion))),
     onProgress: shown.update,
   });

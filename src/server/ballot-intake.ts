@@ -11,6 +11,7 @@ import { database } from './db/instance.ts';
 import { findSurvey, type ServerSurvey } from './surveys.ts';
 import { json, refuse } from './http.ts';
 import { rateLimited } from './rate-limit.ts';
+import { requestHashes } from './signals-salt.ts';
 import { AlreadySubmittedError, storeBallot } from './repositories/ballots.repository.ts';
 import { claimIdempotencyKey, findIdempotencyKey, releaseIdempotencyKey } from './repositories/idempotency.repository.ts';
 import { answerForKnownKey, readIdempotencyKey } from './idempotency.ts';
@@ -126,6 +127,7 @@ export async function receiveBallot(request: Request, connection: string | undef
         parts,
         uploads: stored.map((file) => ({ id: file.id, field: file.field, original_name: file.originalName, content_type: file.contentType, size: file.size })),
         idempotencyKey: key,
+        ...requestHashes(request, connection, config, survey.config.project_id),
       },
       faultInjector(request, config),
     );

@@ -36,13 +36,13 @@ export const PEER_CHECK_DECISIONS = [
 
 /** The tally CSV of those ballots and decisions, with --threshold 2. */
 export const PEER_CHECK_TALLY = [
-  'category,subcategory,rank,nominee_id,nominee,practice,counted,share,winner,excluded_demo_ballot,excluded_duplicate_ballot,excluded_not_on_list,excluded_repeat_on_ballot,excluded_self_vote',
-  'Medicine,Cardiology,1,c-2,Bo Lindqvist,Riverside Heart,5,55.6,yes,1,0,0,1,0',
-  'Medicine,Cardiology,2,c-3,Chen Wei,Lakeside Group,3,33.3,yes,0,0,0,0,0',
-  'Medicine,Cardiology,3,c-4,Dana Kowalski,Northgate Clinic,1,11.1,,0,1,0,0,0',
-  'Medicine,Cardiology,,c-1,Ana Ferreira,Northgate Clinic,0,0.0,,0,0,0,0,1',
-  'Medicine,Dermatology,1,d-1,Émile Roux,Skin Partners,2,50.0,yes,0,0,0,0,0',
-  'Medicine,Dermatology,2,d-2,Fatima Khan,Northgate Clinic,1,25.0,yes,0,1,0,0,0',
-  'Medicine,Dermatology,2,wi-hana-sato,Hana Sato,,1,25.0,yes,0,0,0,0,0',
-  'Medicine,Dermatology,,d-3,Greta Olsen,Skin Partners,0,0.0,,0,0,0,0,1',
+  'category,subcategory,rank,nominee_id,nominee,practice,counted,share,winner,excluded_demo_ballot,excluded_operator_excluded,excluded_duplicate_ballot,excluded_not_on_list,excluded_repeat_on_ballot,excluded_self_vote',
+  'Medicine,Cardiology,1,c-2,Bo Lindqvist,Riverside Heart,5,55.6,yes,1,0,0,0,1,0',
+  'Medicine,Cardiology,2,c-3,Chen Wei,Lakeside Group,3,33.3,yes,0,0,0,0,0,0',
+  'Medicine,Cardiology,3,c-4,Dana Kowalski,Northgate Clinic,1,11.1,,0,0,1,0,0,0',
+  'Medicine,Cardiology,,c-1,Ana Ferreira,Northgate Clinic,0,0.0,,0,0,0,0,0,1',
+  'Medicine,Dermatology,1,d-1,Émile Roux,Skin Partners,2,50.0,yes,0,0,0,0,0,0',
+  'Medicine,Dermatology,2,d-2,Fatima Khan,Northgate Clinic,1,25.0,yes,0,0,1,0,0,0',
+  'Medicine,Dermatology,2,wi-hana-sato,Hana Sato,,1,25.0,yes,0,0,0,0,0,0',
+  'Medicine,Dermatology,,d-3,Greta Olsen,Skin Partners,0,0.0,,0,0,0,0,0,1',
 ].map((line) => `${line}\r\n`).join('');

@@ -13,6 +13,7 @@ import type { AuditLogTable } from './audit-log.table.ts';
 import type { RefusedBallotsTable } from './refused-ballots.table.ts';
 import type { LinkOpensTable } from './link-opens.table.ts';
 import type { BallotPseudonymsTable } from './ballot-pseudonyms.table.ts';
+import type { BallotExclusionsTable } from './ballot-exclusions.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -31,4 +32,5 @@ export interface Database {
   refused_ballots: RefusedBallotsTable;
   link_opens: LinkOpensTable;
   ballot_pseudonyms: BallotPseudonymsTable;
+  ballot_exclusions: BallotExclusionsTable;
 }

@@ -24,6 +24,9 @@ export interface BallotRecord {
   idempotencyKey?: string;
   /** The voter's receipt code; a new random one when not given. */
   receipt?: string;
+  /** Salted hashes of the client's address and user agent, for fraud signals (src/server/signals-salt.ts). */
+  clientHash?: string;
+  agentHash?: string;
 }
 
 /** A second ballot for a personal secret that already has one. */
@@ -46,7 +49,7 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
   return db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('ballots')
-      .values({ id: ballotId, project_id: ballot.projectId, link: ballot.link, personal_secret: ballot.personalSecret, created_at: createdAt, receipt: code })
+      .values({ id: ballotId, project_id: ballot.projectId, link: ballot.link, personal_secret: ballot.personalSecret, created_at: createdAt, receipt: code, client_hash: ballot.clientHash ?? null, agent_hash: ballot.agentHash ?? null })
       .onConflict((conflict) => conflict.columns(['project_id', 'personal_secret']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new AlreadySubmittedError();

@@ -3,14 +3,15 @@ import { licenseKey, nameWords, sameName } from './identity-keys.ts';
 import type { Voter } from './voter.ts';
 
 /** Why a vote is not counted. */
-export type ExclusionReason = 'demo_ballot' | 'duplicate_ballot' | 'not_on_list' | 'repeat_on_ballot' | 'self_vote';
+export type ExclusionReason = 'demo_ballot' | 'operator_excluded' | 'duplicate_ballot' | 'not_on_list' | 'repeat_on_ballot' | 'self_vote';
 
 /** Every reason, in the order the rules apply and the reports list them. */
-export const EXCLUSION_REASONS: readonly ExclusionReason[] = ['demo_ballot', 'duplicate_ballot', 'not_on_list', 'repeat_on_ballot', 'self_vote'];
+export const EXCLUSION_REASONS: readonly ExclusionReason[] = ['demo_ballot', 'operator_excluded', 'duplicate_ballot', 'not_on_list', 'repeat_on_ballot', 'self_vote'];
 
 /** What each reason means, for the reports. */
 export const REASON_TEXT: Record<ExclusionReason, string> = {
   demo_ballot: 'sent with the demo secret, which is for trying the survey out',
+  operator_excluded: 'an operator took the whole ballot out of the count (results exclude), for the reason recorded in the audit trail',
   duplicate_ballot: 'a later ballot from someone who had voted already (same personal link, email or license); the first one stands',
   not_on_list: 'names a nominee id that is not on the nominee list',
   repeat_on_ballot: 'the same nominee twice in one sub-category of one ballot (a slot and a reconciled write-in); counted once',
@@ -43,10 +44,17 @@ export interface DuplicateOf {
   by: 'personal link' | 'email' | 'license';
 }
 
+/** An operator's exclusion of a whole ballot: their why, and the audit entry that records it. */
+export interface OperatorExclusion {
+  reason: string;
+  auditId: string;
+}
+
 /** A ballot as the rules judge it. */
 export interface BallotToJudge {
   id: string;
   demo: boolean;
+  excluded?: OperatorExclusion;
   duplicateOf?: DuplicateOf;
   voter: Voter;
   votes: readonly Vote[];
@@ -82,13 +90,19 @@ function outside(voter: Voter, nominee: NomineeFacts | undefined): boolean {
 }
 
 /**
- * Judges every vote of one ballot, in this order: a demo ballot counts nothing; a duplicate
+ * Judges every vote of one ballot, in this order: a demo ballot counts nothing; a ballot an
+ * operator excluded counts nothing; a duplicate
  * ballot counts nothing; a vote for an id the list lacks is not counted; a nominee named twice
  * in one sub-category counts once; a self-vote counts only when the ballot names at least two
  * other nominees in that sub-category whose practice is not the voter's.
  */
 export function judgeBallot(ballot: BallotToJudge, nominees: (id: string) => NomineeFacts | undefined): Verdict[] {
   if (ballot.demo) return ballot.votes.map((vote) => ({ vote, counted: false, reason: 'demo_ballot' }));
+  const excluded = ballot.excluded;
+  if (excluded) {
+    const detail = `excluded by an operator: ${excluded.reason} (audit ${excluded.auditId})`;
+    return ballot.votes.map((vote) => ({ vote, counted: false, reason: 'operator_excluded', detail }));
+  }
   const duplicate = ballot.duplicateOf;
   if (duplicate) {
     const detail = `same ${duplicate.by} as ballot ${duplicate.ballotId}, which stands`;

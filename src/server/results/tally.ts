@@ -9,7 +9,7 @@ import { decisionKey, writeInDecisionsInForce } from '../repositories/write-in-d
 import { ballotPages, type FullBallot } from './ballot-pages.ts';
 import { databaseRegister, identityKeys, type IdentityRegister } from './identities.ts';
 import { nameKey } from './identity-keys.ts';
-import { EXCLUSION_REASONS, judgeBallot, type ExclusionReason, type NomineeFacts, type Verdict, type Vote } from './rules.ts';
+import { EXCLUSION_REASONS, judgeBallot, type ExclusionReason, type NomineeFacts, type OperatorExclusion, type Verdict, type Vote } from './rules.ts';
 import { voterFieldNames, voterFields, voterOf, type Voter } from './voter.ts';
 import type { BallotPseudonymRow } from '../db/ballot-pseudonyms.table.ts';
 import { pseudonym } from '../tokens.ts';
@@ -55,6 +55,12 @@ export interface TallyInput {
   survey: LoadedSurvey;
   nominees: readonly Nominee[];
   prepopulation: Record<string, PersonValues>;
+  /**
+   * Ballots an operator took out of the count, by id (`results exclude`): their votes are
+   * excluded as `operator_excluded`, and they are left out of the duplicate register as demo
+   * ballots are, so that the same person's next ballot stands.
+   */
+  excludedBallots?: ReadonlyMap<string, OperatorExclusion>;
   /** Called for every vote not counted, in the order ballots were received. */
   onExclusion?: (exclusion: Exclusion) => void | Promise<void>;
   /** Called for every ballot with how many votes it carries (counted or not). */
@@ -146,7 +152,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
           for (const answer of ballot.answers) if (answer.position === 0) answers.set(answer.field, answer.value);
           return purgedVoter(voterOf(fields, answers, personOf(prepopulation, ballot.personal_secret ?? undefined)), purged.get(ballot.id));
         });
-        const counted = page.map((ballot) => ballot.link !== 'demo');
+        const counted = page.map((ballot) => ballot.link !== 'demo' && !input.excludedBallots?.has(ballot.id));
         const candidates = page.flatMap((ballot, i) => {
           if (!counted[i]) return [];
           const { email, license } = identityOf(voters[i], purged.get(ballot.id), input.pseudonymKey);
@@ -156,7 +162,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
         const duplicateOf = new Map(candidates.map((candidate, i) => [candidate.id, repeats[i]]));
         for (const [i, ballot] of page.entries()) {
           const verdicts = judgeBallot(
-            { id: ballot.id, demo: ballot.link === 'demo', duplicateOf: duplicateOf.get(ballot.id), voter: voters[i], votes: votesOf(ballot, decisions, totals) },
+            { id: ballot.id, demo: ballot.link === 'demo', excluded: input.excludedBallots?.get(ballot.id), duplicateOf: duplicateOf.get(ballot.id), voter: voters[i], votes: votesOf(ballot, decisions, totals) },
             (id) => facts.get(id),
           );
           totals.ballots++;

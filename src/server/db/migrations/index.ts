@@ -4,6 +4,7 @@ import * as operatorDecisions from './20261201090000-operator-decisions.ts';
 import * as auditLog from './20261205000000-audit-log.ts';
 import * as refusedBallots from './20261210090000-refused-ballots.ts';
 import * as voteTracking from './20261220000000-vote-tracking.ts';
+import * as fraudSignals from './20261230500000-fraud-signals.ts';
 
 /**
  * Every migration, by name, in the order they run. Listed here rather than read from the
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '20261205000000-audit-log': auditLog,
   '20261210090000-refused-ballots': refusedBallots,
   '20261220000000-vote-tracking': voteTracking,
+  '20261230500000-fraud-signals': fraudSignals,
 };
