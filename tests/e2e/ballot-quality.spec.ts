@@ -17,7 +17,7 @@ test.describe('errors in the voter’s words', () => {
       'First name is required.',
       'Last name is required.',
       'Medical credential is required.',
-      'Medical license number is required.',
+      'Enter your license number as it is written on your license, such as MD-123456.',
       'Email is required.',
       'Medical practice is required.',
       'Tick “I Affirm” to confirm the statements above.',
