@@ -3,13 +3,13 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INDEX_SETTINGS, syncNominees } from '../../src/server/algolia-sync.ts';
 import { generateNominees } from '../../bin/lib/nominee-generator.ts';
-import { PORTS, startRecorder, type Recorded } from '../support/recorder.ts';
+import { startRecorder, type Recorded } from '../support/recorder.ts';
 
 /** Stands in for Algolia's write API: every write answers a task, every task is already published. */
 let algolia: Awaited<ReturnType<typeof startRecorder>>;
 let task = 0;
 beforeAll(async () => {
-  algolia = await startRecorder(PORTS.algoliaSync, ({ method, path }) => {
+  algolia = await startRecorder(({ method, path }) => {
     if (method === 'GET' && /\/task\/\d+/.test(path)) return { body: { status: 'published', pendingTask: false } };
     return { body: { taskID: ++task, updatedAt: '2027-01-01T00:00:00Z', objectIDs: [] } };
   });

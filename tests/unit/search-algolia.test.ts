@@ -3,12 +3,12 @@ import { createSearchClient } from '../../src/search/search-client.ts';
 import { searchSettings } from '../../src/search/settings.ts';
 import { HITS_PER_PAGE } from '../../src/survey/nominee-search.ts';
 import { configureSearch, $suggestions, typeQuery } from '../../src/stores/suggestions.ts';
-import { PORTS, startRecorder } from '../support/recorder.ts';
+import { startRecorder } from '../support/recorder.ts';
 
 /** Stands in for Algolia, which cannot be reached from here: records requests, answers as Algolia would. */
 let algolia: Awaited<ReturnType<typeof startRecorder>>;
 beforeAll(async () => {
-  algolia = await startRecorder(PORTS.algoliaSearch, ({ body }) => ({
+  algolia = await startRecorder(({ body }) => ({
     body: {
       results: (body as { requests: Array<{ indexName: string; query: string }> }).requests.map(({ indexName, query }) => ({
         hits: [{ objectID: 'tdd-0001', id: 'tdd-0001', name: 'José Álvarez-Ruiz', specialty: 'Cardiology', _highlightResult: {} }],

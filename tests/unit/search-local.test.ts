@@ -7,7 +7,6 @@ import type { SearchClient } from 'instantsearch.js';
 import { OPTIONS, POST } from '../../src/pages/api/search/[projectId].ts';
 import { createSearchClient, type NomineeSearchClient } from '../../src/search/search-client.ts';
 import { searchSettings } from '../../src/search/settings.ts';
-import { PORTS } from '../support/recorder.ts';
 
 /** The search endpoint behind a real HTTP server, as the built site serves it. */
 let server: http.Server;
@@ -23,7 +22,7 @@ beforeAll(async () => {
     const response = await handler({ params: { projectId }, request, url } as never);
     res.writeHead(response.status, Object.fromEntries(response.headers)).end(await response.text());
   });
-  await new Promise<void>((resolve) => server.listen(PORTS.localSearch, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
