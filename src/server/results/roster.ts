@@ -23,7 +23,8 @@ const MAX_PROBLEMS = 20;
 const ROSTER_COLUMNS = ['email', 'name', PERSON_NOMINEE_ID];
 
 function fail(file: string, problems: Problem[]): never {
-  const shown = problems.slice(0, MAX_PROBLEMS).map((problem) => `${problem.path}: ${problem.message}`);
+  // Each message may end a sentence of its own; the list ends with one full stop.
+  const shown = problems.slice(0, MAX_PROBLEMS).map((problem) => `${problem.path}: ${problem.message.replace(/\.$/, '')}`);
   if (problems.length > MAX_PROBLEMS) shown.push(`… and ${problems.length - MAX_PROBLEMS} more`);
   throw new OperatorError(`The roster ${file} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}, nothing was written: ${shown.join('; ')}.`);
 }
