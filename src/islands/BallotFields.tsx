@@ -7,7 +7,7 @@ import { FieldView } from './fields/FieldView.tsx';
 
 /** Without the summary's code (the connection dropped since the page loaded): focus the first field with a problem, as before. */
 function FocusFirstProblem() {
-  const failed = useStore($failedSubmits);
+  const failed = useStore($failedSubmits, { ssr: 'initial' });
   useEffect(() => {
     const target = document.querySelector<HTMLElement>('[aria-invalid="true"]');
     const control = target?.matches('input, select, textarea') ? target : target?.querySelector<HTMLElement>('input:not(:disabled), select, textarea');
@@ -30,7 +30,7 @@ interface Props {
 export default function BallotFields({ rows, summary = false }: Props) {
   // Hydration renders what the build rendered (the stores' initial values); a prefill shows just after.
   const { prefill } = useStore($link, { ssr: 'initial' });
-  const failedSubmits = useStore($failedSubmits);
+  const failedSubmits = useStore($failedSubmits, { ssr: 'initial' });
   return (
     <div className="fields" translate="no">
       {summary && failedSubmits > 0 && (

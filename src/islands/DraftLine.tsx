@@ -5,7 +5,9 @@ const day = new Intl.DateTimeFormat('en', { dateStyle: 'long' });
 
 /** The line that says the answers are kept on this device, with a way to clear them, and whether a ballot left from here. */
 export function DraftLine() {
-  const draft = useStore($draft);
+  // The page reads the device's draft before the islands hydrate: hydrate with the store's first
+  // value, as the HTML was rendered, then show the draft (else React reports a mismatch, #418).
+  const draft = useStore($draft, { ssr: 'initial' });
   if (!draft.keeping) return null;
   return (
     <div className="draft-line">

@@ -21,13 +21,13 @@ interface Props {
 /** A reservation section: tiles to pick one from (taken ones GONE), the voter's own text, and who came before. */
 export default function Reservations({ field, words, projectId, tiles, confirmed }: Props) {
   const kind = field.type;
-  const lookup = useStore($lookups)[kind];
-  const taken = useStore($takenTiles)[kind] ?? [];
-  const choice = useStore($reservations)[field.name];
-  const problems = useStore($problems);
+  const lookup = useStore($lookups, { ssr: 'initial' })[kind];
+  const taken = useStore($takenTiles, { ssr: 'initial' })[kind] ?? [];
+  const choice = useStore($reservations, { ssr: 'initial' })[field.name];
+  const problems = useStore($problems, { ssr: 'initial' });
   const custom = customReservationName(field.name);
-  const attempted = useStore($attempted);
-  const touched = useStore($touched)[custom];
+  const attempted = useStore($attempted, { ssr: 'initial' });
+  const touched = useStore($touched, { ssr: 'initial' })[custom];
   const tileError = attempted ? problems[field.name] : undefined;
   const customError = attempted || touched ? problems[custom] : undefined;
   const error = tileError ?? customError;

@@ -19,8 +19,8 @@ interface Props {
 /** The affirmation and the submit button; registers the survey that the whole ballot is checked against. */
 export default function SubmitBar({ survey }: Props) {
   const affirmed = useStore($affirmed, { ssr: 'initial' });
-  const status = useStore($submission);
-  const notice = useStore($notice);
+  const status = useStore($submission, { ssr: 'initial' });
+  const notice = useStore($notice, { ssr: 'initial' });
   const button = useRef<HTMLButtonElement>(null);
   const points = survey.affirmation_points ?? [DEFAULT_AFFIRMATION];
 

@@ -20,10 +20,10 @@ function inPageOrder(problems: Array<[string, string]>): Array<[string, string]>
  * The top fields island loads it on the first failed submit: a ballot right the first time never fetches it.
  */
 export default function ErrorSummary() {
-  const attempted = useStore($attempted);
-  const problems = useStore($problems);
-  const failed = useStore($failedSubmits);
-  const survey = useStore($ballotSurvey);
+  const attempted = useStore($attempted, { ssr: 'initial' });
+  const problems = useStore($problems, { ssr: 'initial' });
+  const failed = useStore($failedSubmits, { ssr: 'initial' });
+  const survey = useStore($ballotSurvey, { ssr: 'initial' });
   const box = useRef<HTMLDivElement>(null);
   // Too few names has its own notice by the submit button (SPEC.md §5), once every field is right.
   const requirement = survey ? voteRequirementMessage(survey.vote_requirement) : undefined;

@@ -6,18 +6,18 @@ import { $attempted, $editing, $problems, $touched } from '../../stores/validati
  * never before, and not while a voter edits an answer that had none.
  */
 export function useShownProblems(): (name: string) => string | undefined {
-  const problems = useStore($problems);
-  const touched = useStore($touched);
-  const attempted = useStore($attempted);
-  const editing = useStore($editing);
+  const problems = useStore($problems, { ssr: 'initial' });
+  const touched = useStore($touched, { ssr: 'initial' });
+  const attempted = useStore($attempted, { ssr: 'initial' });
+  const editing = useStore($editing, { ssr: 'initial' });
   return (name) => ((attempted || touched[name]) && !editing[name] && problems[name]) || undefined;
 }
 
 /** True once a name's answer has been checked where the voter can see it: left, or the ballot submitted, and not being edited. */
 export function useChecked(): (name: string) => boolean {
-  const touched = useStore($touched);
-  const attempted = useStore($attempted);
-  const editing = useStore($editing);
+  const touched = useStore($touched, { ssr: 'initial' });
+  const attempted = useStore($attempted, { ssr: 'initial' });
+  const editing = useStore($editing, { ssr: 'initial' });
   return (name) => Boolean((attempted || touched[name]) && !editing[name]);
 }
 

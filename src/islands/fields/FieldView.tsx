@@ -38,7 +38,7 @@ export function FieldView({ field, prefill }: Props) {
   const answers = useStore($answers, { ssr: 'initial' });
   const shownProblem = useShownProblems();
   const checked = useChecked();
-  const problems = useStore($problems);
+  const problems = useStore($problems, { ssr: 'initial' });
   const value: Answer = answers[field.name] ?? '';
   const id = inputId(field.name);
   const required = Boolean(field.validation?.required);

@@ -39,8 +39,8 @@ export function NominationInput({ slot, label, placeholder }: Props) {
   const id = slotId(slot);
   const listId = `${id}-list`;
   const picked = useStore($nominations, { ssr: 'initial' })[slot];
-  const suggestions = useStore($suggestions);
-  const pickedName = useStore($nomineeNames)[slot];
+  const suggestions = useStore($suggestions, { ssr: 'initial' });
+  const pickedName = useStore($nomineeNames, { ssr: 'initial' })[slot];
   const [text, setText] = useState('');
   const [note, setNote] = useState('');
   const [shown, setShown] = useState<string>('');
