@@ -27,7 +27,7 @@ const allowedDomains = (process.env.ALLOWED_DOMAINS ?? '')
 export default defineConfig({
   output: 'static',
   trailingSlash: 'ignore',
-  adapter: node({ mode: 'standalone', bodySizeLimit }),
+  adapter: node({ mode: 'middleware', bodySizeLimit }),
   integrations: [react(), nomineeLists(), personalLinks(), staticHostRules(), precompress()],
   security: {
     // src/middleware.ts checks the origin of every API post instead: Astro's check admits only
