@@ -10,6 +10,16 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Every other file keeps its name across builds: asked again, answered 304 while unchanged. */
 const REVALIDATE = 'public, max-age=0, must-revalidate';
 
+/** Text types named with their charset, as before sirv (which names it for HTML only). */
+const TEXT_TYPES = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+};
+
 /**
  * Why a request's raw path is refused before any file is looked up, or undefined when it is
  * fine: a path that does not decode, or that holds a NUL, a backslash or a `.`/`..` segment
@@ -58,6 +68,10 @@ export function staticFiles(clientDir) {
     etag: true,
     brotli: true,
     gzip: true,
-    setHeaders: (res, pathname) => res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE),
+    setHeaders: (res, pathname) => {
+      res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE);
+      const type = TEXT_TYPES[path.extname(pathname)];
+      if (type) res.setHeader('Content-Type', type);
+    },
   });
 }

@@ -56,7 +56,7 @@ test.describe('the static file server', () => {
     const asset = await request.get(script!, { headers: { 'Accept-Encoding': 'identity' } });
     expect(asset.status()).toBe(200);
     expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(asset.headers()['content-type']).toMatch(/^text\/javascript/);
+    expect(asset.headers()['content-type']).toBe('text/javascript; charset=utf-8');
 
     const etag = home.headers().etag;
     expect(etag).toBeTruthy();
