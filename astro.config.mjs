@@ -7,33 +7,26 @@ import precompress from './src/integrations/precompress.ts';
 import nomineeLists from './src/integrations/nominee-lists.ts';
 import personalLinks from './src/integrations/personal-links.ts';
 import { loadSite } from './src/survey/loader.ts';
+import { readServerConfig } from './src/server/config.ts';
 
 const site = loadSite();
 
-/** The largest request body the survey API reads, in bytes (ballot fields plus files). */
-const bodySizeLimit = Number(process.env.BODY_SIZE_LIMIT ?? 12 * 1024 * 1024);
-
-/**
- * The public host names the API is reached by through a TLS-terminating proxy, e.g.
- * `ALLOWED_DOMAINS=vote.example.com` at build time. Astro then trusts X-Forwarded-Proto/Host
- * for those names only, so a request's origin is the public https one. See docs/api.md.
- */
-const allowedDomains = (process.env.ALLOWED_DOMAINS ?? '')
-  .split(',')
-  .map((name) => name.trim())
-  .filter(Boolean)
-  .map((hostname) => ({ hostname, protocol: 'https' }));
+// One reading of the environment for the build and the server (src/server/config.ts): a wrong
+// value stops the build with the variable's name.
+const { bodySizeLimit, allowedDomains } = readServerConfig();
 
 export default defineConfig({
   output: 'static',
   trailingSlash: 'ignore',
-  adapter: node({ mode: 'standalone', bodySizeLimit }),
+  adapter: node({ mode: 'middleware', bodySizeLimit }),
   integrations: [react(), nomineeLists(), personalLinks(), staticHostRules(), precompress()],
   security: {
     // src/middleware.ts checks the origin of every API post instead: Astro's check admits only
     // the request's own origin, and a site served from a CDN posts from another (ALLOWED_ORIGINS).
     checkOrigin: false,
-    allowedDomains,
+    // ALLOWED_DOMAINS (docs/api.md): Astro then trusts X-Forwarded-Proto/Host for those names
+    // only, so a request's origin is the public https one.
+    allowedDomains: allowedDomains.map((hostname) => ({ hostname, protocol: 'https' })),
     // Astro hashes the scripts and styles it inlines into each page's policy; the pages add the
     // rest (src/components/ContentPolicy.astro) and the build copies it to `_headers`.
     csp: true,

@@ -1,13 +1,13 @@
 // Serves the built site and the survey API from one Node process: the static pages, the
-// static host's rules from `_redirects` and `_headers`, and Astro's on-demand routes.
+// static host's rules from `_redirects` and `_headers`, and Astro's on-demand routes (the
+// Node adapter's middleware-mode handler, which serves no files and starts no server itself).
 import { readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { headersFor, matchRule, parseHeaderRules, parseRules } from './static-rules.mjs';
-import { sendCompressed } from './static-files.mjs';
+import { refusedPath, staticFiles } from './static-files.mjs';
 
-process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 // The survey API trusts the peer header below only when this server set it.
 process.env.PEERVOTE_PEER_HEADER = '1';
 // PEERVOTE_DIST serves another build's output (`astro build --outDir …`); tests use it.
@@ -38,6 +38,7 @@ function followRules(file, parse) {
   };
 }
 
+const files = staticFiles(clientDir);
 const rules = followRules(`${clientDir}/_redirects`, parseRules);
 const headerRules = followRules(`${clientDir}/_headers`, parseHeaderRules);
 
@@ -54,6 +55,10 @@ const NEVER_TAKEN = new Set(['TRACE', 'CONNECT']);
 const ALLOW = 'GET, HEAD, POST, OPTIONS';
 const REFUSED_METHOD = JSON.stringify({ error: 'method_not_allowed', message: `This server takes ${ALLOW}.`, problems: [] });
 
+/** The 400 for a path that tries to reach outside the built files, before any rule or file is looked at. */
+const refuse = (res, why) =>
+  res.writeHead(400, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify({ error: 'bad_request', message: `This address cannot be served: ${why}.`, problems: [] }));
+
 const server = http.createServer((req, res) => {
   if (NEVER_TAKEN.has(req.method ?? '')) {
     res.writeHead(405, { Allow: ALLOW, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' }).end(REFUSED_METHOD);
@@ -64,6 +69,9 @@ const server = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
   // Matched on the address asked for, before any rewrite, as a static host does.
   for (const [name, value] of headersFor(headerRules(), url.pathname)) res.appendHeader(name, value);
+  // Checked on the raw target: URL parsing has already resolved `..` and `%2e%2e` away above.
+  const refused = refusedPath(req.url ?? '/');
+  if (refused) return refuse(res, refused);
   const action = matchRule(rules(), url.pathname, clientDir);
   if (action?.redirect) {
     res.writeHead(action.status, { Location: action.redirect + url.search }).end();
@@ -71,8 +79,8 @@ const server = http.createServer((req, res) => {
   }
   if (action?.rewrite) req.url = action.rewrite + url.search;
   const pathname = action?.rewrite ?? url.pathname;
-  if (!pathname.startsWith('/api/') && sendCompressed(req, res, clientDir, pathname)) return;
-  handler(req, res);
+  if (pathname.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) handler(req, res);
+  else files(req, res, () => handler(req, res));
 });
 
 // A CONNECT never reaches the request handler: Node hands it over as a raw socket.

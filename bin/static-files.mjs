@@ -1,18 +1,45 @@
-// Serves built files itself when the browser accepts a precompressed copy (Brotli, then
-// gzip), with caching headers: hashed assets for a year, everything else revalidated.
-import { createReadStream, existsSync, statSync } from 'node:fs';
+// Serves the built files with sirv: a precompressed copy (Brotli, then gzip) when the browser
+// accepts one, hashed assets cached for a year, everything else revalidated. Each request
+// looks at the disk (sirv's `dev` lookup), so a build while the server runs is served at once.
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import sirv from 'sirv';
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
+/** Hashed by the build, so a changed file gets a new name: cached for good. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Every other file keeps its name across builds: asked again, answered 304 while unchanged. */
+const REVALIDATE = 'public, max-age=0, must-revalidate';
+
+/** Text types named with their charset, as before sirv (which names it for HTML only). */
+const TEXT_TYPES = {
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
   '.json': 'application/json; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
   '.xml': 'application/xml; charset=utf-8',
 };
+
+/**
+ * Why a request's raw path is refused before any file is looked up, or undefined when it is
+ * fine: a path that does not decode, or that holds a NUL, a backslash or a `.`/`..` segment
+ * (written plainly or percent-encoded), never names a built file.
+ * @param {string} rawUrl the request line's target, as the client sent it
+ * @returns {string | undefined}
+ */
+export function refusedPath(rawUrl) {
+  const rawPath = rawUrl.split(/[?#]/, 1)[0];
+  let decoded;
+  try {
+    decoded = decodeURIComponent(rawPath);
+  } catch {
+    return 'the path is not valid percent-encoding';
+  }
+  if (decoded.includes('\0')) return 'the path holds a NUL character';
+  if (decoded.includes('\\')) return 'the path holds a backslash';
+  if (decoded.split('/').some((segment) => segment === '..' || segment === '.')) return 'the path climbs folders';
+  return undefined;
+}
 
 /**
  * The built file a path names (the file itself, or its folder's index.html), or undefined.
@@ -20,14 +47,10 @@ const TYPES = {
  * @param {string} pathname
  */
 export function resolveFile(clientDir, pathname) {
-  let decoded;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return undefined;
-  }
-  const file = path.join(clientDir, path.normalize(decoded));
-  if (!file.startsWith(clientDir)) return undefined;
+  if (refusedPath(pathname)) return undefined;
+  const root = path.resolve(clientDir);
+  const file = path.join(root, decodeURIComponent(pathname));
+  if (file !== root && !file.startsWith(`${root}${path.sep}`)) return undefined;
   for (const candidate of [file, path.join(file, 'index.html')]) {
     if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   }
@@ -35,34 +58,20 @@ export function resolveFile(clientDir, pathname) {
 }
 
 /**
- * Sends a precompressed copy of a built file when there is one the browser accepts; returns
- * false to leave the request to the next handler.
- * @param {import('node:http').IncomingMessage} req
- * @param {import('node:http').ServerResponse} res
+ * A request handler `(req, res, next)` for the files under `clientDir`; `next` gets every
+ * request that names no file there.
  * @param {string} clientDir
- * @param {string} pathname
  */
-export function sendCompressed(req, res, clientDir, pathname) {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  const file = resolveFile(clientDir, pathname);
-  const type = file && TYPES[path.extname(file)];
-  if (!file || !type) return false;
-  const accepted = String(req.headers['accept-encoding'] ?? '');
-  const encoding = ['br', 'gzip'].find((name) => new RegExp(`\\b${name}\\b`).test(accepted) && existsSync(`${file}.${name === 'br' ? 'br' : 'gz'}`));
-  if (!encoding) return false;
-  const compressed = `${file}.${encoding === 'br' ? 'br' : 'gz'}`;
-  const stats = statSync(compressed);
-  const immutable = pathname.startsWith('/_astro/');
-  const etag = `"${encoding}-${stats.size.toString(36)}-${stats.mtimeMs.toString(36)}"`;
-  res.setHeader('Vary', 'Accept-Encoding');
-  res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
-  res.setHeader('ETag', etag);
-  if (req.headers['if-none-match'] === etag) {
-    res.writeHead(304).end();
-    return true;
-  }
-  res.writeHead(200, { 'Content-Type': type, 'Content-Encoding': encoding, 'Content-Length': stats.size });
-  if (req.method === 'HEAD') res.end();
-  else createReadStream(compressed).pipe(res);
-  return true;
+export function staticFiles(clientDir) {
+  return sirv(clientDir, {
+    dev: true,
+    etag: true,
+    brotli: true,
+    gzip: true,
+    setHeaders: (res, pathname) => {
+      res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE);
+      const type = TEXT_TYPES[path.extname(pathname)];
+      if (type) res.setHeader('Content-Type', type);
+    },
+  });
 }

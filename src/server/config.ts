@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { coerce, create, define, type Infer, type Struct, StructError, type, unknown } from 'superstruct';
 
 /** The survey API's settings, read from the environment once (see docs/api.md for each variable). */
 export interface ServerConfig {
@@ -13,6 +14,8 @@ export interface ServerConfig {
   readonly bodySizeLimit: number;
   /** Origins besides the API's own that may post ballots and read answers (a site on a CDN). */
   readonly allowedOrigins: readonly string[];
+  /** Public host names a TLS-terminating proxy forwards (ALLOWED_DOMAINS, read at build time by Astro). */
+  readonly allowedDomains: readonly string[];
   /** How many proxies in front of the API append to X-Forwarded-For; 0 trusts none. */
   readonly trustProxy: number;
   /** Ballot posts one client may make per window; 0 turns the limit off. */
@@ -46,83 +49,140 @@ export class EnvError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-function wholeNumber(env: Env, name: string, fallback: number, min = 0): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new EnvError(name, `a whole number${min ? ` of at least ${min}` : ''}`, raw);
-  return Number(raw);
-}
-
-function flag(env: Env, name: string): boolean {
-  const raw = env[name]?.trim().toLowerCase() ?? '';
-  if (['', '0', 'false', 'no', 'off'].includes(raw)) return false;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  throw new EnvError(name, 'true or false', raw);
-}
-
-function proxies(env: Env, name: string): number {
-  const raw = env[name]?.trim().toLowerCase() ?? '';
-  if (['', '0', 'false', 'no', 'off'].includes(raw)) return 0;
-  if (['true', 'yes', 'on'].includes(raw)) return 1;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  throw new EnvError(name, 'true, false or the number of proxies in front of the API', raw);
-}
-
-function sentry(env: Env): ServerConfig['sentry'] {
-  const dsn = env.SENTRY_DSN?.trim();
-  if (!dsn) return undefined;
-  if (!URL.canParse(dsn) || !/^https?:$/.test(new URL(dsn).protocol) || !new URL(dsn).username) {
-    throw new EnvError('SENTRY_DSN', "a Sentry DSN such as https://<key>@o0.ingest.sentry.io/<project> (from the project's Client Keys)", dsn);
+/** What a variable's reader gives back for a value it cannot read: shown in the error instead of the raw value. */
+class Unreadable {
+  readonly shown: string;
+  constructor(shown: string) {
+    this.shown = shown;
   }
-  return Object.freeze({ dsn, environment: env.SENTRY_ENVIRONMENT?.trim() || undefined, release: env.SENTRY_RELEASE?.trim() || undefined });
 }
 
-function secret(env: Env, name: string): string | undefined {
-  const raw = env[name]?.trim();
-  if (!raw) return undefined;
-  if (raw.length < 32) throw new EnvError(name, 'a random secret of at least 32 characters (openssl rand -hex 32)', `${raw.length} characters`);
-  return raw;
+/**
+ * One environment variable: `read` turns its trimmed text into the setting, or into an
+ * Unreadable; blank or unset gives `fallback`. `expected` says what a right value looks like.
+ */
+function variable<T>(expected: string, read: (raw: string) => T | Unreadable, fallback: T): Struct<T, null> {
+  return coerce(
+    define<T>(expected, (value) => !(value instanceof Unreadable) || expected),
+    unknown(),
+    (raw) => (typeof raw === 'string' && raw.trim() !== '' ? read(raw.trim()) : fallback),
+  );
 }
 
-function origins(env: Env, name: string): string[] {
-  const raw = env[name] ?? '';
-  return raw
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean)
-    .map((item) => {
-      if (!URL.canParse(item) || new URL(item).origin !== item.replace(/\/$/, '')) {
-        throw new EnvError(name, 'a comma-separated list of origins such as https://vote.example.com', item);
-      }
-      return new URL(item).origin;
-    });
+const wholeNumber = (fallback: number, min = 0) =>
+  variable(`a whole number${min ? ` of at least ${min}` : ''}`, (raw) => (/^\d+$/.test(raw) && Number(raw) >= min ? Number(raw) : new Unreadable(raw)), fallback);
+
+const text = (fallback: string) => variable('a text', (raw) => raw, fallback);
+const optionalText = () => variable('a text', (raw): string | undefined => raw, undefined);
+
+const flag = () =>
+  variable(
+    'true or false',
+    (raw) => {
+      const word = raw.toLowerCase();
+      if (['0', 'false', 'no', 'off'].includes(word)) return false;
+      if (['1', 'true', 'yes', 'on'].includes(word)) return true;
+      return new Unreadable(word);
+    },
+    false,
+  );
+
+/**
+ * Every variable the API and the build read, in one struct over the environment: each is
+ * parsed here only, and `create` fails on the first one that is wrong.
+ */
+const Environment = type({
+  DATABASE_URL: variable('a postgres:// URL', (raw): string | undefined | Unreadable => (/^postgres(ql)?:\/\//.test(raw) ? raw : new Unreadable(raw)), undefined),
+  DATA_DIR: text('data'),
+  SQLITE_FILE: text('peervote.sqlite'),
+  SQLITE_SYNCHRONOUS: variable(
+    'NORMAL or FULL',
+    (raw) => {
+      const mode = raw.toUpperCase();
+      return mode === 'NORMAL' || mode === 'FULL' ? mode : new Unreadable(mode);
+    },
+    'NORMAL' as const,
+  ),
+  PG_POOL_MAX: wholeNumber(10, 1),
+  UPLOADS_DIR: text('uploads'),
+  BODY_SIZE_LIMIT: wholeNumber(12 * 1024 * 1024, 1024),
+  ALLOWED_ORIGINS: variable(
+    'a comma-separated list of origins such as https://vote.example.com',
+    (raw) => {
+      const items = raw.split(',').map((item) => item.trim()).filter(Boolean);
+      const wrong = items.find((item) => !URL.canParse(item) || new URL(item).origin !== item.replace(/\/$/, ''));
+      return wrong === undefined ? items.map((item) => new URL(item).origin) : new Unreadable(wrong);
+    },
+    [] as string[],
+  ),
+  ALLOWED_DOMAINS: variable('a comma-separated list of host names', (raw) => raw.split(',').map((name) => name.trim()).filter(Boolean), [] as string[]),
+  TRUST_PROXY: variable(
+    'true, false or the number of proxies in front of the API',
+    (raw) => {
+      const word = raw.toLowerCase();
+      if (['0', 'false', 'no', 'off'].includes(word)) return 0;
+      if (['true', 'yes', 'on'].includes(word)) return 1;
+      return /^\d+$/.test(word) ? Number(word) : new Unreadable(word);
+    },
+    0,
+  ),
+  RATE_LIMIT_MAX: wholeNumber(30),
+  RATE_LIMIT_WINDOW_SECONDS: wholeNumber(60, 1),
+  SEARCH_RATE_LIMIT_MAX: wholeNumber(600),
+  LINK_RATE_LIMIT_MAX: wholeNumber(60),
+  RECEIPT_RATE_LIMIT_MAX: wholeNumber(10),
+  IDEMPOTENCY_LOCK_SECONDS: wholeNumber(60, 1),
+  PEERVOTE_TEST_HOOKS: flag(),
+  SENTRY_DSN: variable(
+    "a Sentry DSN such as https://<key>@o0.ingest.sentry.io/<project> (from the project's Client Keys)",
+    (raw): string | undefined | Unreadable => (URL.canParse(raw) && /^https?:$/.test(new URL(raw).protocol) && new URL(raw).username ? raw : new Unreadable(raw)),
+    undefined,
+  ),
+  SENTRY_ENVIRONMENT: optionalText(),
+  SENTRY_RELEASE: optionalText(),
+  // The secret itself never goes into an error message: only its length.
+  SIGNALS_SECRET: variable(
+    'a random secret of at least 32 characters (openssl rand -hex 32)',
+    (raw): string | undefined | Unreadable => (raw.length >= 32 ? raw : new Unreadable(`${raw.length} characters`)),
+    undefined,
+  ),
+});
+
+/** Reads every variable of an environment; throws an EnvError naming the first variable that is wrong. */
+function readEnvironment(env: Env): Infer<typeof Environment> {
+  try {
+    return create(env, Environment);
+  } catch (error) {
+    if (!(error instanceof StructError)) throw error;
+    const [failure] = error.failures();
+    const shown = failure.value instanceof Unreadable ? failure.value.shown : String(env[String(failure.key)]);
+    throw new EnvError(String(failure.key), failure.message, shown);
+  }
 }
 
 /** Reads the settings from an environment; throws an EnvError naming the first variable that is wrong. */
 export function readServerConfig(env: Env = process.env): ServerConfig {
-  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new EnvError('DATABASE_URL', 'a postgres:// URL', databaseUrl);
-  const dataDir = path.resolve(env.DATA_DIR?.trim() || 'data');
-  const synchronous = (env.SQLITE_SYNCHRONOUS?.trim() || 'NORMAL').toUpperCase();
-  if (synchronous !== 'NORMAL' && synchronous !== 'FULL') throw new EnvError('SQLITE_SYNCHRONOUS', 'NORMAL or FULL', synchronous);
+  const vars = readEnvironment(env);
+  const dataDir = path.resolve(vars.DATA_DIR);
   return Object.freeze({
-    databaseUrl,
-    sqliteFile: path.resolve(dataDir, env.SQLITE_FILE?.trim() || 'peervote.sqlite'),
-    sqliteSynchronous: synchronous,
-    pgPoolMax: wholeNumber(env, 'PG_POOL_MAX', 10, 1),
-    uploadsDir: path.resolve(dataDir, env.UPLOADS_DIR?.trim() || 'uploads'),
-    bodySizeLimit: wholeNumber(env, 'BODY_SIZE_LIMIT', 12 * 1024 * 1024, 1024),
-    allowedOrigins: Object.freeze(origins(env, 'ALLOWED_ORIGINS')),
-    trustProxy: proxies(env, 'TRUST_PROXY'),
-    rateLimitMax: wholeNumber(env, 'RATE_LIMIT_MAX', 30),
-    rateLimitWindowMs: wholeNumber(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1) * 1000,
-    searchRateLimitMax: wholeNumber(env, 'SEARCH_RATE_LIMIT_MAX', 600),
-    linkRateLimitMax: wholeNumber(env, 'LINK_RATE_LIMIT_MAX', 60),
-    receiptRateLimitMax: wholeNumber(env, 'RECEIPT_RATE_LIMIT_MAX', 10),
-    idempotencyLockMs: wholeNumber(env, 'IDEMPOTENCY_LOCK_SECONDS', 60, 1) * 1000,
-    testHooks: flag(env, 'PEERVOTE_TEST_HOOKS'),
-    sentry: sentry(env),
-    signalsSecret: secret(env, 'SIGNALS_SECRET'),
+    databaseUrl: vars.DATABASE_URL,
+    sqliteFile: path.resolve(dataDir, vars.SQLITE_FILE),
+    sqliteSynchronous: vars.SQLITE_SYNCHRONOUS,
+    pgPoolMax: vars.PG_POOL_MAX,
+    uploadsDir: path.resolve(dataDir, vars.UPLOADS_DIR),
+    bodySizeLimit: vars.BODY_SIZE_LIMIT,
+    allowedOrigins: Object.freeze(vars.ALLOWED_ORIGINS),
+    allowedDomains: Object.freeze(vars.ALLOWED_DOMAINS),
+    trustProxy: vars.TRUST_PROXY,
+    rateLimitMax: vars.RATE_LIMIT_MAX,
+    rateLimitWindowMs: vars.RATE_LIMIT_WINDOW_SECONDS * 1000,
+    searchRateLimitMax: vars.SEARCH_RATE_LIMIT_MAX,
+    linkRateLimitMax: vars.LINK_RATE_LIMIT_MAX,
+    receiptRateLimitMax: vars.RECEIPT_RATE_LIMIT_MAX,
+    idempotencyLockMs: vars.IDEMPOTENCY_LOCK_SECONDS * 1000,
+    testHooks: vars.PEERVOTE_TEST_HOOKS,
+    sentry: vars.SENTRY_DSN ? Object.freeze({ dsn: vars.SENTRY_DSN, environment: vars.SENTRY_ENVIRONMENT, release: vars.SENTRY_RELEASE }) : undefined,
+    signalsSecret: vars.SIGNALS_SECRET,
     signalsKeyFile: path.resolve(dataDir, 'signals.key'),
   });
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { readServerConfig } from '../../src/server/config.ts';
 import { foldWorkplaces, workplaceKey } from '../../src/server/workplaces.ts';
@@ -28,6 +29,21 @@ describe('configuration from the environment', () => {
     [{ SENTRY_DSN: 'https://o0.ingest.sentry.io/42' }, 'SENTRY_DSN'],
   ])('a wrong %j fails naming the variable', (env, name) => {
     expect(() => readServerConfig(env)).toThrow(new RegExp(`^Environment variable ${name}:`));
+  });
+
+  test('the error says what was expected and what was given, but never a secret', () => {
+    expect(() => readServerConfig({ BODY_SIZE_LIMIT: '12MB' })).toThrow('Environment variable BODY_SIZE_LIMIT: expected a whole number of at least 1024, got "12MB"');
+    expect(() => readServerConfig({ BODY_SIZE_LIMIT: '100' })).toThrow(/BODY_SIZE_LIMIT: expected a whole number of at least 1024, got "100"/);
+    expect(() => readServerConfig({ ALLOWED_ORIGINS: 'https://a.example, cdn.example.com' })).toThrow(/ALLOWED_ORIGINS: .* got "cdn\.example\.com"$/);
+    expect(() => readServerConfig({ SIGNALS_SECRET: 'hunter2-hunter2' })).toThrow('got "15 characters"');
+    expect(() => readServerConfig({ SIGNALS_SECRET: 'hunter2-hunter2' })).not.toThrow(/hunter2/);
+  });
+
+  test('blank values take the default; the build reads BODY_SIZE_LIMIT and ALLOWED_DOMAINS from the same place', () => {
+    expect(readServerConfig({ BODY_SIZE_LIMIT: ' ', RATE_LIMIT_MAX: '' })).toMatchObject({ bodySizeLimit: 12 * 1024 * 1024, rateLimitMax: 30 });
+    expect(readServerConfig({ BODY_SIZE_LIMIT: ' 2048 ' }).bodySizeLimit).toBe(2048);
+    expect(readServerConfig({ ALLOWED_DOMAINS: 'vote.example.com, ,www.example.com' }).allowedDomains).toEqual(['vote.example.com', 'www.example.com']);
+    expect(readFileSync('astro.config.mjs', 'utf8')).not.toMatch(/process\.env\.(BODY_SIZE_LIMIT|ALLOWED_DOMAINS)/);
   });
 
   test('ALLOWED_ORIGINS and TRUST_PROXY', () => {
