@@ -8,7 +8,8 @@ import { decisionKey, writeInDecisionsInForce } from '../repositories/write-in-d
 import { ballotPages, type FullBallot } from './ballot-pages.ts';
 import { databaseRegister, identityKeys, type IdentityRegister } from './identities.ts';
 import { nameKey } from './identity-keys.ts';
-import { EXCLUSION_REASONS, judgeBallot, type ExclusionReason, type NomineeFacts, type Verdict, type Vote } from './rules.ts';
+import type { TallyConfig } from '../../survey/tally.struct.ts';
+import { DEFAULT_TALLY, EXCLUSION_REASONS, flagsOf, judgeBallot, reasonsOf, type ExclusionReason, type NomineeFacts, type OperatorExclusion, type Verdict, type Vote } from './rules.ts';
 import { voterFieldNames, voterFields, voterOf } from './voter.ts';
 
 /** One nominee's count in one sub-category. */
@@ -19,7 +20,12 @@ export interface TallyRow {
   nomineeName: string;
   practice: string;
   counted: number;
+  /** The counted votes' points: the same as `counted` unless the methodology weighs slots (absent: `counted`). */
+  points?: number;
+  /** Excluded votes by reason: every reason the tally can give. */
   excluded: Record<ExclusionReason, number>;
+  /** Counted votes that a rule set to `flag` marks, by reason. */
+  flagged?: Partial<Record<ExclusionReason, number>>;
 }
 
 /** A vote that was not counted, with the ballot it came from: one line of the exclusions report. */
@@ -45,6 +51,13 @@ export interface TallyTotals {
 export interface Tally {
   rows: TallyRow[];
   totals: TallyTotals;
+  /** The methodology it counted by. */
+  rules?: TallyConfig;
+  /** The reasons it can give (the CSV's `excluded_…` columns) and the rules that flag. */
+  reasons?: readonly ExclusionReason[];
+  flags?: readonly ExclusionReason[];
+  /** Counted ballots with a counted vote in the sub-category, by `group\u0000subcategory`: what `min_share` is a share of. */
+  subcategoryBallots?: ReadonlyMap<string, number>;
 }
 
 /** What the tally reads besides the database. */
@@ -59,14 +72,20 @@ export interface TallyInput {
   pageSize?: number;
   /** The duplicate register; a temporary table of the database by default. */
   register?: IdentityRegister;
+  /**
+   * Ballots an operator excluded, by ballot id: every vote of one is counted under
+   * `operator_excluded` with the operator's reason. Given (even empty), the CSV has the column.
+   */
+  excludedBallots?: ReadonlyMap<string, OperatorExclusion>;
 }
 
-/** A count per reason, all zero. */
-export const noExclusions = (): Record<ExclusionReason, number> => Object.fromEntries(EXCLUSION_REASONS.map((reason) => [reason, 0])) as Record<ExclusionReason, number>;
+/** A count per reason, all zero: the reasons given, every reason by default. */
+export const noExclusions = (reasons: readonly ExclusionReason[] = EXCLUSION_REASONS): Record<ExclusionReason, number> =>
+  Object.fromEntries(reasons.map((reason) => [reason, 0])) as Record<ExclusionReason, number>;
 
 /** The nominees the tally knows: the list, and the new nominees write-in decisions created. */
 export function nomineeFacts(nominees: readonly Nominee[], decisions: Iterable<WriteInDecisionRow>): Map<string, NomineeFacts> {
-  const facts = new Map<string, NomineeFacts>(nominees.map((nominee) => [nominee.id, { name: nominee.name, practice: nominee.practice, license: nominee.license }]));
+  const facts = new Map<string, NomineeFacts>(nominees.map((nominee) => [nominee.id, { name: nominee.name, practice: nominee.practice, license: nominee.license, specialty: nominee.specialty, city: nominee.city }]));
   for (const decision of decisions) {
     if (decision.action === 'new' && decision.nominee_id && !facts.has(decision.nominee_id)) {
       facts.set(decision.nominee_id, { name: decision.nominee_name ?? decision.nominee_id, practice: decision.nominee_practice ?? undefined });
@@ -77,7 +96,7 @@ export function nomineeFacts(nominees: readonly Nominee[], decisions: Iterable<W
 
 /** A ballot's votes: its filled slots, then its write-ins that a decision counts for a nominee. */
 function votesOf(ballot: FullBallot, decisions: ReadonlyMap<string, WriteInDecisionRow>, totals: TallyTotals): Vote[] {
-  const votes: Vote[] = ballot.nominations.map((n) => ({ group: n.category_group, subcategory: n.subcategory, nomineeId: n.nominee_id, source: 'slot' }));
+  const votes: Vote[] = ballot.nominations.map((n) => ({ group: n.category_group, subcategory: n.subcategory, nomineeId: n.nominee_id, source: 'slot', slot: n.slot }));
   for (const writeIn of ballot.writeIns) {
     const decision = decisions.get(decisionKey(writeIn.category_group, writeIn.subcategory, nameKey(writeIn.name)));
     if (!decision) totals.writeInsPending++;
@@ -95,11 +114,17 @@ function votesOf(ballot: FullBallot, decisions: ReadonlyMap<string, WriteInDecis
  */
 export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Promise<Tally> {
   const { survey, prepopulation } = input;
+  const rules = survey.config.tally ?? DEFAULT_TALLY;
   const decisions = await writeInDecisionsInForce(db, survey.config.project_id);
   const facts = nomineeFacts(input.nominees, decisions.values());
   const fields = voterFields(survey.config);
+  const reasons = reasonsOf(rules, input.excludedBallots !== undefined);
+  const flags = flagsOf(rules);
   const counts = new Map<string, TallyRow>();
-  const totals: TallyTotals = { ballots: 0, ballotsCounted: 0, votesCounted: 0, excluded: noExclusions(), writeInsPending: 0, writeInsRejected: 0 };
+  const subcategoryBallots = new Map<string, number>();
+  const totals: TallyTotals = { ballots: 0, ballotsCounted: 0, votesCounted: 0, excluded: noExclusions(reasons), writeInsPending: 0, writeInsRejected: 0 };
+  const screened = new Set(rules.duplicates);
+  const pointsOf = (vote: Vote) => rules.points[Math.min(vote.slot ?? rules.points.length, rules.points.length) - 1];
 
   return db.connection().execute(async (connection) => {
     const owned = input.register ? undefined : await databaseRegister(connection);
@@ -111,41 +136,54 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
           for (const answer of ballot.answers) if (answer.position === 0) answers.set(answer.field, answer.value);
           return voterOf(fields, answers, ballot.personal_secret ? prepopulation[ballot.personal_secret] : undefined);
         });
-        const counted = page.map((ballot) => ballot.link !== 'demo');
-        const candidates = page.flatMap((ballot, i) => (counted[i] ? [{ id: ballot.id, keys: identityKeys(ballot.personal_secret, voters[i].email, voters[i].license) }] : []));
+        const counted = page.map((ballot) => ballot.link !== 'demo' && !input.excludedBallots?.has(ballot.id));
+        const candidates = page.flatMap((ballot, i) =>
+          counted[i]
+            ? [{ id: ballot.id, keys: identityKeys(screened.has('secret') ? ballot.personal_secret : null, screened.has('email') ? voters[i].email : '', screened.has('license') ? voters[i].license : '') }]
+            : [],
+        );
         const repeats = await register.check(candidates);
         const duplicateOf = new Map(candidates.map((candidate, i) => [candidate.id, repeats[i]]));
         for (const [i, ballot] of page.entries()) {
           const verdicts = judgeBallot(
-            { id: ballot.id, demo: ballot.link === 'demo', duplicateOf: duplicateOf.get(ballot.id), voter: voters[i], votes: votesOf(ballot, decisions, totals) },
+            { id: ballot.id, demo: ballot.link === 'demo', excluded: input.excludedBallots?.get(ballot.id), duplicateOf: duplicateOf.get(ballot.id), voter: voters[i], votes: votesOf(ballot, decisions, totals) },
             (id) => facts.get(id),
+            rules,
           );
           totals.ballots++;
           if (counted[i] && !duplicateOf.get(ballot.id)) totals.ballotsCounted++;
+          const named = new Set<string>();
           for (const verdict of verdicts) {
             const { group, subcategory, nomineeId } = verdict.vote;
             const key = `${group}\u0000${subcategory}\u0000${nomineeId}`;
             let row = counts.get(key);
             if (!row) {
               const nominee = facts.get(nomineeId);
-              row = { group, subcategory, nomineeId, nomineeName: nominee?.name ?? '', practice: nominee?.practice ?? '', counted: 0, excluded: noExclusions() };
+              row = { group, subcategory, nomineeId, nomineeName: nominee?.name ?? '', practice: nominee?.practice ?? '', counted: 0, points: 0, excluded: noExclusions(reasons), flagged: noExclusions(flags) };
               counts.set(key, row);
             }
             if (verdict.counted) {
               row.counted++;
+              row.points! += pointsOf(verdict.vote);
               totals.votesCounted++;
+              named.add(`${group}\u0000${subcategory}`);
+              if (verdict.flag) {
+                row.flagged![verdict.flag]!++;
+                await input.onExclusion?.({ ballotId: ballot.id, submittedAt: ballot.created_at, verdict, nomineeName: row.nomineeName });
+              }
             } else {
               row.excluded[verdict.reason!]++;
               totals.excluded[verdict.reason!]++;
               await input.onExclusion?.({ ballotId: ballot.id, submittedAt: ballot.created_at, verdict, nomineeName: row.nomineeName });
             }
           }
+          for (const sub of named) subcategoryBallots.set(sub, (subcategoryBallots.get(sub) ?? 0) + 1);
         }
         input.onProgress?.(totals.ballots);
       }
     } finally {
       await owned?.drop();
     }
-    return { rows: [...counts.values()], totals };
+    return { rows: [...counts.values()], totals, rules, reasons, flags, subcategoryBallots };
   });
 }
