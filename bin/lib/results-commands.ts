@@ -9,11 +9,13 @@ import { exportBallots, type ExportFormat } from '../../src/server/results/expor
 import { countBallots } from '../../src/server/results/ballot-pages.ts';
 import { tallySurvey } from '../../src/server/results/tally.ts';
 import { EXCLUSION_COLUMNS, exclusionCsvLine, parseThreshold, rankTally, tallyCsv, tallySummary } from '../../src/server/results/tally-report.ts';
+import { tallyDigest } from '../../src/server/results/tally-digest.ts';
+import { methodologyText } from '../../src/server/results/methodology.ts';
 import { csvLine } from '../../src/server/results/csv.ts';
 import { resolveWriteIn, writeInGroups, type Resolution } from '../../src/server/results/writeins.ts';
 import { appendNominees, nomineesToAppend } from '../../src/server/results/nominee-append.ts';
 import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/server/repositories/write-in-decisions.repository.ts';
-import { appendAudit, auditTrail } from '../../src/server/repositories/audit.repository.ts';
+import { appendAudit, auditTrail, latestAudit } from '../../src/server/repositories/audit.repository.ts';
 import { confirmReservation, releaseReservation } from '../../src/server/results/reservations.ts';
 import { OperatorError } from '../../src/server/results/operator-error.ts';
 import { categoryKey } from '../../src/survey/ballot-keys.ts';
@@ -61,13 +63,19 @@ export async function exportCommand({ db, survey, nominees, options }: Context):
   shown.done(count);
 }
 
-/** `tally`: votes per nominee and sub-category with the rules applied, a CSV and a summary; every exclusion in `--exclusions`. */
+/**
+ * `tally`: votes per nominee and sub-category with the survey's methodology applied, a CSV and a
+ * summary; every exclusion in `--exclusions`. The summary names the configuration digest and the
+ * audit entry the tally reflects; with `--out FILE`, FILE.meta.json records them too.
+ */
 export async function tallyCommand({ db, survey, nominees, prepopulation, options }: Context): Promise<void> {
   const top = whole(options.top, 'top', 5);
   const thresholdText = text(options.threshold);
   const threshold = thresholdText === undefined ? undefined : parseThreshold(thresholdText);
   if (thresholdText !== undefined && !threshold) throw new OperatorError(`--threshold must be a number of winners (3) or a share of the votes (10%), got "${thresholdText}".`);
   const total = await countBallots(db, survey.config.project_id);
+  const audit = (await latestAudit(db, survey.config.project_id))?.id ?? 'none';
+  const digest = tallyDigest(survey.config, nominees);
   const shown = progress('tally', total, Boolean(options.quiet));
   const exclusions = text(options.exclusions) ? openOutput(text(options.exclusions)) : undefined;
   await exclusions?.write(csvLine(EXCLUSION_COLUMNS));
@@ -81,11 +89,30 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
   await exclusions?.close();
   shown.done(tally.totals.ballots);
   const results = rankTally(survey.config, tally, threshold);
-  const output = openOutput(text(options.out));
-  await output.write(tallyCsv(results));
+  const out = text(options.out);
+  const output = openOutput(out);
+  await output.write(tallyCsv(results, tally));
   await output.close();
-  const summary = tallySummary(results, tally, top);
+  if (out) {
+    const meta = openOutput(`${out}.meta.json`);
+    await meta.write(
+      `${JSON.stringify(
+        { survey: survey.slug, config_digest: digest.config, nominee_list_digest: digest.nominees, audit_entry: audit, threshold: thresholdText ?? null, ballots: tally.totals.ballots, methodology: survey.config.tally },
+        null,
+        2,
+      )}\n`,
+    );
+    await meta.close();
+  }
+  const summary = `${tallySummary(results, tally, top)}Config digest: ${digest.short}; reflects audit entry ${audit}.\n`;
   (output.toStdout ? process.stderr : process.stdout).write(summary);
+}
+
+/** `methodology`: the rules the tally applies, in plain words (Markdown) for the publication to print. */
+export async function methodologyCommand({ survey, options }: Context): Promise<void> {
+  const output = openOutput(text(options.out));
+  await output.write(methodologyText(survey.config));
+  await output.close();
 }
 
 /** `writeins`: the write-ins grouped by name and sub-category, with their closest nominees and any decision. */

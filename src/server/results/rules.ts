@@ -45,6 +45,14 @@ export const REASON_TEXT: Record<ExclusionReason, string> = {
   same_practice: "the voter named a colleague of their own practice, which the methodology does not count",
 };
 
+/** What a reason means under a methodology: REASON_TEXT, with the self-vote rule's own number. */
+export function reasonText(reason: ExclusionReason, rules: TallyConfig): string {
+  if (reason !== 'self_vote' || (rules.self_vote.rule === 'outside_votes' && rules.self_vote.outside_votes === 2)) return REASON_TEXT[reason];
+  if (rules.self_vote.rule === 'exclude') return 'the voter nominated themselves, which the methodology never counts';
+  const n = rules.self_vote.outside_votes;
+  return `the voter nominated themselves without naming ${n} other nominee${n === 1 ? '' : 's'} outside their practice in that sub-category`;
+}
+
 /** The methodology of a survey that declares none: the sample rules (SPEC.md §5). */
 export const DEFAULT_TALLY: TallyConfig = create({}, TallyConfig);
 

@@ -2,7 +2,7 @@ import type { SurveyConfig } from '../../survey/config.struct.ts';
 import { categoryGroups } from '../../survey/layout.ts';
 import { csvLine } from './csv.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
-import { BASE_REASONS, DEFAULT_TALLY, EXCLUSION_REASONS, REASON_TEXT } from './rules.ts';
+import { BASE_REASONS, DEFAULT_TALLY, EXCLUSION_REASONS, reasonText } from './rules.ts';
 import type { Exclusion, Tally, TallyRow } from './tally.ts';
 
 /** Who wins a sub-category: the top N (ties at the edge included), or every nominee with at least a share of its counted votes. */
@@ -171,8 +171,13 @@ export function tallySummary(results: readonly SubcategoryResult[], tally: Tally
     lines.push('');
   }
   lines.push(`Ballots: ${totals.ballots.toLocaleString('en')} read, ${totals.ballotsCounted.toLocaleString('en')} counted. Votes: ${totals.votesCounted.toLocaleString('en')} counted.`);
+  const rules = tally.rules ?? DEFAULT_TALLY;
   for (const reason of EXCLUSION_REASONS) {
-    if (totals.excluded[reason]) lines.push(`Excluded, ${reason.replaceAll('_', ' ')}: ${plural(totals.excluded[reason], 'vote')}: ${REASON_TEXT[reason]}.`);
+    if (totals.excluded[reason]) lines.push(`Excluded, ${reason.replaceAll('_', ' ')}: ${plural(totals.excluded[reason], 'vote')}: ${reasonText(reason, rules)}.`);
+  }
+  for (const reason of tally.flags ?? []) {
+    const flagged = tally.rows.reduce((n, row) => n + (row.flagged?.[reason] ?? 0), 0);
+    if (flagged) lines.push(`Flagged, ${reason.replaceAll('_', ' ')}: ${plural(flagged, 'vote')} counted and marked for review: ${reasonText(reason, rules)}.`);
   }
   if (totals.writeInsRejected) lines.push(`Write-ins rejected by an operator: ${totals.writeInsRejected.toLocaleString('en')}.`);
   if (totals.writeInsPending) lines.push(`Write-ins awaiting a decision, not counted yet: ${totals.writeInsPending.toLocaleString('en')} (see the writeins command).`);
