@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { SqliteAdapter, sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { DuplicateOf } from './rules.ts';
 
@@ -50,10 +50,13 @@ const TABLE = 'tally_identities';
 /**
  * A register in a temporary table of the database, so that a million voters take the
  * database's disk rather than this process's memory. `db` must be one connection
- * (`db.connection().execute(…)`): a temporary table lives in its connection alone.
+ * (`db.connection().execute(…)`): a temporary table lives in its connection alone. Each page of
+ * ballots costs two statements, whatever its size: the keys travel as one JSON parameter that
+ * the database unpacks (`json_each` on SQLite, `json_array_elements` on PostgreSQL).
  */
 export async function databaseRegister(db: Kysely<Database>): Promise<IdentityRegister & { drop(): Promise<void> }> {
   const any = db as unknown as Kysely<any>;
+  const unpack = db.getExecutor().adapter instanceof SqliteAdapter ? (json: string) => sql`json_each(${json}) AS j` : (json: string) => sql`json_array_elements(${json}::json) AS j(value)`;
   await any.schema.dropTable(TABLE).ifExists().execute();
   await any.schema
     .createTable(TABLE)
@@ -65,28 +68,30 @@ export async function databaseRegister(db: Kysely<Database>): Promise<IdentityRe
     .execute();
   return {
     async check(ballots) {
-      const all = ballots.flatMap(({ keys }) => keys);
+      const wanted = new Map<string, IdentityKey>();
+      for (const { keys } of ballots) for (const identity of keys) wanted.set(keyOf(identity), identity);
       const earlier = new Map<string, string>();
-      for (const by of ['personal link', 'email', 'license'] as const) {
-        const wanted = [...new Set(all.filter((identity) => identity.by === by).map((identity) => identity.key))];
-        if (!wanted.length) continue;
-        const rows = await any.selectFrom(TABLE).select(['key', 'ballot_id']).where('kind', '=', by).where('key', 'in', wanted).execute();
-        for (const row of rows) earlier.set(keyOf({ by, key: row.key }), row.ballot_id);
+      if (wanted.size) {
+        const list = JSON.stringify([...wanted.values()].map(({ by, key }) => [by, key]));
+        const { rows } = await sql<{ kind: DuplicateOf['by']; key: string; ballot_id: string }>`SELECT t.kind, t.key, t.ballot_id FROM ${sql.table(TABLE)} t JOIN ${unpack(list)} ON t.kind = j.value ->> 0 AND t.key = j.value ->> 1`.execute(any);
+        for (const row of rows) earlier.set(keyOf({ by: row.kind, key: row.key }), row.ballot_id);
       }
-      const fresh = new Map<string, { kind: string; key: string; ballot_id: string }>();
+      const fresh: Array<[string, string, string]> = [];
       const found = ballots.map(({ id, keys }) => {
-        const hit = keys.find((identity) => earlier.has(keyOf(identity)));
-        const result = hit && { ballotId: earlier.get(keyOf(hit))!, by: hit.by };
+        let result: DuplicateOf | undefined;
         for (const identity of keys) {
-          if (earlier.has(keyOf(identity))) continue;
-          earlier.set(keyOf(identity), id);
-          fresh.set(keyOf(identity), { kind: identity.by, key: identity.key, ballot_id: id });
+          const key = keyOf(identity);
+          const first = earlier.get(key);
+          if (first !== undefined) {
+            result ??= { ballotId: first, by: identity.by };
+            continue;
+          }
+          earlier.set(key, id);
+          fresh.push([identity.by, identity.key, id]);
         }
         return result;
       });
-      const rows = [...fresh.values()];
-      // A few hundred rows an insert keeps well under either database's limit on parameters.
-      for (let start = 0; start < rows.length; start += 300) await any.insertInto(TABLE).values(rows.slice(start, start + 300)).execute();
+      if (fresh.length) await sql`INSERT INTO ${sql.table(TABLE)} (kind, key, ballot_id) SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM ${unpack(JSON.stringify(fresh))}`.execute(any);
       return found;
     },
     async drop() {

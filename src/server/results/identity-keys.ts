@@ -9,10 +9,8 @@ const CREDENTIALS = new Set(['md', 'do', 'dpm', 'dds', 'dmd', 'phd', 'rn', 'np',
  * spaces, titles ("Dr.") and credentials ("MD") dropped. "Dr. José Álvarez-Ruiz, MD" → ["jose", "alvarez", "ruiz"].
  */
 export function nameWords(name: string): string[] {
-  const words = foldText(name)
-    .replace(/['\u2019\u02bc`\u00b4]/g, '')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
+  // Plain ASCII, most names, needs no Unicode folding: the same words, several times faster (the tally folds a name per ballot).
+  const words = (/^[\x20-\x7e]*$/.test(name) ? name.toLowerCase().replace(/['`]/g, '').split(/[^a-z0-9]+/) : foldText(name).replace(/['\u2019\u02bc`\u00b4]/g, '').split(/[^\p{L}\p{N}]+/u)).filter(Boolean);
   while (words.length > 1 && TITLES.has(words[0])) words.shift();
   while (words.length > 1 && CREDENTIALS.has(words[words.length - 1])) words.pop();
   return words;

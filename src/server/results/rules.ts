@@ -91,6 +91,8 @@ export interface Vote {
 /** What the rules know of a nominee. */
 export interface NomineeFacts {
   name: string;
+  /** The name's words (nameWords), when worked out once beforehand. */
+  words?: string[];
   practice?: string;
   license?: string;
   specialty?: string;
@@ -137,7 +139,7 @@ export interface Verdict {
  */
 export function selfMatch(voter: Voter, nomineeId: string, nominee: NomineeFacts): string | undefined {
   if (voter.nomineeId) return voter.nomineeId === nomineeId ? `the voter's personal link names nominee ${nomineeId}` : undefined;
-  if (!sameName(voter.nameWords, nameWords(nominee.name))) return undefined;
+  if (!sameName(voter.nameWords, nominee.words ?? nameWords(nominee.name))) return undefined;
   const listed = licenseKey(nominee.license);
   if (listed && voter.license) return listed === voter.license ? `the voter's name and license are the nominee's` : undefined;
   return `the voter's name is the nominee's (no license to compare)`;

@@ -5,9 +5,9 @@ import type { PersonValues } from '../../survey/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { decisionKey, writeInDecisionsInForce } from '../repositories/write-in-decisions.repository.ts';
-import { ballotPages, type FullBallot } from './ballot-pages.ts';
+import { ballotRows, childRows, type BallotRow } from './ballot-rows.ts';
 import { databaseRegister, identityKeys, type IdentityRegister } from './identities.ts';
-import { nameKey } from './identity-keys.ts';
+import { nameKey, nameWords } from './identity-keys.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
 import { DEFAULT_TALLY, EXCLUSION_REASONS, flagsOf, judgeBallot, reasonsOf, type ExclusionReason, type NomineeFacts, type OperatorExclusion, type Verdict, type Vote } from './rules.ts';
 import { voterFieldNames, voterFields, voterOf } from './voter.ts';
@@ -85,23 +85,26 @@ export const noExclusions = (reasons: readonly ExclusionReason[] = EXCLUSION_REA
 
 /** The nominees the tally knows: the list, and the new nominees write-in decisions created. */
 export function nomineeFacts(nominees: readonly Nominee[], decisions: Iterable<WriteInDecisionRow>): Map<string, NomineeFacts> {
-  const facts = new Map<string, NomineeFacts>(nominees.map((nominee) => [nominee.id, { name: nominee.name, practice: nominee.practice, license: nominee.license, specialty: nominee.specialty, city: nominee.city }]));
+  const facts = new Map<string, NomineeFacts>(
+    nominees.map((nominee) => [nominee.id, { name: nominee.name, words: nameWords(nominee.name), practice: nominee.practice, license: nominee.license, specialty: nominee.specialty, city: nominee.city }]),
+  );
   for (const decision of decisions) {
     if (decision.action === 'new' && decision.nominee_id && !facts.has(decision.nominee_id)) {
-      facts.set(decision.nominee_id, { name: decision.nominee_name ?? decision.nominee_id, practice: decision.nominee_practice ?? undefined });
+      const name = decision.nominee_name ?? decision.nominee_id;
+      facts.set(decision.nominee_id, { name, words: nameWords(name), practice: decision.nominee_practice ?? undefined });
     }
   }
   return facts;
 }
 
 /** A ballot's votes: its filled slots, then its write-ins that a decision counts for a nominee. */
-function votesOf(ballot: FullBallot, decisions: ReadonlyMap<string, WriteInDecisionRow>, totals: TallyTotals): Vote[] {
-  const votes: Vote[] = ballot.nominations.map((n) => ({ group: n.category_group, subcategory: n.subcategory, nomineeId: n.nominee_id, source: 'slot', slot: n.slot }));
-  for (const writeIn of ballot.writeIns) {
-    const decision = decisions.get(decisionKey(writeIn.category_group, writeIn.subcategory, nameKey(writeIn.name)));
+function votesOf(ballot: BallotRow, decisions: ReadonlyMap<string, WriteInDecisionRow>, totals: TallyTotals): Vote[] {
+  const votes: Vote[] = childRows<[string, string, number, string]>(ballot.children.nominations).map(([group, subcategory, slot, nomineeId]) => ({ group, subcategory, nomineeId, source: 'slot', slot }));
+  for (const [group, subcategory, name] of childRows<[string, string, string]>(ballot.children.writeIns)) {
+    const decision = decisions.get(decisionKey(group, subcategory, nameKey(name)));
     if (!decision) totals.writeInsPending++;
     else if (decision.action === 'reject' || !decision.nominee_id) totals.writeInsRejected++;
-    else votes.push({ group: writeIn.category_group, subcategory: writeIn.subcategory, nomineeId: decision.nominee_id, source: 'write-in', writeIn: writeIn.name });
+    else votes.push({ group, subcategory, nomineeId: decision.nominee_id, source: 'write-in', writeIn: name });
   }
   return votes;
 }
@@ -130,10 +133,12 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
     const owned = input.register ? undefined : await databaseRegister(connection);
     const register = input.register ?? owned!;
     try {
-      for await (const page of ballotPages(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields: voterFieldNames(fields) })) {
+      const answerFields = voterFieldNames(fields);
+      const column = new Map(answerFields.map((field, i) => [field, i]));
+      const pages = ballotRows(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, answers: 'first', children: ['nominations', 'writeIns'] });
+      for await (const page of pages) {
         const voters = page.map((ballot) => {
-          const answers = new Map<string, string>();
-          for (const answer of ballot.answers) if (answer.position === 0) answers.set(answer.field, answer.value);
+          const answers = { get: (field: string) => ballot.answers[column.get(field)!] ?? undefined };
           return voterOf(fields, answers, ballot.personal_secret ? prepopulation[ballot.personal_secret] : undefined);
         });
         const counted = page.map((ballot) => ballot.link !== 'demo' && !input.excludedBallots?.has(ballot.id));

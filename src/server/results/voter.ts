@@ -55,7 +55,7 @@ export function voterFieldNames(fields: VoterFields): string[] {
 }
 
 /** The voter of one ballot, from its answers (field → first value) and, for a personal link, the prepopulated record. */
-export function voterOf(fields: VoterFields, answers: ReadonlyMap<string, string>, person?: PersonValues): Voter {
+export function voterOf(fields: VoterFields, answers: Pick<ReadonlyMap<string, string>, 'get'>, person?: PersonValues): Voter {
   const answer = (field: string | undefined) => (field ? (answers.get(field) ?? '').trim() : '');
   const name = fields.name.map(answer).filter(Boolean).join(' ');
   const nomineeId = person?.[PERSON_NOMINEE_ID];
