@@ -56,8 +56,10 @@ const TABLE = 'tally_identities';
  */
 export async function databaseRegister(db: Kysely<Database>): Promise<IdentityRegister & { drop(): Promise<void> }> {
   const any = db as unknown as Kysely<any>;
-  const unpack = db.getExecutor().adapter instanceof SqliteAdapter ? (json: string) => sql`json_each(${json}) AS j` : (json: string) => sql`json_array_elements(${json}::json) AS j(value)`;
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  const unpack = sqlite ? (json: string) => sql`json_each(${json}) AS j` : (json: string) => sql`json_array_elements(${json}::json) AS j(value)`;
   await any.schema.dropTable(TABLE).ifExists().execute();
+  // WITHOUT ROWID on SQLite: the keys live in their primary key's tree alone, one insert each rather than two.
   await any.schema
     .createTable(TABLE)
     .temporary()
@@ -65,6 +67,7 @@ export async function databaseRegister(db: Kysely<Database>): Promise<IdentityRe
     .addColumn('key', 'text', (col) => col.notNull())
     .addColumn('ballot_id', 'text', (col) => col.notNull())
     .addPrimaryKeyConstraint(`${TABLE}_pk`, ['kind', 'key'])
+    .modifyEnd(sqlite ? sql`without rowid` : sql``)
     .execute();
   return {
     async check(ballots) {

@@ -158,6 +158,16 @@ const same = (a: string | undefined, b: string | undefined) => {
   return x === '' || y === '' || x === y;
 };
 
+/** True when an earlier vote of the ballot names the same nominee in the same sub-category (a ballot has a few dozen votes at most). */
+function namedBefore(votes: readonly Vote[], i: number): boolean {
+  const { group, subcategory, nomineeId } = votes[i];
+  for (let j = 0; j < i; j++) {
+    const other = votes[j];
+    if (other.nomineeId === nomineeId && other.subcategory === subcategory && other.group === group) return true;
+  }
+  return false;
+}
+
 /** Marks a counted vote as breaking a rule: excluded under `exclude`, flagged under `flag`. */
 function breaks(verdict: Verdict, mode: 'flag' | 'exclude', reason: ExclusionReason, detail: string): void {
   if (mode === 'exclude') Object.assign(verdict, { counted: false, reason, detail });
@@ -182,18 +192,16 @@ export function judgeBallot(ballot: BallotToJudge, nominees: (id: string) => Nom
     const detail = `same ${duplicate.by} as ballot ${duplicate.ballotId}, which stands`;
     return ballot.votes.map((vote) => ({ vote, counted: false, reason: 'duplicate_ballot', detail }));
   }
-  const { voter } = ballot;
+  const { voter, votes } = ballot;
   const verdicts: Verdict[] = [];
-  const seen = new Set<string>();
-  for (const vote of ballot.votes) {
-    const key = `${vote.group}\u0000${vote.subcategory}\u0000${vote.nomineeId}`;
+  for (let i = 0; i < votes.length; i++) {
+    const vote = votes[i];
     if (!nominees(vote.nomineeId)) verdicts.push({ vote, counted: false, reason: 'not_on_list', detail: `no nominee has the id ${vote.nomineeId}` });
-    else if (seen.has(key)) verdicts.push({ vote, counted: false, reason: 'repeat_on_ballot', detail: `${vote.nomineeId} is already named in ${vote.subcategory} on this ballot` });
+    else if (namedBefore(votes, i)) verdicts.push({ vote, counted: false, reason: 'repeat_on_ballot', detail: `${vote.nomineeId} is already named in ${vote.subcategory} on this ballot` });
     else verdicts.push({ vote, counted: true });
-    seen.add(key);
   }
   const { subcategory_match: bySubcategory, region_match: byRegion } = rules;
-  for (const verdict of verdicts) {
+  for (const verdict of bySubcategory.rule === 'off' && byRegion.rule === 'off' ? [] : verdicts) {
     if (!verdict.counted) continue;
     const nominee = nominees(verdict.vote.nomineeId)!;
     const listed = nominee[bySubcategory.nominee_field];
@@ -210,6 +218,7 @@ export function judgeBallot(ballot: BallotToJudge, nominees: (id: string) => Nom
     const how = verdict.counted ? selfMatch(voter, verdict.vote.nomineeId, nominees(verdict.vote.nomineeId)!) : undefined;
     if (how) selfOf.set(verdict, how);
   }
+  if (selfOf.size === 0 && rules.same_practice === 'count') return verdicts;
   const outsiders = (group: string, subcategory: string) =>
     verdicts.filter((other) => other.counted && !selfOf.has(other) && other.vote.group === group && other.vote.subcategory === subcategory && outside(voter, nominees(other.vote.nomineeId))).length;
   const needed = rules.self_vote.outside_votes;

@@ -50,9 +50,11 @@ function winners(rows: RankedRow[], ballots: number, rules: TallyConfig, thresho
   const top = threshold ? ('top' in threshold ? threshold.top : undefined) : rules.publish.top;
   const share = threshold && 'share' in threshold ? threshold.share : undefined;
   if (top === undefined && share === undefined && rules.min_votes === 0 && rules.min_share === 0) return;
+  const tiedAt = new Map<number, number>();
+  for (const row of rows) if (row.rank !== undefined) tiedAt.set(row.rank, (tiedAt.get(row.rank) ?? 0) + 1);
   for (const row of rows) {
     if (row.rank === undefined) continue;
-    const tied = rows.filter((other) => other.rank === row.rank).length;
+    const tied = tiedAt.get(row.rank)!;
     const inTop = top === undefined || (rules.publish.ties === 'include' ? row.rank <= top : row.rank + tied - 1 <= top);
     const inShare = share === undefined || row.share >= share - 1e-12;
     // Whole numbers compared, so that no float rounding decides a place: votes × 100 ≥ percent × ballots.

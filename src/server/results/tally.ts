@@ -5,7 +5,7 @@ import type { PersonValues } from '../../survey/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { decisionKey, writeInDecisionsInForce } from '../repositories/write-in-decisions.repository.ts';
-import { ballotRows, childRows, type BallotRow } from './ballot-rows.ts';
+import { ballotRows, childRows, nominationRows, type BallotRow } from './ballot-rows.ts';
 import { databaseRegister, identityKeys, type IdentityRegister } from './identities.ts';
 import { nameKey, nameWords } from './identity-keys.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
@@ -99,7 +99,7 @@ export function nomineeFacts(nominees: readonly Nominee[], decisions: Iterable<W
 
 /** A ballot's votes: its filled slots, then its write-ins that a decision counts for a nominee. */
 function votesOf(ballot: BallotRow, decisions: ReadonlyMap<string, WriteInDecisionRow>, totals: TallyTotals): Vote[] {
-  const votes: Vote[] = childRows<[string, string, number, string]>(ballot.children.nominations).map(([group, subcategory, slot, nomineeId]) => ({ group, subcategory, nomineeId, source: 'slot', slot }));
+  const votes: Vote[] = nominationRows(ballot.children.nominations).map(([group, subcategory, slot, nomineeId]) => ({ group, subcategory, nomineeId, source: 'slot', slot }));
   for (const [group, subcategory, name] of childRows<[string, string, string]>(ballot.children.writeIns)) {
     const decision = decisions.get(decisionKey(group, subcategory, nameKey(name)));
     if (!decision) totals.writeInsPending++;
@@ -123,8 +123,20 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
   const fields = voterFields(survey.config);
   const reasons = reasonsOf(rules, input.excludedBallots !== undefined);
   const flags = flagsOf(rules);
-  const counts = new Map<string, TallyRow>();
-  const subcategoryBallots = new Map<string, number>();
+  // Rows by sub-category (`group\u0000subcategory`), then nominee id: a vote looks up two short keys rather than building one.
+  const counts = new Map<string, { rows: Map<string, TallyRow>; ballots: number }>();
+  const subOf = new Map<string, Map<string, { rows: Map<string, TallyRow>; ballots: number }>>();
+  const subcategory = (group: string, name: string) => {
+    let byName = subOf.get(group);
+    if (!byName) subOf.set(group, (byName = new Map()));
+    let sub = byName.get(name);
+    if (!sub) {
+      sub = { rows: new Map(), ballots: 0 };
+      byName.set(name, sub);
+      counts.set(`${group}\u0000${name}`, sub);
+    }
+    return sub;
+  };
   const totals: TallyTotals = { ballots: 0, ballotsCounted: 0, votesCounted: 0, excluded: noExclusions(reasons), writeInsPending: 0, writeInsRejected: 0 };
   const screened = new Set(rules.duplicates);
   const pointsOf = (vote: Vote) => rules.points[Math.min(vote.slot ?? rules.points.length, rules.points.length) - 1];
@@ -157,21 +169,21 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
           );
           totals.ballots++;
           if (counted[i] && !duplicateOf.get(ballot.id)) totals.ballotsCounted++;
-          const named = new Set<string>();
+          const named: Array<{ ballots: number }> = [];
           for (const verdict of verdicts) {
-            const { group, subcategory, nomineeId } = verdict.vote;
-            const key = `${group}\u0000${subcategory}\u0000${nomineeId}`;
-            let row = counts.get(key);
+            const { group, subcategory: name, nomineeId } = verdict.vote;
+            const sub = subcategory(group, name);
+            let row = sub.rows.get(nomineeId);
             if (!row) {
               const nominee = facts.get(nomineeId);
-              row = { group, subcategory, nomineeId, nomineeName: nominee?.name ?? '', practice: nominee?.practice ?? '', counted: 0, points: 0, excluded: noExclusions(reasons), flagged: noExclusions(flags) };
-              counts.set(key, row);
+              row = { group, subcategory: name, nomineeId, nomineeName: nominee?.name ?? '', practice: nominee?.practice ?? '', counted: 0, points: 0, excluded: noExclusions(reasons), flagged: noExclusions(flags) };
+              sub.rows.set(nomineeId, row);
             }
             if (verdict.counted) {
               row.counted++;
               row.points! += pointsOf(verdict.vote);
               totals.votesCounted++;
-              named.add(`${group}\u0000${subcategory}`);
+              if (!named.includes(sub)) named.push(sub);
               if (verdict.flag) {
                 row.flagged![verdict.flag]!++;
                 await input.onExclusion?.({ ballotId: ballot.id, submittedAt: ballot.created_at, verdict, nomineeName: row.nomineeName });
@@ -182,13 +194,15 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
               await input.onExclusion?.({ ballotId: ballot.id, submittedAt: ballot.created_at, verdict, nomineeName: row.nomineeName });
             }
           }
-          for (const sub of named) subcategoryBallots.set(sub, (subcategoryBallots.get(sub) ?? 0) + 1);
+          for (const sub of named) sub.ballots++;
         }
         input.onProgress?.(totals.ballots);
       }
     } finally {
       await owned?.drop();
     }
-    return { rows: [...counts.values()], totals, rules, reasons, flags, subcategoryBallots };
+    const rows = [...counts.values()].flatMap((sub) => [...sub.rows.values()]);
+    const subcategoryBallots = new Map([...counts].map(([key, sub]) => [key, sub.ballots]));
+    return { rows, totals, rules, reasons, flags, subcategoryBallots };
   });
 }
