@@ -175,7 +175,8 @@ export function tallySummary(results: readonly SubcategoryResult[], tally: Tally
   lines.push(`Ballots: ${totals.ballots.toLocaleString('en')} read, ${totals.ballotsCounted.toLocaleString('en')} counted. Votes: ${totals.votesCounted.toLocaleString('en')} counted.`);
   const rules = tally.rules ?? DEFAULT_TALLY;
   for (const reason of EXCLUSION_REASONS) {
-    if (totals.excluded[reason]) lines.push(`Excluded, ${reason.replaceAll('_', ' ')}: ${plural(totals.excluded[reason], 'vote')}: ${reasonText(reason, rules)}.`);
+    const excluded = totals.excluded[reason];
+    if (excluded) lines.push(`Excluded, ${reason.replaceAll('_', ' ')}: ${plural(excluded, 'vote')}: ${reasonText(reason, rules)}.`);
   }
   for (const reason of tally.flags ?? []) {
     const flagged = tally.rows.reduce((n, row) => n + (row.flagged?.[reason] ?? 0), 0);

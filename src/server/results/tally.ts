@@ -22,8 +22,8 @@ export interface TallyRow {
   counted: number;
   /** The counted votes' points: the same as `counted` unless the methodology weighs slots (absent: `counted`). */
   points?: number;
-  /** Excluded votes by reason: every reason the tally can give. */
-  excluded: Record<ExclusionReason, number>;
+  /** Excluded votes by reason: every reason the tally can give (Tally.reasons), no other. */
+  excluded: Partial<Record<ExclusionReason, number>>;
   /** Counted votes that a rule set to `flag` marks, by reason. */
   flagged?: Partial<Record<ExclusionReason, number>>;
 }
@@ -41,7 +41,8 @@ export interface TallyTotals {
   ballots: number;
   ballotsCounted: number;
   votesCounted: number;
-  excluded: Record<ExclusionReason, number>;
+  /** Excluded votes by reason: every reason the tally can give, no other. */
+  excluded: Partial<Record<ExclusionReason, number>>;
   /** Write-ins no decision covers yet: not votes until reconciled. */
   writeInsPending: number;
   writeInsRejected: number;
@@ -80,8 +81,7 @@ export interface TallyInput {
 }
 
 /** A count per reason, all zero: the reasons given, every reason by default. */
-export const noExclusions = (reasons: readonly ExclusionReason[] = EXCLUSION_REASONS): Record<ExclusionReason, number> =>
-  Object.fromEntries(reasons.map((reason) => [reason, 0])) as Record<ExclusionReason, number>;
+export const noExclusions = (reasons: readonly ExclusionReason[] = EXCLUSION_REASONS): Partial<Record<ExclusionReason, number>> => Object.fromEntries(reasons.map((reason) => [reason, 0]));
 
 /** The nominees the tally knows: the list, and the new nominees write-in decisions created. */
 export function nomineeFacts(nominees: readonly Nominee[], decisions: Iterable<WriteInDecisionRow>): Map<string, NomineeFacts> {
@@ -189,8 +189,8 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
                 await input.onExclusion?.({ ballotId: ballot.id, submittedAt: ballot.created_at, verdict, nomineeName: row.nomineeName });
               }
             } else {
-              row.excluded[verdict.reason!]++;
-              totals.excluded[verdict.reason!]++;
+              row.excluded[verdict.reason!]!++;
+              totals.excluded[verdict.reason!]!++;
               await input.onExclusion?.({ ballotId: ballot.id, submittedAt: ballot.created_at, verdict, nomineeName: row.nomineeName });
             }
           }
