@@ -16,10 +16,9 @@ const CHILDREN: Record<ChildList, { table: string; columns: string[]; order: str
   uploads: { table: 'uploads', columns: ['field', 'original_name', 'id', 'content_type', 'size'], order: ['field', 'id'] },
 };
 
-/** What to read with each ballot: the answers to some fields (their first value, or all values joined by "; "), and child lists. */
+/** What to read with each ballot: the answers to some fields (each field's first value), and child lists. */
 export interface RowOptions {
   answerFields: readonly string[];
-  answers: 'first' | 'joined';
   children: readonly ChildList[];
   pageSize?: number;
 }
@@ -74,10 +73,7 @@ export async function* ballotRows(db: Kysely<Database>, projectId: string, optio
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
   const pageSize = options.pageSize ?? ROW_PAGE_SIZE;
   const collate = (column: string) => (sqlite || column === 'slot' || column === 'position' ? column : `${column} COLLATE "C"`);
-  const answer = (field: string, i: number): RawBuilder<unknown> =>
-    options.answers === 'first'
-      ? sql`(SELECT value FROM answers WHERE ballot_id = b.id AND field = ${field} AND position = 0) AS ${sql.ref(`a${i}`)}`
-      : sql`(SELECT ${sql.raw(sqlite ? 'group_concat' : 'string_agg')}(value, '; ' ORDER BY position) FROM answers WHERE ballot_id = b.id AND field = ${field}) AS ${sql.ref(`a${i}`)}`;
+  const answer = (field: string, i: number): RawBuilder<unknown> => sql`(SELECT value FROM answers WHERE ballot_id = b.id AND field = ${field} AND position = 0) AS ${sql.ref(`a${i}`)}`;
   const child = (name: ChildList): RawBuilder<unknown> => {
     const { table, columns, order } = CHILDREN[name];
     if (name === 'nominations') {

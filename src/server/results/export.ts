@@ -109,6 +109,17 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
   const uploadsOf = (ballot: BallotRow) =>
     childRows<[string, string, string, string, number]>(ballot.children.uploads).map(([field, original_name, id, content_type, size]) => ({ field, original_name, id, content_type, size }));
 
+  // A ballot's answers, one JSON list per ballot, into the answer columns: a field's values joined by "; " in their order.
+  const answerColumn = new Map(answerFields.map((field, i) => [field, i]));
+  const answerCells = (ballot: BallotRow) => {
+    const cells: Array<string | undefined> = new Array(answerFields.length);
+    for (const [field, value] of childRows<[string, string]>(ballot.children.answers)) {
+      const i = answerColumn.get(field);
+      if (i !== undefined) cells[i] = cells[i] === undefined ? value : `${cells[i]}; ${value}`;
+    }
+    return cells;
+  };
+
   const csvOf = (ballot: BallotRow) => {
     const slotCells: Array<string | undefined> = new Array(slots.length * 2);
     for (const [group, subcategory, slot, id] of nominationRows(ballot.children.nominations)) {
@@ -125,7 +136,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
       ballot.created_at,
       ballot.link,
       ballot.personal_secret,
-      ...ballot.answers,
+      ...answerCells(ballot),
       ...slotCells,
       ...Array.from({ length: config.write_in_limit }, (_, i) => {
         const w = writeIns[i];
@@ -160,10 +171,8 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
 
   let count = 0;
   const children = ['nominations', 'writeIns', 'reservations', 'uploads'] as const;
-  const rows =
-    input.format === 'csv'
-      ? ballotRows(db, config.project_id, { pageSize: input.pageSize, answerFields, answers: 'joined', children })
-      : ballotRows(db, config.project_id, { pageSize: input.pageSize, answerFields: [], answers: 'joined', children: ['answers', ...children] });
+  // All of a ballot's answers in one list rather than a query per field: a survey asks a dozen questions and a voter answers a few.
+  const rows = ballotRows(db, config.project_id, { pageSize: input.pageSize, answerFields: [], children: ['answers', ...children] });
   for await (const page of rows) {
     let chunk = '';
     for (const ballot of page) chunk += input.format === 'csv' ? csvOf(ballot) : jsonOf(ballot);

@@ -53,7 +53,7 @@ function bloomFilter(bits = 2 ** 27) {
   const words = new Uint32Array(bits / 32);
   const mask = bits - 1;
   // Two FNV-1a hashes of the key, combined into four probes (Kirsch and Mitzenmacher).
-  const probes = (key: string, visit: (bit: number) => boolean) => {
+  const hashes = (key: string): [number, number] => {
     let h1 = 0x811c9dc5;
     let h2 = 0x01000193;
     for (let i = 0; i < key.length; i++) {
@@ -61,13 +61,24 @@ function bloomFilter(bits = 2 ** 27) {
       h1 = Math.imul(h1 ^ c, 0x01000193);
       h2 = Math.imul(h2 ^ c, 0x5bd1e995);
     }
-    h2 |= 1;
-    for (let k = 0; k < 4; k++) if (!visit((h1 + Math.imul(k, h2)) & mask)) return false;
-    return true;
+    return [h1, h2 | 1];
   };
   return {
-    add: (key: string) => void probes(key, (bit) => ((words[bit >>> 5] |= 1 << (bit & 31)), true)),
-    mayHave: (key: string) => probes(key, (bit) => (words[bit >>> 5] & (1 << (bit & 31))) !== 0),
+    add(key: string) {
+      const [h1, h2] = hashes(key);
+      for (let k = 0; k < 4; k++) {
+        const bit = (h1 + Math.imul(k, h2)) & mask;
+        words[bit >>> 5] |= 1 << (bit & 31);
+      }
+    },
+    mayHave(key: string) {
+      const [h1, h2] = hashes(key);
+      for (let k = 0; k < 4; k++) {
+        const bit = (h1 + Math.imul(k, h2)) & mask;
+        if ((words[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
+      }
+      return true;
+    },
   };
 }
 
@@ -101,8 +112,9 @@ export async function databaseRegister(db: Kysely<Database>): Promise<IdentityRe
   return {
     async check(ballots) {
       // Only keys the filter may have seen are looked up: a page of new voters costs one insert.
+      const keyed = ballots.map(({ keys }) => keys.map((identity) => ({ identity, key: keyOf(identity) })));
       const wanted = new Map<string, IdentityKey>();
-      for (const { keys } of ballots) for (const identity of keys) if (seen.mayHave(keyOf(identity))) wanted.set(keyOf(identity), identity);
+      for (const keys of keyed) for (const { identity, key } of keys) if (seen.mayHave(key)) wanted.set(key, identity);
       const earlier = new Map<string, string>();
       if (wanted.size) {
         const list = JSON.stringify([...wanted.values()].map(({ by, key }) => [by, key]));
@@ -110,10 +122,9 @@ export async function databaseRegister(db: Kysely<Database>): Promise<IdentityRe
         for (const row of rows) earlier.set(keyOf({ by: row.kind, key: row.key }), row.ballot_id);
       }
       const fresh: Array<[string, string, string]> = [];
-      const found = ballots.map(({ id, keys }) => {
+      const found = ballots.map(({ id }, i) => {
         let result: DuplicateOf | undefined;
-        for (const identity of keys) {
-          const key = keyOf(identity);
+        for (const { identity, key } of keyed[i]) {
           const first = earlier.get(key);
           if (first !== undefined) {
             result ??= { ballotId: first, by: identity.by };

@@ -147,7 +147,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
     try {
       const answerFields = voterFieldNames(fields);
       const column = new Map(answerFields.map((field, i) => [field, i]));
-      const pages = ballotRows(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, answers: 'first', children: ['nominations', 'writeIns'] });
+      const pages = ballotRows(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, children: ['nominations', 'writeIns'] });
       for await (const page of pages) {
         const voters = page.map((ballot) => {
           const answers = { get: (field: string) => ballot.answers[column.get(field)!] ?? undefined };
