@@ -8,7 +8,7 @@
 //
 //   npm run bench:tally -- [--ballots 10000,1000000] [--runs 3]
 //                             (or BENCH_SIZES=…); BENCH_KEEP=1 keeps the databases;
-//                             BENCH_HEAP_MB=160 (the default) caps the measured processes' old-space heap:
+//                             BENCH_HEAP_MB=128 (the default) caps the measured processes' old-space heap:
 //                             the tally holds some 45 MB, and an uncapped heap grows with garbage it has not collected yet
 //
 // The last lines are `tally: N ballots in S s (R ballots/s)` and `export: …` for each size.
@@ -26,7 +26,7 @@ import { generateBallots, VOTES_PER_BALLOT } from './generate.ts';
 const { values: args } = parseArgs({ options: { ballots: { type: 'string' }, runs: { type: 'string' } } });
 const sizes = (args.ballots ?? process.env.BENCH_SIZES ?? '10000,1000000').split(',').map(Number);
 const runs = Math.max(1, Number(args.runs ?? 1));
-const heapMB = process.env.BENCH_HEAP_MB ?? '160';
+const heapMB = process.env.BENCH_HEAP_MB ?? '128';
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 const last: string[] = [];
 const nominees = loadNominees(loadSurvey('top-doctors-demo'));
