@@ -117,3 +117,25 @@ describe('operator exclusions (excludedBallots)', () => {
     expect(cells(hooked.text).map((row) => row.filter((_, i) => i !== column))).toEqual(cells(plain.text));
   });
 });
+
+describe('reading ballots as rows', () => {
+  test('a nominee id holding the separator is read as one id, which no list has', async () => {
+    const other = await scratchDatabase();
+    try {
+      await storeBallots(other.db, [{ at: '2030-01-02T09:00:00Z', answers: { 'name-first': 'Uma', 'name-last': 'Vance' }, votes: { Cardiology: ['c-2', 'zz\u001fc-3', 'c-3'] } }]);
+      const exclusions: Exclusion[] = [];
+      const tally = await tallySurvey(other.db, { ...base, onExclusion: (e) => void exclusions.push(e) });
+      expect(tally.rows.filter((row) => row.counted).map((row) => row.nomineeId).sort()).toEqual(['c-2', 'c-3']);
+      expect(exclusions.map((e) => [e.verdict.reason, e.verdict.vote.nomineeId])).toEqual([['not_on_list', 'zzc-3']]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('nominations that do not split into fours are a fault, not a ballot', async () => {
+    const { nominationRows } = await import('../../src/server/results/ballot-rows.ts');
+    expect(nominationRows('Medicine\u001fCardiology\u001f1\u001fc-2')).toEqual([['Medicine', 'Cardiology', 1, 'c-2']]);
+    expect(nominationRows(null)).toEqual([]);
+    expect(() => nominationRows('Medi\u001fcine\u001fCardiology\u001f1\u001fc-2')).toThrow(/cannot be read/);
+  });
+});
