@@ -41,18 +41,21 @@ export interface BallotRow {
 export const ROW_PAGE_SIZE = 10_000;
 
 /**
- * A row's nominations as [group, sub-category, slot, nominee id]. They travel as text, fields
- * and nominations alike split by one control character: a fraction of the cost of JSON for the six million
- * nominations of a million ballots. Groups and sub-categories are the survey's own names, and
- * the database strips the character from nominee ids (an id holding one is on no list
- * either way), so a text that does not split into fours is a fault, not a ballot.
+ * A row's nominations, each made by `make(group, sub-category, slot, nominee id)`. They travel
+ * as text, fields and nominations alike split by one control character: a fraction of the cost
+ * of JSON for the six million nominations of a million ballots. Groups and sub-categories are the
+ * survey's own names, and the database strips the character from nominee ids (an id holding one
+ * is on no list either way), so a text that does not split into fours is a fault, not a ballot.
  */
-export function nominationRows(text: string | null | undefined): Array<[string, string, number, string]> {
+export function nominationRows<T = [string, string, number, string]>(
+  text: string | null | undefined,
+  make: (group: string, subcategory: string, slot: number, nomineeId: string) => T = (...fields) => fields as T,
+): T[] {
   if (!text) return [];
   const fields = text.split(SEPARATOR);
   if (fields.length % 4 !== 0) throw new Error(`A ballot's nominations cannot be read: a category name holds a control character (${JSON.stringify(text.slice(0, 80))}).`);
-  const rows: Array<[string, string, number, string]> = [];
-  for (let i = 0; i < fields.length; i += 4) rows.push([fields[i], fields[i + 1], Number(fields[i + 2]), fields[i + 3]]);
+  const rows: T[] = [];
+  for (let i = 0; i < fields.length; i += 4) rows.push(make(fields[i], fields[i + 1], Number(fields[i + 2]), fields[i + 3]));
   return rows;
 }
 

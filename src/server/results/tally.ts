@@ -99,7 +99,7 @@ export function nomineeFacts(nominees: readonly Nominee[], decisions: Iterable<W
 
 /** A ballot's votes: its filled slots, then its write-ins that a decision counts for a nominee. */
 function votesOf(ballot: BallotRow, decisions: ReadonlyMap<string, WriteInDecisionRow>, totals: TallyTotals): Vote[] {
-  const votes: Vote[] = nominationRows(ballot.children.nominations).map(([group, subcategory, slot, nomineeId]) => ({ group, subcategory, nomineeId, source: 'slot', slot }));
+  const votes = nominationRows(ballot.children.nominations, (group, subcategory, slot, nomineeId): Vote => ({ group, subcategory, nomineeId, source: 'slot', slot }));
   for (const [group, subcategory, name] of childRows<[string, string, string]>(ballot.children.writeIns)) {
     const decision = decisions.get(decisionKey(group, subcategory, nameKey(name)));
     if (!decision) totals.writeInsPending++;
@@ -139,6 +139,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
   };
   const totals: TallyTotals = { ballots: 0, ballotsCounted: 0, votesCounted: 0, excluded: noExclusions(reasons), writeInsPending: 0, writeInsRejected: 0 };
   const screened = new Set(rules.duplicates);
+  const lookup = (id: string) => facts.get(id);
   const pointsOf = (vote: Vote) => rules.points[Math.min(vote.slot ?? rules.points.length, rules.points.length) - 1];
 
   return db.connection().execute(async (connection) => {
@@ -164,7 +165,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
         for (const [i, ballot] of page.entries()) {
           const verdicts = judgeBallot(
             { id: ballot.id, demo: ballot.link === 'demo', excluded: input.excludedBallots?.get(ballot.id), duplicateOf: duplicateOf.get(ballot.id), voter: voters[i], votes: votesOf(ballot, decisions, totals) },
-            (id) => facts.get(id),
+            lookup,
             rules,
           );
           totals.ballots++;
