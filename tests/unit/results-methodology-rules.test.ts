@@ -96,7 +96,7 @@ describe('subcategory_match and region_match', () => {
 
   test('a rule turned on adds its reason; a flag rule is listed as a flag', () => {
     const block = rules({ subcategory_match: { rule: 'flag' }, region_match: { rule: 'exclude', voter_field: 'region' }, same_practice: 'exclude' });
-    expect(reasonsOf(block, true)).toEqual(['demo_ballot', 'operator_excluded', 'duplicate_ballot', 'not_on_list', 'repeat_on_ballot', 'outside_subcategory', 'outside_region', 'self_vote', 'same_practice']);
+    expect(reasonsOf(block, true)).toEqual(['demo_ballot', 'operator_excluded', 'duplicate_ballot', 'not_on_list', 'repeat_on_ballot', 'outside_region', 'self_vote', 'same_practice']);
     expect(flagsOf(block)).toEqual(['outside_subcategory']);
   });
 });

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/server/db/schema.ts';
 import { TallyConfig } from '../../src/survey/tally.struct.ts';
 import { tallySurvey, type Exclusion } from '../../src/server/results/tally.ts';
-import { rankTally, tallyCsv, type Threshold } from '../../src/server/results/tally-report.ts';
+import { exclusionCsvLine, rankTally, tallyCsv, type Threshold } from '../../src/server/results/tally-report.ts';
 import { resolveWriteIn, type Resolution } from '../../src/server/results/writeins.ts';
 import { peerCheck, scratchDatabase, storeBallots } from '../support/results-db.ts';
 import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS, PEER_CHECK_TALLY } from '../support/peer-check-ballots.ts';
@@ -83,13 +83,22 @@ describe('a tally: block', () => {
     const { text, tally } = await csv({ same_practice: 'exclude', subcategory_match: { rule: 'flag' } });
     const [header, ...rows] = text.trim().split('\r\n');
     expect(header).toBe(
-      'category,subcategory,rank,nominee_id,nominee,practice,counted,share,winner,excluded_demo_ballot,excluded_duplicate_ballot,excluded_not_on_list,excluded_repeat_on_ballot,excluded_outside_subcategory,excluded_self_vote,excluded_same_practice,flagged_outside_subcategory',
+      'category,subcategory,rank,nominee_id,nominee,practice,counted,share,winner,excluded_demo_ballot,excluded_duplicate_ballot,excluded_not_on_list,excluded_repeat_on_ballot,excluded_self_vote,excluded_same_practice,flagged_outside_subcategory',
     );
     // Carl (Riverside Heart) named c-2 and Greta (Skin Partners) d-1: colleagues. Dana's c-4 is herself, judged as a self-vote.
-    expect(rows.find((row) => row.includes(',d-1,'))).toBe('Medicine,Dermatology,1,d-1,Émile Roux,Skin Partners,1,33.3,,0,0,0,0,0,0,1,0');
+    expect(rows.find((row) => row.includes(',d-1,'))).toBe('Medicine,Dermatology,1,d-1,Émile Roux,Skin Partners,1,33.3,,0,0,0,0,0,1,0');
     expect(tally.totals.excluded.same_practice).toBe(2);
     expect(rows.find((row) => row.includes(',c-2,'))).toMatch(/^Medicine,Cardiology,1,c-2,Bo Lindqvist,Riverside Heart,4,/);
   });
+});
+
+test('a flagged vote counts, has its column, and is listed with its reason and "counted, flagged"', async () => {
+  const lines: string[] = [];
+  const { text } = await csv({ subcategory_match: { rule: 'flag', nominee_field: 'practice' } }, undefined, { onExclusion: (e) => void lines.push(exclusionCsvLine(e)) });
+  expect(text.split('\r\n')[1]).toBe('Medicine,Cardiology,1,c-2,Bo Lindqvist,Riverside Heart,5,55.6,,1,0,0,1,0,5');
+  expect(lines.find((line) => line.startsWith(ids[0]) && line.includes(',c-2,'))).toBe(
+    `${ids[0]},2030-01-01T09:00:00.000Z,Medicine,Cardiology,c-2,Bo Lindqvist,slot,,outside_subcategory,"counted, flagged: the nominee's practice is Riverside Heart, not Cardiology"\r\n`,
+  );
 });
 
 describe('operator exclusions (excludedBallots)', () => {

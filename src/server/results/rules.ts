@@ -56,14 +56,14 @@ export function reasonText(reason: ExclusionReason, rules: TallyConfig): string 
 /** The methodology of a survey that declares none: the sample rules (SPEC.md §5). */
 export const DEFAULT_TALLY: TallyConfig = create({}, TallyConfig);
 
-/** The reasons a tally under this methodology can give, in report order: the base ones, and those of the rules it turns on. */
+/** The reasons a tally under this methodology can exclude a vote for, in report order: the base ones, and those of the rules that exclude. */
 export function reasonsOf(rules: TallyConfig, operatorExclusions = false): ExclusionReason[] {
   return EXCLUSION_REASONS.filter(
     (reason) =>
       BASE_REASONS.includes(reason) ||
       (reason === 'operator_excluded' && operatorExclusions) ||
-      (reason === 'outside_subcategory' && rules.subcategory_match.rule !== 'off') ||
-      (reason === 'outside_region' && rules.region_match.rule !== 'off') ||
+      (reason === 'outside_subcategory' && rules.subcategory_match.rule === 'exclude') ||
+      (reason === 'outside_region' && rules.region_match.rule === 'exclude') ||
       (reason === 'same_practice' && rules.same_practice !== 'count'),
   );
 }

@@ -144,10 +144,10 @@ export function tallyCsv(results: readonly SubcategoryResult[], shape: CsvShape 
 /** The exclusions CSV's header. */
 export const EXCLUSION_COLUMNS = ['ballot_id', 'submitted_at', 'category', 'subcategory', 'nominee_id', 'nominee', 'source', 'write_in', 'reason', 'detail'];
 
-/** One excluded vote as a CSV line. */
+/** One excluded (or flagged) vote as a CSV line. */
 export function exclusionCsvLine({ ballotId, submittedAt, verdict, nomineeName }: Exclusion): string {
   const { vote } = verdict;
-  return csvLine([ballotId, submittedAt, vote.group, vote.subcategory, vote.nomineeId, nomineeName, vote.source, vote.writeIn ?? '', verdict.reason, verdict.detail ?? '']);
+  return csvLine([ballotId, submittedAt, vote.group, vote.subcategory, vote.nomineeId, nomineeName, vote.source, vote.writeIn ?? '', verdict.reason ?? verdict.flag, verdict.detail ?? '']);
 }
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
