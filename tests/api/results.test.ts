@@ -7,6 +7,11 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { rowCounts, startApi, type Api, type Fields } from './helpers.ts';
 import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS, PEER_CHECK_TALLY } from '../support/peer-check-ballots.ts';
 import type { HandBallot } from '../support/results-db.ts';
+import { loadPrepopulation, loadSurvey } from '../../src/survey/loader.ts';
+import { loadNominees } from '../../src/survey/nominee-file.ts';
+import { tallySurvey } from '../../src/server/results/tally.ts';
+import { exportBallots } from '../../src/server/results/export.ts';
+import { exclusionCsvLine, rankTally, tallyCsv } from '../../src/server/results/tally-report.ts';
 
 // The operator's command line end to end: ballots go in through the API, `npm run results`
 // reads them from the same database (SQLite or PostgreSQL, as this project runs).
@@ -155,6 +160,25 @@ describe('npm run results', () => {
     expect(methodology.code, methodology.stderr).toBe(0);
     expect(methodology.stdout).toMatch(/^# How the votes of Peer Check are counted\n\n- /);
     expect(methodology.stdout).toContain("- A vote for a colleague of the voter's own practice is not counted.\n");
+  });
+
+  test('pages of any size read the same tally, exclusions and export, on either database', async () => {
+    const survey = loadSurvey('peer-check', inject('surveysDir'));
+    const input = { survey, nominees: loadNominees(survey), prepopulation: loadPrepopulation(survey) };
+    const read = async (pageSize?: number) => {
+      let exclusions = '';
+      const tally = await tallySurvey(api.db(), { ...input, pageSize, onExclusion: (e) => void (exclusions += exclusionCsvLine(e)) });
+      let csv = '';
+      let jsonl = '';
+      const now = new Date('2030-02-01T00:00:00Z');
+      await exportBallots(api.db(), { ...input, format: 'csv', pageSize, now, write: (chunk) => void (csv += chunk) });
+      await exportBallots(api.db(), { ...input, format: 'jsonl', pageSize, now, write: (chunk) => void (jsonl += chunk) });
+      return { tally: tallyCsv(rankTally(survey.config, tally, { top: 2 }), tally), exclusions, csv, jsonl };
+    };
+    const whole = await read();
+    expect(whole.tally).toBe(PEER_CHECK_TALLY);
+    expect(whole.exclusions.split('\r\n')).toHaveLength(7);
+    for (const pageSize of [1, 2, 4]) expect(await read(pageSize)).toEqual(whole);
   });
 
   test('export: every ballot as CSV or JSON Lines, in the order received', async () => {
