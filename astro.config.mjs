@@ -5,6 +5,7 @@ import react from '@astrojs/react';
 import staticHostRules from './src/integrations/static-host-rules.ts';
 import precompress from './src/integrations/precompress.ts';
 import nomineeLists from './src/integrations/nominee-lists.ts';
+import personalLinks from './src/integrations/personal-links.ts';
 import { loadSite } from './src/survey/loader.ts';
 
 const site = loadSite();
@@ -27,7 +28,7 @@ export default defineConfig({
   output: 'static',
   trailingSlash: 'ignore',
   adapter: node({ mode: 'standalone', bodySizeLimit }),
-  integrations: [react(), nomineeLists(), staticHostRules(), precompress()],
+  integrations: [react(), nomineeLists(), personalLinks(), staticHostRules(), precompress()],
   security: {
     // src/middleware.ts checks the origin of every API post instead: Astro's check admits only
     // the request's own origin, and a site served from a CDN posts from another (ALLOWED_ORIGINS).

@@ -27,8 +27,8 @@ export default defineConfig({
     // The site is built by the test command before this runs (`astro build`).
     command: 'node bin/serve.mjs',
     url: `http://127.0.0.1:${port}/top-doctors-demo/`,
-    // Every test posts from 127.0.0.1: the rate limit has tests of its own (tests/api).
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: 'data/e2e', RATE_LIMIT_MAX: '0' },
+    // Every test posts, searches and opens links from 127.0.0.1: the rate limits have tests of their own (tests/api).
+    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: 'data/e2e', RATE_LIMIT_MAX: '0', SEARCH_RATE_LIMIT_MAX: '0', LINK_RATE_LIMIT_MAX: '0' },
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
   },

@@ -4,16 +4,22 @@
 //
 //   npm run results -- <command> <slug> [options]        npm run results -- --help
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { listSurveySlugs, loadPrepopulation, loadSurvey, surveysDir } from '../src/survey/loader.ts';
+import { existsSync } from 'node:fs';
+import { listSurveySlugs, loadPrepopulation, loadSurvey, prepopulationFile, surveysDir } from '../src/survey/loader.ts';
 import { loadNominees } from '../src/survey/nominee-file.ts';
 import { ConfigError } from '../src/survey/errors.ts';
 import { EnvError, readServerConfig } from '../src/server/config.ts';
 import { openOperatorDatabase } from '../src/server/results/open-database.ts';
 import { OperatorError } from '../src/server/results/operator-error.ts';
 import * as commands from './lib/results-commands.ts';
+import { inviteCommand } from './lib/invite-command.ts';
+import { receiptCommand, responsesCommand } from './lib/vote-commands.ts';
+import { purgeCommand } from './lib/purge-command.ts';
+import * as integrity from './lib/integrity-commands.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const by: Options = { by: { type: 'string' } };
+const why: Options = { why: { type: 'string' } };
 
 /** Every command: its options, how it is used, and what it does. */
 const COMMANDS: Record<string, { options: Options; usage: string; about: string; run: (context: commands.Context) => Promise<void>; offline?: boolean }> = {
@@ -60,8 +66,9 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
       reject: { type: 'boolean' },
       note: { type: 'string' },
       ...by,
+      ...why,
     },
-    usage: 'writeins resolve <slug> --name NAME [--category "Group / Sub-category"] (--nominee ID | --new [--id ID] [--display-name NAME] [--specialty S] [--practice P] [--city C] | --reject) [--note TEXT] [--by WHO]',
+    usage: 'writeins resolve <slug> --name NAME [--category "Group / Sub-category"] (--nominee ID | --new [--id ID] [--display-name NAME] [--specialty S] [--practice P] [--city C] | --reject) [--note TEXT | --why TEXT] [--by WHO]',
     about: 'Records a decision on a write-in (every sub-category it was written in, unless --category): count it for a listed nominee, for a new nominee, or not at all. tally honours it; who and when are kept.',
     run: commands.resolveCommand,
   },
@@ -77,23 +84,95 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
     about: "Appends the new nominees that decisions created to the survey's nominee file; then push them to Algolia with nominees:sync.",
     run: commands.publishCommand,
   },
+  refused: {
+    options: {},
+    usage: 'refused <slug>',
+    about: 'Every ballot the API refused for a rule, kept whole: id, when, reason and problems, email, file names (not kept), whether admitted, then the answers (CSV).',
+    run: commands.refusedCommand,
+  },
+  admit: {
+    options: { why: { type: 'string' }, ...by },
+    usage: 'admit <slug> <id> --why TEXT [--by WHO]',
+    about: "Moves one refused ballot into the ballots, stored as the API stores a ballot (its personal link's read-only values apply), and records who, when and why on the refused row.",
+    run: commands.admitCommand,
+  },
   'confirm-reservation': {
-    options: { label: { type: 'string' }, ...by },
-    usage: 'confirm-reservation <slug> faces|experts <tile> [--label TEXT] [--by WHO]',
+    options: { label: { type: 'string' }, ...by, ...why },
+    usage: 'confirm-reservation <slug> faces|experts <tile> [--label TEXT] [--by WHO] [--why TEXT]',
     about: 'Confirms the ballot holding a tile: the hold no longer expires and the confirmed list shows the label (default "THE FACE OF {title}", or the question).',
     run: (context) => commands.reservationCommand('confirm', context),
   },
   'release-reservation': {
-    options: { ...by },
-    usage: 'release-reservation <slug> faces|experts <tile> [--by WHO]',
+    options: { ...by, ...why },
+    usage: 'release-reservation <slug> faces|experts <tile> [--by WHO] [--why TEXT]',
     about: 'Releases a tile: the ballot holding it lets go, it leaves the confirmed list, and the next ballot may take it.',
     run: (context) => commands.reservationCommand('release', context),
+  },
+  invite: {
+    options: { roster: { type: 'string' }, 'base-url': { type: 'string' }, out: { type: 'string' }, 'remove-missing': { type: 'boolean' }, ...by, ...why },
+    usage: 'invite <slug> --roster people.csv [--base-url URL] [--out links.csv] [--remove-missing] [--by WHO] [--why TEXT]',
+    about:
+      "Personal links from a roster (CSV with a header; email required; columns named like layout fields prefill them; nominee_id ties a voter to the nominee list). " +
+      'New people get a new secret, people already on file keep theirs (matched by email). Writes the prepopulation file (in PEERVOTE_PRIVATE_DIR when set) and the mailing list name,email,url (stdout, or --out). ' +
+      'People on file but not on the roster are kept unless --remove-missing. --base-url defaults to PEERVOTE_BASE_URL, else http://127.0.0.1:4321.',
+    run: inviteCommand,
+  },
+  responses: {
+    options: { by: { type: 'string' }, format: { type: 'string' }, pending: { type: 'boolean' }, out: { type: 'string' }, 'base-url': { type: 'string' } },
+    usage: 'responses <slug> [--by COLUMN] [--format table|csv] [--out FILE] | responses <slug> --pending [--base-url URL] [--out remind.csv]',
+    about:
+      'Invited, responded and pending people (pending split into links opened without a ballot and links never opened), overall and, with --by, per value of a roster column (specialty, region…). ' +
+      'Here --by names the column: responses changes nothing. --pending writes the people who have not voted with their personal links (name,email,url,status,first_opened_at,last_opened_at) for a reminder mailing.',
+    run: responsesCommand,
+  },
+  receipt: {
+    options: {},
+    usage: 'receipt <slug> <code>',
+    about: "When the ballot with this receipt code was received, and whether the tally counts its votes (and, for each vote it leaves out, why).",
+    run: receiptCommand,
+  },
+  'purge-personal': {
+    options: { 'dry-run': { type: 'boolean' }, force: { type: 'boolean' }, quiet: { type: 'boolean' }, ...by, ...why },
+    usage: 'purge-personal <slug> [--dry-run] [--force --why TEXT] [--by WHO] [--quiet]',
+    about:
+      'After the vote: removes the answers of fields marked personal: true and every upload (the files too) from the stored ballots, keeping votes, workplaces and pseudonymous voter keys, so the tally is the same after. ' +
+      'Refuses before the expiration_date unless --force (which needs --why). --dry-run says what would go.',
+    run: purgeCommand,
   },
   audit: {
     options: { out: { type: 'string' } },
     usage: 'audit <slug> [--out FILE]',
     about: 'Every change operators made to the survey\'s data (write-in decisions, published nominees, reservation decisions…), oldest first, with who, when, what and why (CSV). The trail is only ever appended to.',
     run: commands.auditCommand,
+  },
+  signals: {
+    options: { format: { type: 'string' }, out: { type: 'string' }, quiet: { type: 'boolean' }, ...Object.fromEntries(Object.keys(integrity.THRESHOLD_OPTIONS).map((name) => [name, { type: 'string' as const }])) },
+    usage:
+      'signals <slug> [--format table|csv] [--out FILE] [--window MIN] [--address-min N] [--device-min N] [--nominee-min N] [--nominee-ratio X] [--similar-min N] [--similar-ballots N] [--similar-lift X] [--bloc-min N] [--bloc-size N] [--bloc-lift X] [--quiet]',
+    about:
+      'Fraud signals, flagged not blocked: clusters of ballots from one address or browser in a short window (--window, default 10 minutes; --address-min 5, --device-min 10), bursts of votes for one nominee (--nominee-min 8 at --nominee-ratio 5 times its usual pace), ' +
+      'near-identical ballots (--similar-ballots 3 with at least --similar-min 4 entries, --similar-lift 10 times what popularity predicts), license or NPI numbers that fail their check or repeat under other emails, reciprocal nominations between voters on the nominee list, and blocs naming the same --bloc-size 3 nominees (--bloc-min 5 ballots, --bloc-lift 10 times their popularity). ' +
+      'Each cluster: kind, strength and score (times its threshold), ballot ids, one line of evidence.',
+    run: integrity.signalsCommand,
+  },
+  exclude: {
+    options: { why: { type: 'string' }, ...by },
+    usage: 'exclude <slug> <ballot-id> --why TEXT [--by WHO]',
+    about: "Takes a ballot out of the count: tally lists all its votes under operator_excluded with the why; the audit trail keeps who, when and why.",
+    run: (context) => integrity.exclusionCommand('exclude', context),
+  },
+  include: {
+    options: { why: { type: 'string' }, ...by },
+    usage: 'include <slug> <ballot-id> --why TEXT [--by WHO]',
+    about: 'Puts an excluded ballot back into the count; the audit trail keeps who, when and why.',
+    run: (context) => integrity.exclusionCommand('include', context),
+  },
+  report: {
+    options: { out: { type: 'string' }, quiet: { type: 'boolean' }, ...Object.fromEntries(Object.keys(integrity.THRESHOLD_OPTIONS).map((name) => [name, { type: 'string' as const }])) },
+    usage: 'report <slug> --out FILE.html [--quiet] [the signals options]',
+    about:
+      'One self-contained HTML file (no network needed; prints well): response figures, the ranked nominees of each sub-category with their counted and excluded votes, exclusions by reason, the signals and the methodology. Never served by the site.',
+    run: integrity.reportCommand,
   },
 };
 
@@ -119,7 +198,7 @@ if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] ===
 }
 const name = argv[0] === 'writeins' && ['resolve', 'log', 'publish'].includes(argv[1]) ? `writeins ${argv[1]}` : argv[0];
 const command = COMMANDS[name];
-if (!command) fail(`Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], confirm-reservation, release-reservation, audit (--help explains them).`, 2);
+if (!command) fail(`Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report (--help explains them).`, 2);
 
 let parsed: ReturnType<typeof parseArgs>;
 try {
@@ -145,7 +224,8 @@ try {
   if (!slugs.includes(slug)) throw new OperatorError(`There is no survey "${slug}"; the surveys are ${slugs.join(', ')}.`);
   const survey = loadSurvey(slug);
   const nominees = loadNominees(survey);
-  const prepopulation = loadPrepopulation(survey);
+  // invite may be the one to write the survey's first prepopulation file.
+  const prepopulation = name === 'invite' && !existsSync(prepopulationFile(survey)) ? {} : loadPrepopulation(survey);
   if (!command.offline) ({ db } = await openOperatorDatabase(readServerConfig()));
   await command.run({ db: db!, survey, nominees, prepopulation, options: parsed.values as commands.Context['options'], rest });
   await db?.destroy();

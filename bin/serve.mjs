@@ -1,6 +1,6 @@
 // Serves the built site and the survey API from one Node process: the static pages, the
 // static host's rules from `_redirects` and `_headers`, and Astro's on-demand routes.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -15,19 +15,56 @@ const dist = process.env.PEERVOTE_DIST ? `${path.resolve(process.env.PEERVOTE_DI
 const clientDir = `${dist}client`;
 const { handler } = await import(pathToFileURL(`${dist}server/entry.mjs`).href);
 
-const rules = parseRules(readFileSync(`${clientDir}/_redirects`, 'utf8'));
-const headerRules = parseHeaderRules(readFileSync(`${clientDir}/_headers`, 'utf8'));
+/**
+ * A static host's rules file, read again when a build rewrites it (checked at most once a
+ * second), so that `npm run build` while this server runs deploys a new survey's rules too.
+ */
+function followRules(file, parse) {
+  let stamp = '';
+  let rules;
+  let checkedAt = 0;
+  return () => {
+    if (rules && Date.now() - checkedAt < 1000) return rules;
+    checkedAt = Date.now();
+    try {
+      const stat = statSync(file);
+      const seen = `${stat.mtimeMs}:${stat.size}`;
+      if (seen !== stamp) [rules, stamp] = [parse(readFileSync(file, 'utf8')), seen];
+    } catch (error) {
+      // Mid-build the file may be missing for a moment: the last rules read stay in force.
+      if (!rules) throw error;
+    }
+    return rules;
+  };
+}
+
+const rules = followRules(`${clientDir}/_redirects`, parseRules);
+const headerRules = followRules(`${clientDir}/_headers`, parseHeaderRules);
 
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
 
+/** One address of each on-demand route, to load its code at start. */
+const API_ROUTES = ['/api/survey', '/api/search/_', '/api/survey/link/_', '/api/survey/faces/_', '/api/survey/experts/_', '/api/survey/stats/_', '/api/survey/workplace-stats/_'];
+
+/** Methods no route takes, which Astro cannot even make a Request of: answered here, never with a stack trace. */
+const NEVER_TAKEN = new Set(['TRACE', 'CONNECT']);
+
+/** The 405 for such a method, in the survey API's error shape; Allow lists what the server takes at all. */
+const ALLOW = 'GET, HEAD, POST, OPTIONS';
+const REFUSED_METHOD = JSON.stringify({ error: 'method_not_allowed', message: `This server takes ${ALLOW}.`, problems: [] });
+
 const server = http.createServer((req, res) => {
+  if (NEVER_TAKEN.has(req.method ?? '')) {
+    res.writeHead(405, { Allow: ALLOW, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' }).end(REFUSED_METHOD);
+    return;
+  }
   // The connection's own address, for the API's rate limit; a client cannot set it.
   req.headers['x-peervote-peer'] = req.socket.remoteAddress ?? 'unknown';
   const url = new URL(req.url ?? '/', 'http://localhost');
   // Matched on the address asked for, before any rewrite, as a static host does.
-  for (const [name, value] of headersFor(headerRules, url.pathname)) res.appendHeader(name, value);
-  const action = matchRule(rules, url.pathname, clientDir);
+  for (const [name, value] of headersFor(headerRules(), url.pathname)) res.appendHeader(name, value);
+  const action = matchRule(rules(), url.pathname, clientDir);
   if (action?.redirect) {
     res.writeHead(action.status, { Location: action.redirect + url.search }).end();
     return;
@@ -38,6 +75,12 @@ const server = http.createServer((req, res) => {
   handler(req, res);
 });
 
+// A CONNECT never reaches the request handler: Node hands it over as a raw socket.
+server.on('connect', (req, socket) => {
+  const head = `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(REFUSED_METHOD)}\r\nConnection: close\r\n\r\n`;
+  socket.end(head + REFUSED_METHOD);
+});
+
 server.listen(port, host, async () => {
   // Open the database and run its migrations now, so that a bad setting stops the start.
   const health = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/api/health`).catch((error) => error);
@@ -45,9 +88,11 @@ server.listen(port, host, async () => {
     console.error(`Peervote could not start: the survey API is not ready (${health instanceof Response ? `${health.status} ${await health.text()}` : health}).`);
     process.exit(1);
   }
+  // /api/health loaded the surveys, which builds every nominee index now, not on the first voter's search.
+  // Load every API route's code now too: a later build replaces the files this process would load lazily.
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  await Promise.all(API_ROUTES.map((route) => fetch(`${base}${route}`, { method: 'OPTIONS' }).catch(() => undefined)));
   console.log(`Peervote is running at http://${host}:${port}/`);
-  // Loading the search route builds every survey's nominee index now, not on the first voter's search.
-  fetch(`http://${host}:${port}/api/search/_`, { method: 'OPTIONS' }).catch(() => undefined);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -1,15 +1,18 @@
 import { defineMiddleware } from 'astro:middleware';
 import { serverConfig } from './server/config.ts';
 import { reportServerError } from './server/error-reporting.ts';
-import { corsHeaders, isSafeMethod, originAllowed, preflight } from './server/origin.ts';
+import { corsHeaders, isSafeMethod, originAllowed, preflight, sameOriginFormPost } from './server/origin.ts';
 import { json, refuse } from './server/http.ts';
 import { API_CONTENT_SECURITY_POLICY } from './survey/headers.ts';
+import { nulProblems } from './survey/control-characters.ts';
+import { refusedMethod } from './server/api-methods.ts';
 
 /**
  * The survey API's origin policy, in place of Astro's `security.checkOrigin` (which cannot let
  * a second origin in): POSTs only from the site's own origin or ALLOWED_ORIGINS, CORS headers
  * and preflights for exactly those. An error no endpoint handled is reported (Sentry when
- * configured) and answered 500 in the API's error shape. Every API answer carries the API's
+ * configured) and answered 500 in the API's error shape. A method a route does not take is
+ * answered 405 with `Allow`, and a query parameter holding a NUL character 400, before any route runs. Every API answer carries the API's
  * Content-Security-Policy. Prerendered pages pass through untouched.
  */
 export const onRequest = defineMiddleware(async (context, next) => {
@@ -17,8 +20,12 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const config = serverConfig();
   const origin = context.request.headers.get('origin');
   const answer = await (async () => {
+    const allow = refusedMethod(context.url.pathname, context.request.method);
+    if (allow) return refuse(405, 'method_not_allowed', `This address takes ${allow.join(', ')}.`, [], { Allow: allow.join(', ') });
     if (context.request.method === 'OPTIONS') return preflight(origin, config);
-    if (!isSafeMethod(context.request.method) && !originAllowed(origin, context.url.origin, config)) {
+    const nul = nulProblems(context.url.searchParams.entries());
+    if (nul.length) return refuse(400, 'bad_query', 'A query parameter holds a NUL character.', nul);
+    if (!isSafeMethod(context.request.method) && !originAllowed(origin, context.url.origin, config) && !sameOriginFormPost(context.request)) {
       return refuse(403, 'forbidden_origin', 'Ballots are accepted only from the survey site itself.', [{ path: 'Origin', message: origin ? `${origin} is not allowed.` : 'is missing.' }]);
     }
     try {
@@ -29,6 +36,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     }
   })();
   for (const [name, value] of Object.entries(corsHeaders(origin, config))) answer.headers.set(name, value);
-  answer.headers.set('Content-Security-Policy', API_CONTENT_SECURITY_POLICY);
+  // The HTML page a form post may get carries its own, as strict, policy.
+  if (!answer.headers.has('Content-Security-Policy')) answer.headers.set('Content-Security-Policy', API_CONTENT_SECURITY_POLICY);
   return answer;
 });

@@ -18,6 +18,9 @@ import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/server/re
 import { appendAudit, auditTrail, latestAudit } from '../../src/server/repositories/audit.repository.ts';
 import { confirmReservation, releaseReservation } from '../../src/server/results/reservations.ts';
 import { OperatorError } from '../../src/server/results/operator-error.ts';
+import { admitRefused, refusedCsv } from '../../src/server/results/refused.ts';
+import { readPseudonymKey } from '../../src/server/results/pseudonym-key.ts';
+import { ballotExclusions } from '../../src/server/results/exclusions.ts';
 import { categoryKey } from '../../src/survey/ballot-keys.ts';
 import { openOutput, progress } from './output.ts';
 
@@ -45,6 +48,16 @@ export function who(options: Context['options']): string {
   }
 }
 
+/** The newest audit entry in words (id, when, what), or that there is none: the state of the operators' decisions a result reflects. */
+function auditWords(entry: { id: string; at: string; action: string } | undefined): string {
+  return entry ? `audit entry ${entry.id} (${entry.at}, ${entry.action})` : "no audit entry: no operator has changed this survey's data";
+}
+
+/** Which state of the operators' decisions a result reflects: the newest audit entry when it was read. */
+export async function reflects(db: Kysely<Database>, projectId: string): Promise<string> {
+  return `Reflects ${auditWords(await latestAudit(db, projectId))}.`;
+}
+
 function whole(value: string | boolean | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1) throw new OperatorError(`--${name} must be a whole number of at least 1, got "${value}".`);
@@ -56,11 +69,13 @@ export async function exportCommand({ db, survey, nominees, options }: Context):
   const format = (text(options.format) ?? 'csv') as ExportFormat;
   if (format !== 'csv' && format !== 'jsonl') throw new OperatorError(`--format must be csv or jsonl, got "${format}".`);
   const total = await countBallots(db, survey.config.project_id);
+  const state = await reflects(db, survey.config.project_id);
   const shown = progress('export', total, Boolean(options.quiet));
   const output = openOutput(text(options.out));
   const count = await exportBallots(db, { survey, nominees, format, write: (chunk) => output.write(chunk), onProgress: shown.update });
   await output.close();
   shown.done(count);
+  if (!options.quiet) process.stderr.write(`${state}\n`);
 }
 
 /**
@@ -74,7 +89,7 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
   const threshold = thresholdText === undefined ? undefined : parseThreshold(thresholdText);
   if (thresholdText !== undefined && !threshold) throw new OperatorError(`--threshold must be a number of winners (3) or a share of the votes (10%), got "${thresholdText}".`);
   const total = await countBallots(db, survey.config.project_id);
-  const audit = (await latestAudit(db, survey.config.project_id))?.id ?? 'none';
+  const entry = await latestAudit(db, survey.config.project_id);
   const digest = tallyDigest(survey.config, nominees);
   const shown = progress('tally', total, Boolean(options.quiet));
   const exclusions = text(options.exclusions) ? openOutput(text(options.exclusions)) : undefined;
@@ -83,6 +98,8 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
     survey,
     nominees,
     prepopulation,
+    pseudonymKey: readPseudonymKey(survey),
+    excludedBallots: await ballotExclusions(db, survey.config.project_id),
     onExclusion: exclusions && ((exclusion) => exclusions.write(exclusionCsvLine(exclusion))),
     onProgress: shown.update,
   });
@@ -97,14 +114,14 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
     const meta = openOutput(`${out}.meta.json`);
     await meta.write(
       `${JSON.stringify(
-        { survey: survey.slug, config_digest: digest.config, nominee_list_digest: digest.nominees, audit_entry: audit, threshold: thresholdText ?? null, ballots: tally.totals.ballots, methodology: survey.config.tally },
+        { survey: survey.slug, config_digest: digest.config, nominee_list_digest: digest.nominees, audit_entry: entry?.id ?? 'none', threshold: thresholdText ?? null, ballots: tally.totals.ballots, methodology: survey.config.tally },
         null,
         2,
       )}\n`,
     );
     await meta.close();
   }
-  const summary = `${tallySummary(results, tally, top)}Config digest: ${digest.short}; reflects audit entry ${audit}.\n`;
+  const summary = `${tallySummary(results, tally, top)}Config digest: ${digest.short}; reflects ${auditWords(entry)}.\n`;
   (output.toStdout ? process.stderr : process.stdout).write(summary);
 }
 
@@ -162,7 +179,7 @@ export async function resolveCommand({ db, survey, nominees, options }: Context)
   else if (options.new) {
     resolution = { action: 'new', nomineeId: text(options.id), name: text(options['display-name']), specialty: text(options.specialty), practice: text(options.practice), city: text(options.city) };
   } else resolution = { action: 'reject' };
-  const rows = await resolveWriteIn(db, survey.config, nominees, { name, category: text(options.category), resolution, by: who(options), note: text(options.note) });
+  const rows = await resolveWriteIn(db, survey.config, nominees, { name, category: text(options.category), resolution, by: who(options), note: text(options.note) ?? text(options.why) });
   for (const row of rows) {
     const what = row.action === 'reject' ? 'rejected' : row.action === 'merge' ? `counts for ${row.nominee_id}` : `counts for the new nominee ${row.nominee_id} (${row.nominee_name})`;
     process.stdout.write(`"${name}" in ${categoryKey(row.category_group, row.subcategory)}: ${what}; decided by ${row.decided_by} at ${row.decided_at}.\n`);
@@ -201,10 +218,10 @@ export async function reservationCommand(action: 'confirm' | 'release', { db, su
   const [kind, tile] = rest;
   if (!kind || !tile) throw new OperatorError(`${action}-reservation needs the kind and the tile: ${action}-reservation ${survey.slug} faces|experts <tile slug or title>.`);
   if (action === 'confirm') {
-    const done = await confirmReservation(db, survey.config, { kind, tile, by: who(options), label: text(options.label) });
+    const done = await confirmReservation(db, survey.config, { kind, tile, by: who(options), label: text(options.label), why: text(options.why) });
     process.stdout.write(`Confirmed ${done.slug} for ballot ${done.ballotId}; the confirmed list shows "${done.label}".\n`);
   } else {
-    const done = await releaseReservation(db, survey.config, { kind, tile, by: who(options) });
+    const done = await releaseReservation(db, survey.config, { kind, tile, by: who(options), why: text(options.why) });
     process.stdout.write(`Released ${done.slug}${done.ballotId ? ` (held by ballot ${done.ballotId})` : ' (no ballot held it)'}; the next ballot may take it.\n`);
   }
 }
@@ -217,4 +234,19 @@ export async function auditCommand({ db, survey, options }: Context): Promise<vo
     await output.write(csvLine([entry.id, entry.at, entry.actor, entry.action, entry.subject, entry.reason, entry.details]));
   }
   await output.close();
+}
+
+/** `refused`: the survey's refused ballots as CSV, each with its reason and answers. */
+export async function refusedCommand({ db, survey }: Context): Promise<void> {
+  process.stdout.write(await refusedCsv(db, survey));
+}
+
+/** `admit`: moves one refused ballot into the ballots, recording who, when and why. */
+export async function admitCommand({ db, survey, prepopulation, options, rest }: Context): Promise<void> {
+  const [id] = rest;
+  if (!id) throw new OperatorError(`admit needs the refused ballot's id: admit ${survey.slug} <id> --why "…" (the refused command lists the ids).`);
+  const why = text(options.why);
+  if (!why?.trim()) throw new OperatorError('Say why the ballot is admitted: --why "…".');
+  const done = await admitRefused(db, { survey, prepopulation }, { id, by: who(options), why });
+  process.stdout.write(`Admitted refused ballot ${done.refusedId} as ballot ${done.ballotId} at ${done.at}.\n`);
 }

@@ -3,8 +3,10 @@ import { useStore } from '@nanostores/react';
 import { $affirmed, setAffirmed } from '../stores/affirmation.ts';
 import { $ballotSurvey, loadChecks, touch } from '../stores/validation.ts';
 import { FieldError, useShownProblems } from './fields/FieldError.tsx';
-import { $notice, $submission, submitBallot, type SubmitSurvey } from '../stores/submission.ts';
+import type { SubmitSurvey } from '../stores/submission.ts';
+import { $notice, $submission, loadDeferred } from '../stores/submit-state.ts';
 import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
+import { DraftLine } from './DraftLine.tsx';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 
 /** The statement shown when a survey configures no affirmation points (SPEC.md §5). */
@@ -16,7 +18,7 @@ interface Props {
 
 /** The affirmation and the submit button; registers the survey that the whole ballot is checked against. */
 export default function SubmitBar({ survey }: Props) {
-  const affirmed = useStore($affirmed);
+  const affirmed = useStore($affirmed, { ssr: 'initial' });
   const status = useStore($submission);
   const notice = useStore($notice);
   const button = useRef<HTMLButtonElement>(null);
@@ -24,21 +26,36 @@ export default function SubmitBar({ survey }: Props) {
 
   useEffect(() => {
     $ballotSurvey.set(survey);
-    // The rules' code stays out of the first load, and is ready before the voter leaves a field.
-    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
-    idle(() => void loadChecks());
     const form = button.current?.form;
+    // The stores and the device's draft are the form's one memory: the browser must not restore
+    // its own copy of the inputs on Back or reload, which React would not see (the attribute is
+    // read when the browser saves the form's state, as the page is left).
+    form?.setAttribute('autocomplete', 'off');
+    // The rules' code stays out of the page's load: it comes as the voter first enters the
+    // ballot, so it is ready before they leave a field, and a visitor who only reads never fetches it.
+    const load = () => void loadChecks();
+    form?.addEventListener('focusin', load, { once: true });
     const onSubmit = (event: SubmitEvent) => {
       event.preventDefault();
-      void submitBallot(survey);
+      void loadDeferred().then(({ submitBallot }) => submitBallot(survey));
     };
+    // The submit flow's code loads as the voter starts on the ballot, so it is here if the connection drops.
+    const preload = () => void loadDeferred().catch(() => undefined);
     form?.addEventListener('submit', onSubmit);
-    return () => form?.removeEventListener('submit', onSubmit);
+    form?.addEventListener('input', preload, { once: true });
+    form?.addEventListener('change', preload, { once: true });
+    return () => {
+      form?.removeEventListener('submit', onSubmit);
+      form?.removeEventListener('focusin', load);
+      form?.removeEventListener('input', preload);
+      form?.removeEventListener('change', preload);
+    };
   }, [survey]);
 
   const error = useShownProblems()(AFFIRM_NAME);
   return (
     <div className="submit-bar" translate="no">
+      <DraftLine />
       {points.length > 0 && (
         <fieldset className="affirmation field">
           <legend>Affirmation</legend>

@@ -13,7 +13,7 @@ interface Props {
 
 /** The write-in section: nominees the voter could not find, each with its category. */
 export default function WriteIns({ groups, limit }: Props) {
-  const rows = useStore($writeIns);
+  const rows = useStore($writeIns, { ssr: 'initial' });
   const error = useShownProblems();
   const full = rows.length >= limit;
 

@@ -6,7 +6,8 @@ import type { SearchSettings } from './settings.ts';
 /** One query as InstantSearch hands it to a search client. */
 export interface SearchRequest {
   indexName: string;
-  params: { query: string; hitsPerPage?: number; page?: number };
+  /** `optionalFilters` carries a slot's sub-category (`specialty:{sub-category}`) as a ranking hint. */
+  params: { query: string; hitsPerPage?: number; page?: number; optionalFilters?: string[] };
 }
 
 /** InstantSearch's search-client interface, the seam between the UI and either backend. */

@@ -7,10 +7,12 @@ export const SYNC_BATCH_SIZE = 1000;
 
 /**
  * The index settings that make Algolia search as the local engine does: the name first, then
- * the detail columns; one typo from five letters; 12 hits a page.
+ * the detail columns; one typo from five letters; 12 hits a page; `specialty` usable in the
+ * optionalFilters a slot sends, so its sub-category's nominees rank first.
  */
 export const INDEX_SETTINGS = {
   searchableAttributes: ['name', 'unordered(specialty)', 'unordered(practice)', 'unordered(city)'],
+  attributesForFaceting: ['filterOnly(specialty)'],
   attributesToRetrieve: ['id', 'name', 'specialty', 'city', 'practice'],
   minWordSizefor1Typo: 5,
   minWordSizefor2Typos: 64,

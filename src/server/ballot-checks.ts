@@ -4,7 +4,6 @@ import type { BallotInput } from '../survey/ballot-input.ts';
 import type { FieldDef } from '../survey/field.struct.ts';
 import { allFields } from '../survey/layout.ts';
 import type { ServerSurvey } from './surveys.ts';
-import { nomineeIndex } from './nominees.ts';
 
 const structs = new WeakMap<ServerSurvey, Struct<BallotInput, null>>();
 
@@ -12,14 +11,14 @@ const structs = new WeakMap<ServerSurvey, Struct<BallotInput, null>>();
  * The ballot struct the server checks a survey's ballots with, built once per survey. Tiles the
  * configuration marks taken are refused outright; tiles taken by other ballots are settled in
  * the database, where a ballot that loses the race is kept with its reservation marked lost.
- * A nomination must name a nominee of the survey's list, whichever search backend the
- * voter's browser used: the list in the repository is the truth.
+ * A nominee id the list does not hold does not refuse the ballot: the voter's page may know a
+ * newer or older list than this process, so the ballot is stored and the tally excludes that
+ * one vote as `not_on_list`.
  */
 export function serverBallotStruct(survey: ServerSurvey): Struct<BallotInput, null> {
   let struct = structs.get(survey);
   if (!struct) {
-    const nominees = survey.config.nominees ? nomineeIndex(survey) : undefined;
-    struct = ballotStruct(survey.config, { isKnownNominee: nominees && ((id) => nominees.has(id)) });
+    struct = ballotStruct(survey.config);
     structs.set(survey, struct);
   }
   return struct;

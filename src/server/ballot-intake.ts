@@ -1,23 +1,25 @@
-import { createHash } from 'node:crypto';
 import { uuidv7 } from './ids.ts';
 import { validateBallot } from '../survey/ballot.struct.ts';
 import { withReadOnlyValues } from '../survey/read-only.ts';
 import { ballotParts } from '../survey/ballot-parts.ts';
 import { DEMO_SECRET, isExpired, isLinkValid } from '../survey/link.ts';
 import { formatBytes } from '../survey/file-rules.ts';
+import { personOf } from '../survey/secrets.ts';
 import type { BallotLink } from './db/ballots.table.ts';
 import { serverConfig, type ServerConfig } from './config.ts';
 import { database } from './db/instance.ts';
 import { findSurvey, type ServerSurvey } from './surveys.ts';
 import { json, refuse } from './http.ts';
-import { clientAddress } from './client-address.ts';
-import { countRequest } from './repositories/rate-limits.repository.ts';
+import { rateLimited } from './rate-limit.ts';
+import { requestHashes } from './signals-salt.ts';
 import { AlreadySubmittedError, storeBallot } from './repositories/ballots.repository.ts';
 import { claimIdempotencyKey, findIdempotencyKey, releaseIdempotencyKey } from './repositories/idempotency.repository.ts';
 import { answerForKnownKey, readIdempotencyKey } from './idempotency.ts';
 import { fingerprint, parseMultipart, readLimited } from './multipart.ts';
 import { fileFields, serverBallotStruct } from './ballot-checks.ts';
 import { checkFileContents, removeFiles, storeFiles, type StoredFile } from './uploads.ts';
+import { keepRefused } from './refusals.ts';
+import { formDataToBallot, type BallotInput } from '../survey/ballot-input.ts';
 import { faultInjector, injectedDelay, requestTime } from './test-hooks.ts';
 
 const INVALID_LINK = 'Sorry, this link is invalid! Please use your custom link to access your survey form.';
@@ -25,17 +27,6 @@ const INVALID_LINK = 'Sorry, this link is invalid! Please use your custom link t
 function tooLarge(config: ServerConfig): Response {
   const message = `The ballot is larger than ${formatBytes(config.bodySizeLimit)}, the most the survey API accepts.`;
   return refuse(413, 'body_too_large', message, [], { Connection: 'close' });
-}
-
-/** Refuses the request when its client has used up the window's posts; undefined to go on. */
-async function rateLimited(request: Request, connection: string | undefined, now: Date, config: ServerConfig): Promise<Response | undefined> {
-  if (config.rateLimitMax === 0) return undefined;
-  const { db } = await database();
-  const client = createHash('sha256').update(clientAddress(request, connection, config)).digest('hex');
-  const { hits, resetAt } = await countRequest(db, client, now, config.rateLimitWindowMs);
-  if (hits <= config.rateLimitMax) return undefined;
-  const retryAfter = String(Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)));
-  return refuse(429, 'rate_limited', 'Too many ballots from this address. Please try again later.', [], { 'Retry-After': retryAfter });
 }
 
 /** The survey and link a ballot's query names, or the answer that refuses them (SPEC.md §5, expiry). */
@@ -49,7 +40,7 @@ function checkLink(query: URLSearchParams, now: Date): { survey: ServerSurvey; l
   }
   if (isExpired(survey.config, now.getTime())) return refuse(410, 'expired', 'Survey form has expired!');
   const secret = query.get('secret')?.trim() || undefined;
-  if (!isLinkValid(survey.config, secret, (s) => Object.hasOwn(survey.prepopulation, s))) {
+  if (!isLinkValid(survey.config, secret, (s) => personOf(survey.prepopulation, s) !== undefined)) {
     return refuse(403, 'invalid_link', INVALID_LINK, [{ path: 'secret', message: secret ? 'is not a valid personal link.' : 'is required: this survey is by personal link only.' }]);
   }
   const link: BallotLink = !secret ? 'public' : secret === DEMO_SECRET ? 'demo' : 'personal';
@@ -57,31 +48,49 @@ function checkLink(query: URLSearchParams, now: Date): { survey: ServerSurvey; l
 }
 
 /**
- * Receives one ballot (`POST /api/survey`): rate limit, link and expiry, body size and shape,
- * idempotency, the ballot struct and the files' contents, then one transaction. 201 with a
- * receipt, or a 4xx naming every offending field; a refused request stores no ballot data.
+ * Reads a ballot's body: multipart/form-data, within the size limit, well-formed, with a
+ * valid Idempotency-Key if any and no NUL character; or the answer that refuses it.
  */
-export async function receiveBallot(request: Request, connection: string | undefined): Promise<Response> {
-  const config = serverConfig();
-  const now = requestTime(request, config);
-  const limited = await rateLimited(request, connection, now, config);
-  if (limited) return limited;
-
-  const query = new URL(request.url).searchParams;
-  const target = checkLink(query, now);
-  if (target instanceof Response) return target;
-  const { survey, link, secret } = target;
-
+async function readBallot(request: Request, config: ServerConfig): Promise<{ parsed: { ballot: BallotInput; form: FormData }; key: string | undefined } | Response> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType)) return refuse(415, 'unsupported_media_type', 'Send the ballot as multipart/form-data.');
   if (Number(request.headers.get('content-length') ?? 0) > config.bodySizeLimit) return tooLarge(config);
   const key = readIdempotencyKey(request);
   if (key === 'invalid') return refuse(400, 'bad_idempotency_key', 'The Idempotency-Key header must be a quoted string of 1 to 255 visible characters.', [{ path: 'Idempotency-Key', message: 'is not valid.' }]);
-
   const body = await readLimited(request, config.bodySizeLimit);
   if (body === 'too-large') return tooLarge(config);
   const parsed = await parseMultipart(body, contentType);
   if (parsed === 'malformed') return refuse(400, 'malformed_body', 'The body is not well-formed multipart/form-data.');
+  if (Array.isArray(parsed)) return refuse(400, 'invalid_text', 'Some answers hold a NUL character, which no text may hold.', parsed);
+  return { parsed, key };
+}
+
+/**
+ * Receives one ballot (`POST /api/survey`): rate limit, link and expiry, body size and shape,
+ * idempotency, the ballot struct and the files' contents, then one transaction. 201 with a
+ * receipt, or a 4xx naming every offending field. A well-formed ballot refused for a rule is
+ * kept in `refused_ballots` for an operator to admit; it stores nothing in the ballots.
+ * `adaptForm` turns a form posted without JavaScript into the parts the islands send.
+ */
+export async function receiveBallot(request: Request, connection: string | undefined, options: { adaptForm?: (form: FormData, survey: ServerSurvey) => FormData } = {}): Promise<Response> {
+  const config = serverConfig();
+  const now = requestTime(request, config);
+  const limited = await rateLimited('ballot', request, connection, now);
+  if (limited) return limited;
+
+  const query = new URL(request.url).searchParams;
+  const target = checkLink(query, now);
+  const read = await readBallot(request, config);
+  // A well-formed ballot refused for its link is kept; a malformed request refused for its link is not.
+  if (target instanceof Response) return read instanceof Response ? target : keepRefused(target, query, read.parsed.form, now);
+  if (read instanceof Response) return read;
+  const { survey, link, secret } = target;
+  const { key } = read;
+  let { parsed } = read;
+  if (options.adaptForm) {
+    const form = options.adaptForm(parsed.form, survey);
+    parsed = { form, ballot: formDataToBallot(form) };
+  }
 
   const { db } = await database();
   const print = key ? await fingerprint(query, parsed.form) : '';
@@ -91,13 +100,13 @@ export async function receiveBallot(request: Request, connection: string | undef
     if (answer) return answer;
   }
 
-  const ballot = withReadOnlyValues(survey.config.layout, secret ? survey.prepopulation[secret] : undefined, parsed.ballot);
+  const ballot = withReadOnlyValues(survey.config.layout, personOf(survey.prepopulation, secret), parsed.ballot);
   const problems = validateBallot(serverBallotStruct(survey), ballot);
   const parts = ballotParts<File>(survey.config, ballot);
   const flagged = new Set(problems.map((problem) => problem.path));
   const files = await checkFileContents(parts.files.filter((part) => !flagged.has(part.field)), fileFields(survey));
   problems.push(...files.problems);
-  if (problems.length) return refuse(422, 'invalid_ballot', 'Some answers need another look.', problems);
+  if (problems.length) return keepRefused(refuse(422, 'invalid_ballot', 'Some answers need another look.', problems), query, parsed.form, now);
 
   if (key) {
     const claim = await claimIdempotencyKey(db, { key, fingerprint: print, now, lockMs: config.idempotencyLockMs });
@@ -118,6 +127,7 @@ export async function receiveBallot(request: Request, connection: string | undef
         parts,
         uploads: stored.map((file) => ({ id: file.id, field: file.field, original_name: file.originalName, content_type: file.contentType, size: file.size })),
         idempotencyKey: key,
+        ...requestHashes(request, connection, config, survey.config.project_id),
       },
       faultInjector(request, config),
     );
@@ -126,7 +136,8 @@ export async function receiveBallot(request: Request, connection: string | undef
     await removeFiles(config.uploadsDir, stored);
     if (key) await releaseIdempotencyKey(db, key).catch(() => {});
     if (error instanceof AlreadySubmittedError) {
-      return refuse(409, 'already_submitted', 'A ballot has already been received for this personal link; the first one is kept.', [{ path: 'secret', message: 'has already been used to vote.' }]);
+      const refusal = refuse(409, 'already_submitted', 'A ballot has already been received for this personal link; the first one is kept.', [{ path: 'secret', message: 'has already been used to vote.' }]);
+      return keepRefused(refusal, query, parsed.form, now);
     }
     throw error;
   }

@@ -18,12 +18,22 @@ export interface ServerConfig {
   /** Ballot posts one client may make per window; 0 turns the limit off. */
   readonly rateLimitMax: number;
   readonly rateLimitWindowMs: number;
+  /** Search requests one client may make per window; 0 turns the limit off. */
+  readonly searchRateLimitMax: number;
+  /** Personal-link checks one client may make per window (against guessing secrets); 0 turns the limit off. */
+  readonly linkRateLimitMax: number;
+  /** Receipt checks one client may make per window; 0 turns the limit off. */
+  readonly receiptRateLimitMax: number;
   /** How long an idempotency key stays "in flight" before a crashed request's claim may be taken over. */
   readonly idempotencyLockMs: number;
   /** Test hooks (the X-Peervote-Now clock, fault injection): never set in production. */
   readonly testHooks: boolean;
   /** Where the API reports its errors: Sentry's DSN, environment and release; none without a DSN. */
   readonly sentry?: { readonly dsn: string; readonly environment?: string; readonly release?: string };
+  /** The secret the fraud signals' per-survey salts derive from (SIGNALS_SECRET); else the key file below. */
+  readonly signalsSecret?: string;
+  /** Where the signals' secret is kept when SIGNALS_SECRET is unset: created on first use, readable by the owner only. */
+  readonly signalsKeyFile: string;
 }
 
 /** A setting that the environment gives wrongly: names the variable and what was expected. */
@@ -67,6 +77,13 @@ function sentry(env: Env): ServerConfig['sentry'] {
   return Object.freeze({ dsn, environment: env.SENTRY_ENVIRONMENT?.trim() || undefined, release: env.SENTRY_RELEASE?.trim() || undefined });
 }
 
+function secret(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (raw.length < 32) throw new EnvError(name, 'a random secret of at least 32 characters (openssl rand -hex 32)', `${raw.length} characters`);
+  return raw;
+}
+
 function origins(env: Env, name: string): string[] {
   const raw = env[name] ?? '';
   return raw
@@ -99,9 +116,14 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     trustProxy: proxies(env, 'TRUST_PROXY'),
     rateLimitMax: wholeNumber(env, 'RATE_LIMIT_MAX', 30),
     rateLimitWindowMs: wholeNumber(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1) * 1000,
+    searchRateLimitMax: wholeNumber(env, 'SEARCH_RATE_LIMIT_MAX', 600),
+    linkRateLimitMax: wholeNumber(env, 'LINK_RATE_LIMIT_MAX', 60),
+    receiptRateLimitMax: wholeNumber(env, 'RECEIPT_RATE_LIMIT_MAX', 10),
     idempotencyLockMs: wholeNumber(env, 'IDEMPOTENCY_LOCK_SECONDS', 60, 1) * 1000,
     testHooks: flag(env, 'PEERVOTE_TEST_HOOKS'),
     sentry: sentry(env),
+    signalsSecret: secret(env, 'SIGNALS_SECRET'),
+    signalsKeyFile: path.resolve(dataDir, 'signals.key'),
   });
 }
 

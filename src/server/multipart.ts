@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formDataToBallot, type BallotInput } from '../survey/ballot-input.ts';
+import { nulProblems, stripStrayControls } from '../survey/control-characters.ts';
+import type { Problem } from '../survey/errors.ts';
 
 /** Why a body could not be read: larger than the limit, or not well-formed multipart. */
 export type BodyFailure = 'too-large' | 'malformed';
@@ -32,14 +34,36 @@ export async function readLimited(request: Request, limit: number): Promise<Uint
   return Buffer.concat(chunks, total);
 }
 
-/** Parses a multipart/form-data body into a ballot; 'malformed' for a body that is not one. */
-export async function parseMultipart(body: Uint8Array, contentType: string): Promise<{ ballot: BallotInput; form: FormData } | 'malformed'> {
+/**
+ * The form with stray control characters taken out of every value and file name, or the
+ * problems of the parts that hold a NUL character (named by their form-data name), which
+ * refuse the whole request: one rule on both databases (docs/api.md, "Text").
+ */
+function cleanForm(form: FormData): FormData | Problem[] {
+  const problems = nulProblems([...form.entries()].map(([name, value]) => [name, `${name}${typeof value === 'string' ? value : value.name}`] as const));
+  if (problems.length) return problems;
+  const clean = new FormData();
+  for (const [name, value] of form.entries()) {
+    if (typeof value === 'string') clean.append(stripStrayControls(name), stripStrayControls(value));
+    else clean.append(stripStrayControls(name), value, stripStrayControls(value.name));
+  }
+  return clean;
+}
+
+/**
+ * Parses a multipart/form-data body into a ballot; 'malformed' for a body that is not one, and
+ * the problems of the parts that hold a NUL character.
+ */
+export async function parseMultipart(body: Uint8Array, contentType: string): Promise<{ ballot: BallotInput; form: FormData } | 'malformed' | Problem[]> {
+  let form: FormData;
   try {
-    const form = await new Response(body as BodyInit, { headers: { 'Content-Type': contentType } }).formData();
-    return { ballot: formDataToBallot(form), form };
+    form = await new Response(body as BodyInit, { headers: { 'Content-Type': contentType } }).formData();
   } catch {
     return 'malformed';
   }
+  const clean = cleanForm(form);
+  if (Array.isArray(clean)) return clean;
+  return { ballot: formDataToBallot(clean), form: clean };
 }
 
 /**

@@ -13,10 +13,18 @@ export interface EnginePage {
   hitsPerPage: number;
 }
 
+/** How one search is asked: the page, and the specialty whose nominees rank first (the slot's sub-category). */
+export interface SearchOptions {
+  page?: number;
+  hitsPerPage?: number;
+  /** Nominees whose specialty is this (case and accents folded) rank first within each level of match. */
+  preferSpecialty?: string;
+}
+
 /** A nominee list's in-memory search index. */
 export interface NomineeEngine {
   /** One page of nominees matching every word of the query, best first. */
-  search(query: string, options?: { page?: number; hitsPerPage?: number }): EnginePage;
+  search(query: string, options?: SearchOptions): EnginePage;
 }
 
 /** Words this long or longer may hold one typo; shorter words must match exactly or as a prefix. */
@@ -57,6 +65,16 @@ function hasPrefix(sorted: readonly string[], prefix: string): boolean {
 const startsAny = (words: readonly string[], term: string) => words.some((word) => word.startsWith(term));
 
 /**
+ * Orders `order` by a small whole-number key, lowest first, keeping the order within a key: a
+ * counting sort, linear in the matches (a one-letter query matches a third of 100,000 names).
+ */
+function byKey(order: ArrayLike<number>, key: (i: number) => number): number[] {
+  const buckets: number[][] = [];
+  for (let k = 0; k < order.length; k++) (buckets[key(order[k])] ??= []).push(order[k]);
+  return buckets.flat();
+}
+
+/**
  * Builds the search index of a nominee list. Every query word must match the start of a word
  * of the name, case and accents folded, with one typo allowed in words of five letters or
  * more; a word that starts no name but starts a word of a detail column ("riverside",
@@ -66,7 +84,12 @@ const startsAny = (words: readonly string[], term: string) => words.some((word) 
  *
  * Words of up to three letters match so many names at 100,000 nominees that scoring them is
  * slow and tells nothing: they filter the matches of the longer words, and a query of short
- * words alone is answered from a table of prefixes built with the index, in name order.
+ * words alone is answered from a table of prefixes built with the index, whole words first,
+ * then the names whose words are nearest the typed letters ("mar": Mary before Martínez).
+ *
+ * A search for a slot names the slot's sub-category as `preferSpecialty`: nominees of that
+ * specialty rank first within each level of match, as Algolia's optionalFilters rank them
+ * after typos and before the rest of its criteria.
  */
 export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine {
   const names = nominees.map((nominee) => nomineeTerms(nominee.name));
@@ -90,7 +113,15 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
   index.addAll(nominees.map(({ name }, i) => ({ i, name })));
   let table: PrefixTable | undefined;
 
-  function ranked(terms: string[]): ArrayLike<number> {
+  // Each nominee's specialty as a number, so that ranking a slot's specialty first compares numbers.
+  const specialtyIds = new Map<string, number>();
+  const specialties = Int32Array.from(nominees, (nominee) => {
+    const key = foldText(nominee.specialty ?? '').trim();
+    if (!specialtyIds.has(key)) specialtyIds.set(key, specialtyIds.size);
+    return specialtyIds.get(key)!;
+  });
+
+  function ranked(terms: string[], prefer: (i: number) => number, preferring: boolean): ArrayLike<number> {
     // A word is a name word unless it starts no name and does start a detail (a typo in a name stays a name word).
     const detailTerms = terms.filter((term) => !hasPrefix(nameVocabulary, term) && hasPrefix(detailVocabulary, term));
     const nameTerms = terms.filter((term) => !detailTerms.includes(term));
@@ -103,21 +134,29 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
         const i = result.id as number;
         if (keep(i)) tiers[tier(names[i], nameTerms)].push(i);
       }
-      return tiers.flat();
+      // Typos count before the slot's specialty; whole words before prefixes after it.
+      if (!preferring) return tiers.flat();
+      return [...byKey([...tiers[0], ...tiers[1]], prefer), ...byKey(tiers[2], prefer)];
     }
     table ??= prefixTable(names, SHORT_WORD, (i) => foldText(nominees[i].name));
     if (short.length) {
       const [first, ...rest] = short.map((term) => table!.lookup(term)).sort((a, b) => a.length - b.length);
-      return rest.length || detailTerms.length ? first.filter(keep) : first;
+      const matches = rest.length || detailTerms.length ? first.filter(keep) : first;
+      // The table lists the nearest words first (Mary before Martínez); the slot's specialty goes before the rest.
+      return preferring ? byKey(matches, prefer) : matches;
     }
-    // Only detail words ("cardiology"): every nominee with them, in name order.
-    return table.order.filter(keep);
+    // Only detail words ("cardiology"): every nominee with them, the slot's specialty first, in name order.
+    const matches = table.order.filter(keep);
+    return preferring ? byKey(matches, prefer) : matches;
   }
 
   return {
-    search(query, { page = 0, hitsPerPage = HITS_PER_PAGE } = {}) {
+    search(query, { page = 0, hitsPerPage = HITS_PER_PAGE, preferSpecialty } = {}) {
       const terms = [...new Set(queryTerms(query))];
-      const order = terms.length ? ranked(terms) : undefined;
+      const folded = preferSpecialty ? foldText(preferSpecialty).trim() : '';
+      const wanted = folded ? (specialtyIds.get(folded) ?? -1) : -1;
+      const prefer = (i: number) => (specialties[i] === wanted ? 0 : 1);
+      const order = terms.length ? ranked(terms, prefer, wanted >= 0) : undefined;
       const total = order ? order.length : nominees.length;
       const start = page * hitsPerPage;
       const hits: NomineeHit[] = [];

@@ -1,7 +1,9 @@
+import path from 'node:path';
 import type { LoadedSurvey } from '../survey/loader.ts';
 import { loadNominees } from '../survey/nominee-file.ts';
 import type { Nominee } from '../survey/nominee.struct.ts';
 import { createNomineeEngine, type NomineeEngine } from './nominee-engine.ts';
+import { fileStamp, followFiles } from './file-stamp.ts';
 
 /** A survey's nominee list as the server holds it: lookup by id for ballots, and the local search engine. */
 export interface NomineeIndex {
@@ -15,27 +17,38 @@ export interface NomineeIndex {
   engine(): NomineeEngine;
 }
 
-const cache = new Map<string, NomineeIndex>();
+const cache = new Map<string, () => NomineeIndex>();
+
+function readIndex(survey: LoadedSurvey): NomineeIndex {
+  const nominees = loadNominees(survey);
+  const byId = new Map(nominees.map((nominee) => [nominee.id, nominee]));
+  let engine: NomineeEngine | undefined;
+  return {
+    size: nominees.length,
+    has: (id) => byId.has(id),
+    get: (id) => byId.get(id),
+    engine: () => (engine ??= createNomineeEngine(nominees)),
+  };
+}
 
 /**
- * The nominee list of a survey, read and validated from its file once per process and cached
- * (by the survey's folder). Throws a ConfigError naming file, line and column for a bad row.
+ * The nominee list of a survey, read and validated from its file, cached by the survey's
+ * folder and read again when the file changes (checked at most once a second), so that
+ * `writeins publish` or a new list is searched and accepted without a restart. Throws a
+ * ConfigError naming file, line and column for a bad row.
  */
 export function nomineeIndex(survey: LoadedSurvey): NomineeIndex {
-  let index = cache.get(survey.dir);
-  if (!index) {
-    const nominees = loadNominees(survey);
-    const byId = new Map(nominees.map((nominee) => [nominee.id, nominee]));
-    let engine: NomineeEngine | undefined;
-    index = {
-      size: nominees.length,
-      has: (id) => byId.has(id),
-      get: (id) => byId.get(id),
-      engine: () => (engine ??= createNomineeEngine(nominees)),
-    };
-    cache.set(survey.dir, index);
+  const file = path.join(survey.dir, survey.config.nominees ?? '');
+  const key = `${survey.dir}\n${file}`;
+  let follow = cache.get(key);
+  if (!follow) {
+    // A list that fails its first read is not kept, so the next request reads it again.
+    const first = readIndex(survey);
+    let served = false;
+    follow = followFiles(() => fileStamp(file), () => (served ? readIndex(survey) : ((served = true), first)));
+    cache.set(key, follow);
   }
-  return index;
+  return follow();
 }
 
 /**

@@ -38,3 +38,12 @@ export function preflight(origin: string | null, config: Pick<ServerConfig, 'all
     headers: { ...headers, 'Access-Control-Allow-Methods': 'GET, POST, OPTIONS', 'Access-Control-Allow-Headers': ALLOWED_HEADERS, 'Access-Control-Max-Age': '600' },
   });
 }
+
+/**
+ * True for a form the site's own page posted without JavaScript: its Referrer-Policy
+ * (no-referrer) makes the browser send `Origin: null`, and `Sec-Fetch-Site: same-origin`, a
+ * header no page script can set, vouches for it. A site on another origin needs JavaScript.
+ */
+export function sameOriginFormPost(request: Request): boolean {
+  return request.headers.get('origin') === 'null' && request.headers.get('sec-fetch-site') === 'same-origin';
+}

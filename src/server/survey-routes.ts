@@ -5,6 +5,11 @@ import { json, refuse } from './http.ts';
 import { findSurvey, surveyCount } from './surveys.ts';
 import { participationStats, reservationLookup, workplaceStats } from './survey-answers.ts';
 import { requestTime } from './test-hooks.ts';
+import { rateLimited } from './rate-limit.ts';
+import { DEMO_SECRET, isExpired } from '../survey/link.ts';
+import { personOf } from '../survey/secrets.ts';
+import { allFields } from '../survey/layout.ts';
+import { recordLinkOpen } from './link-opens.ts';
 
 const unknownSurvey = () => refuse(404, 'unknown_survey', 'There is no survey with this project id.', [{ path: 'projectId', message: 'names no survey.' }]);
 
@@ -27,4 +32,26 @@ export async function healthAnswer(): Promise<Response> {
   const surveys = surveyCount();
   const { dialect } = await database();
   return json(200, { ok: true, database: dialect, surveys });
+}
+
+/**
+ * GET /api/survey/link/{projectId}?secret=: the holder's prepopulated answers, after the
+ * client's allowance of checks (so secrets cannot be guessed at speed); the secret is looked
+ * up as the map's own key only.
+ */
+export async function linkAnswer(projectId: string | undefined, secret: string, request: Request, connection: string | undefined): Promise<Response> {
+  const now = requestTime(request, serverConfig());
+  const limited = await rateLimited('link', request, connection, now);
+  if (limited) return limited;
+  const survey = findSurvey(projectId ?? '');
+  if (!survey) return unknownSurvey();
+  if (isExpired(survey.config, now.getTime())) return refuse(410, 'expired', 'Survey form has expired!');
+  const person = personOf(survey.prepopulation, secret);
+  if (!person && secret !== DEMO_SECRET) return refuse(404, 'invalid_link', 'Sorry, this link is invalid!', [{ path: 'secret', message: 'is not a valid personal link.' }]);
+  // Only the layout's fields: the roster keys (nominee id, address, roster columns) are for the operators alone.
+  const fields = new Set(allFields(survey.config.layout).map((field) => field.name));
+  const prepopulated = Object.fromEntries(Object.entries(person ?? {}).filter(([name]) => fields.has(name)));
+  // Opening a link is noted (for `responses`) and never uses it up: mail scanners open links too.
+  if (person) await recordLinkOpen(survey.config.project_id, secret, now);
+  return json(200, { prepopulated });
 }

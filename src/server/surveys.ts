@@ -1,19 +1,35 @@
-import { loadAllSurveys, loadPrepopulation, type LoadedSurvey } from '../survey/loader.ts';
+import { loadAllSurveys, loadPrepopulation, privateDir, surveysDir, type LoadedSurvey } from '../survey/loader.ts';
 import type { PersonValues } from '../survey/config.struct.ts';
+import { folderStamp, followFiles } from './file-stamp.ts';
+import { warmNomineeIndexes } from './nominees.ts';
 
 /** A survey as the API holds it: its configuration and, private to the server, its prepopulation map. */
 export interface ServerSurvey extends LoadedSurvey {
   prepopulation: Record<string, PersonValues>;
 }
 
-let byProjectId: Map<string, ServerSurvey> | undefined;
+let follower: (() => Map<string, ServerSurvey>) | undefined;
 
-/** Every survey by project_id, loaded from `SURVEYS_DIR` once per process. */
+/** The files the surveys are read from: `SURVEYS_DIR`, and `PEERVOTE_PRIVATE_DIR` where the prepopulation files may live. */
+function surveysStamp(): string {
+  const outside = privateDir();
+  return outside ? `${folderStamp(surveysDir())}\n${folderStamp(outside)}` : folderStamp(surveysDir());
+}
+
+/**
+ * Every survey by project_id, read from `SURVEYS_DIR` (and the private folder) and read again
+ * (at most once a second) when a file there changes, so that a new survey, a changed one or a
+ * roster's new personal links (`invite`) take ballots at once, without a restart. Nothing but
+ * the files decides, so every instance of the API agrees.
+ */
 function registry(): Map<string, ServerSurvey> {
-  byProjectId ??= new Map(
-    loadAllSurveys().map((survey) => [survey.config.project_id, { ...survey, prepopulation: loadPrepopulation(survey) }]),
-  );
-  return byProjectId;
+  follower ??= followFiles(surveysStamp, () => {
+    const surveys = loadAllSurveys().map((survey): ServerSurvey => ({ ...survey, prepopulation: loadPrepopulation(survey) }));
+    // Built after this request, not while a voter waits for their first search.
+    setTimeout(() => warmNomineeIndexes(surveys), 0).unref?.();
+    return new Map(surveys.map((survey) => [survey.config.project_id, survey]));
+  });
+  return follower();
 }
 
 /** The survey with this project_id, or undefined. */

@@ -3,9 +3,10 @@ import type { BallotInput } from '../survey/ballot-input.ts';
 import { AFFIRM_NAME, customReservationName, writeInNames } from '../survey/ballot-keys.ts';
 import { allFields } from '../survey/layout.ts';
 import { $affirmed } from './affirmation.ts';
-import { $answers, $files } from './answers.ts';
-import { $nominations } from './nominations.ts';
+import { $answers, $files, type Answer } from './answers.ts';
+import { $nominations, $nomineeNames } from './nominations.ts';
 import { $reservations } from './reservations.ts';
+import { $attempted, $touched } from './validation.ts';
 import { $writeIns } from './writeins.ts';
 
 /**
@@ -24,6 +25,9 @@ export function collectBallot(survey: Pick<BallotSurvey, 'layout'>): BallotInput
       const reservation = $reservations.get()[field.name];
       if (reservation?.tile) input[field.name] = reservation.tile;
       if (reservation?.custom?.trim()) input[customReservationName(field.name)] = reservation.custom.trim();
+    } else if (field.type === 'slider' && answers[field.name] === undefined && field.options?.length) {
+      // A slider not yet moved shows its first option: that is its answer.
+      input[field.name] = field.options[0];
     } else if (answers[field.name] !== undefined && field.type !== 'nomination' && field.type !== 'html') {
       input[field.name] = answers[field.name];
       const other = answers[`${field.name}[other-answer]`];
@@ -59,4 +63,17 @@ export function voterOf(input: BallotInput, survey: Pick<BallotSurvey, 'layout'>
     .filter(Boolean)
     .join(' ');
   return { id: key, email: (email && text(email.name)) || undefined, name: name || undefined };
+}
+
+/** Empties the whole ballot, as a fresh page shows it: after a submit, or when the voter clears their answers. */
+export function resetBallot(prefill: Record<string, Answer> = {}): void {
+  $answers.set({ ...prefill });
+  $files.set({});
+  $nominations.set({});
+  $nomineeNames.set({});
+  $writeIns.set([]);
+  $reservations.set({});
+  $affirmed.set(false);
+  $touched.set({});
+  $attempted.set(false);
 }

@@ -4,6 +4,9 @@ import { parseSlotName } from '../survey/ballot-keys.ts';
 /** The voter's nominations: slot name (`nominations[group][sub-category][n]`) → nominee id (SPEC.md §3 runtime state). */
 export const $nominations = map<Record<string, string>>({});
 
+/** The picked nominees' names by slot, so a slot restored from a draft shows who it holds. */
+export const $nomineeNames = map<Record<string, string>>({});
+
 /** What became of a pick: stored, or refused because the nominee already fills another slot of the sub-category. */
 export type PickResult = { ok: true } | { ok: false; duplicateOf: string };
 
@@ -21,13 +24,14 @@ export function slotHolding(slot: string, nomineeId: string): string | undefined
  * Stores the nominee picked from the suggestions for a slot. A nominee already named in
  * another slot of the same sub-category is not stored twice: the new slot is cleared (SPEC.md §5).
  */
-export function pickNominee(slot: string, nomineeId: string): PickResult {
+export function pickNominee(slot: string, nomineeId: string, name?: string): PickResult {
   const duplicateOf = slotHolding(slot, nomineeId);
   if (duplicateOf) {
     clearNominee(slot);
     return { ok: false, duplicateOf };
   }
   $nominations.setKey(slot, nomineeId);
+  if (name !== undefined) $nomineeNames.setKey(slot, name);
   return { ok: true };
 }
 
@@ -35,6 +39,8 @@ export function pickNominee(slot: string, nomineeId: string): PickResult {
 export function clearNominee(slot: string): void {
   const { [slot]: cleared, ...rest } = $nominations.get();
   if (cleared !== undefined) $nominations.set(rest);
+  const { [slot]: name, ...names } = $nomineeNames.get();
+  if (name !== undefined) $nomineeNames.set(names);
 }
 
 /** The number of filled slots, for the vote count (SPEC.md §4). */

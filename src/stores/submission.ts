@@ -1,14 +1,15 @@
-import { atom } from 'nanostores';
 import { apiUrl } from '../survey/api-url.ts';
 import { voteRequirementMessage } from '../survey/vote-requirement.ts';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import { ballotEntries, collectBallot, voterOf } from './ballot.ts';
 import { ballotSummary } from '../survey/ballot-summary.ts';
 import { $link } from './link.ts';
-import { keepBallot, forgetBallot, sendBallot, type QueuedBallot, type SendOutcome } from './outbox.ts';
-import { reportError } from './reporter.ts';
-import { recordOutcome, type Outcome } from './outcome.ts';
-import { $attempted, validateNow } from './validation.ts';
+import { keepBallot, forgetBallot, reportOnce, retryLater, sendBallot, type QueuedBallot } from './outbox.ts';
+import { outcomeOf, recordOutcome, type Outcome } from './outcome.ts';
+import { $notice, $submission, $submitted, $thanksInPlace } from './submit-state.ts';
+import { isFinal } from '../survey/ballot-answer.ts';
+import { endDraft } from './draft.ts';
+import { $attempted, $failedSubmits, validateNow } from './validation.ts';
 import { $voteCount, recountVotes } from './votes.ts';
 
 /** How long the not-enough-names notice stays (SPEC.md §9). */
@@ -25,16 +26,8 @@ export interface SubmitSurvey {
   google_sheet_title?: string;
 }
 
-/** The submit button's state (SPEC.md §4). */
-export const $submission = atom<'idle' | 'submitting'>('idle');
-
-/** The red notice under the ballot, shown for NOTICE_MS. */
-export const $notice = atom<string | undefined>();
-
 export { outcomeKey, type Outcome } from './outcome.ts';
-
-/** How this page's submission ended, set just before the thank-you page opens (analytics listens to it). */
-export const $submitted = atom<Outcome | undefined>();
+export { $notice, $submission, $submitted, $thanksInPlace } from './submit-state.ts';
 
 let noticeTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -42,16 +35,6 @@ function showNotice(text: string): void {
   clearTimeout(noticeTimer);
   $notice.set(text);
   noticeTimer = setTimeout(() => $notice.set(undefined), NOTICE_MS);
-}
-
-/** Moves to the first field with a problem, in page order: scrolls to it and focuses it. */
-function focusFirstProblem(): void {
-  requestAnimationFrame(() => {
-    const target = document.querySelector<HTMLElement>('[aria-invalid="true"]');
-    const control = target?.matches('input, select, textarea, button') ? target : target?.querySelector<HTMLElement>('input:not(:disabled), select, textarea, button');
-    target?.scrollIntoView({ block: 'center' });
-    control?.focus({ preventScroll: true });
-  });
 }
 
 /**
@@ -67,7 +50,8 @@ export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise
   const problems = (await validateNow()).filter((problem) => problem.message !== requirement);
   if (problems.length > 0) {
     $submission.set('idle');
-    focusFirstProblem();
+    // The error summary at the top of the ballot takes focus and links to each field.
+    $failedSubmits.set($failedSubmits.get() + 1);
     return;
   }
   if ($voteCount.get() < survey.vote_requirement) {
@@ -90,20 +74,24 @@ export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise
     kept = false;
     console.error('The ballot could not be kept on this device.', error);
   });
-  const outcome: SendOutcome = await sendBallot(ballot);
-  if (outcome.kind !== 'retry' && kept) await forgetBallot(ballot.key).catch(() => {});
-  if (outcome.kind !== 'stored') {
-    // The report leaves before the page does (the thank-you page would cut it off), within REPORT_WAIT_MS.
-    const report = reportError(new Error(outcome.kind === 'refused' ? `The survey API refused a ballot (HTTP ${outcome.status})` : `A ballot could not be sent: ${outcome.reason}`), {
-      ballot: ballotSummary(input),
-      user: voterOf(input, survey, ballot.key),
-      tags: { survey: survey.slug },
-    });
-    await Promise.race([report, new Promise((resolve) => setTimeout(resolve, REPORT_WAIT_MS))]);
-  }
-  const status = outcome.kind === 'stored' ? 'sent' : outcome.kind === 'refused' ? 'refused' : kept ? 'saved' : 'unsent';
-  const result: Outcome = { status, receipt: outcome.kind === 'stored' ? outcome.receipt : undefined };
+  const verdict = await sendBallot(ballot);
+  if (isFinal(verdict) && kept) await forgetBallot(ballot.key).catch(() => {});
+  else if (kept) retryLater();
+  // The report leaves before the page does (the thank-you page would cut it off), within REPORT_WAIT_MS.
+  const report = reportOnce(ballot, verdict, { ballot: ballotSummary(input), user: voterOf(input, survey, ballot.key), tags: { survey: survey.slug } }, kept);
+  await Promise.race([report, new Promise((resolve) => setTimeout(resolve, REPORT_WAIT_MS))]);
+  const result: Outcome = outcomeOf(verdict, ballot.key) ?? { status: kept ? 'saved' : 'unsent', key: ballot.key };
+  // The answers are done with once the ballot is in or on its way; a refused or lost one keeps them to try again.
+  if (result.status === 'sent' || result.status === 'already' || result.status === 'saved') endDraft(result.status !== 'saved');
   recordOutcome(survey.slug, result);
   $submitted.set(result);
+  if (verdict.kind === 'try-later' && verdict.offline) {
+    // Offline, the thank-you page cannot load: show it here, at its own address.
+    $thanksInPlace.set(true);
+    history.pushState({ thanks: true }, '', `/${survey.slug}/thankyou`);
+    scrollTo(0, 0);
+    $submission.set('idle');
+    return;
+  }
   location.assign(`/${survey.slug}/thankyou`);
 }

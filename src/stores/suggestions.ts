@@ -1,5 +1,6 @@
 import { map } from 'nanostores';
-import { HITS_PER_PAGE, SEARCH_DEBOUNCE_MS, type NomineeHit } from '../survey/nominee-search.ts';
+import { HITS_PER_PAGE, SEARCH_DEBOUNCE_MS, slotOptionalFilters, type NomineeHit } from '../survey/nominee-search.ts';
+import { parseSlotName } from '../survey/ballot-keys.ts';
 import type { NomineeSearchClient } from '../search/search-client.ts';
 import type { SearchSettings } from '../search/settings.ts';
 
@@ -47,11 +48,46 @@ export function prepareSearch(): Promise<NomineeSearchClient> {
   return client;
 }
 
+/** Asks the search for one slot's suggestions: the slot's sub-category ranks its nominees first, on either backend. */
+async function ask(slot: string, query: string) {
+  const search = await prepareSearch();
+  const subcategory = parseSlotName(slot)?.subcategory;
+  const params = { query, hitsPerPage: HITS_PER_PAGE, page: 0, ...(subcategory ? { optionalFilters: slotOptionalFilters(subcategory) } : {}) };
+  const { results } = await search.search([{ indexName: settings!.indexName, params }]);
+  return results[0];
+}
+
+/** True when two names are the same, case, accents, apostrophes and spacing aside ("zoe  nguyen" is "Zoë Nguyen"). */
+function sameName(a: string, b: string): boolean {
+  const plain = (text: string) => text.replace(/[\u2019\u02bc`\u00b4]/g, "'").replace(/\s+/g, ' ').trim();
+  return plain(a).localeCompare(plain(b), 'en', { sensitivity: 'base' }) === 0;
+}
+
+/** The one hit whose name is the text; none when no hit or several hits are. */
+export function uniqueExactHit(hits: readonly NomineeHit[], text: string): NomineeHit | undefined {
+  const exact = text.trim() ? hits.filter((hit) => sameName(hit.name, text)) : [];
+  return exact.length === 1 ? exact[0] : undefined;
+}
+
+/**
+ * The nominee whose name is exactly `text`, if one alone is: from the suggestions on screen
+ * when they are for this text, else by asking the search.
+ */
+export async function findExactNominee(slot: string, text: string): Promise<NomineeHit | undefined> {
+  const query = text.trim();
+  if (!query) return undefined;
+  const current = $suggestions.get();
+  if (current.slot === slot && current.status === 'done' && current.query === query) return uniqueExactHit(current.hits, query);
+  try {
+    return uniqueExactHit((await ask(slot, query)).hits, query);
+  } catch {
+    return undefined;
+  }
+}
+
 async function run(slot: string, query: string, ticket: number): Promise<void> {
   try {
-    const search = await prepareSearch();
-    const { results } = await search.search([{ indexName: settings!.indexName, params: { query, hitsPerPage: HITS_PER_PAGE, page: 0 } }]);
-    const [result] = results;
+    const result = await ask(slot, query);
     if (ticket !== sequence) return;
     $suggestions.set({ slot, query, status: 'done', hits: result.hits, nbHits: result.nbHits, active: -1, open: true });
   } catch (error) {

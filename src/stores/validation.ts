@@ -2,6 +2,7 @@ import { atom, map } from 'nanostores';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import type { Problem } from '../survey/errors.ts';
 import type { ReservationKind } from '../survey/tiles.ts';
+import { afterPress } from './pointer-press.ts';
 
 /** The survey the ballot is checked against, registered by the submit island. */
 export const $ballotSurvey = atom<BallotSurvey | undefined>();
@@ -14,6 +15,16 @@ export const $touched = map<Record<string, boolean>>({});
 
 /** True once the voter has tried to submit: every problem shows from then on. */
 export const $attempted = atom(false);
+
+/**
+ * Names being edited that had no problem showing when the edit began: their new problems (and
+ * their check) wait until the voter leaves them, while a problem that was showing clears as soon
+ * as it is fixed ("reward early, punish late").
+ */
+export const $editing = map<Record<string, boolean>>({});
+
+/** Counts failed submits; the error summary takes focus each time it changes. */
+export const $failedSubmits = atom(0);
 
 /** Tiles the reservation look-ups reported taken, so a ballot does not claim them. */
 export const $takenTiles = map<Partial<Record<ReservationKind, string[]>>>({});
@@ -39,18 +50,40 @@ function check(rules: typeof import('./ballot-check.ts')): Problem[] {
 
 /** Checks the whole ballot as the server will, and records each name's first problem. */
 export async function validateNow(): Promise<Problem[]> {
-  return check(await loadChecks());
+  const problems = check(await loadChecks());
+  $editing.set({});
+  return problems;
+}
+
+/** True when `name`'s problem, if any, is on screen. */
+function showing(name: string): boolean {
+  return Boolean(($attempted.get() || $touched.get()[name]) && !$editing.get()[name] && $problems.get()[name]);
+}
+
+/**
+ * The voter changed the answer under `name` (a text input as they type): a problem on screen is
+ * checked again at once, so it goes as soon as it is fixed; otherwise the answer is checked when left.
+ */
+export function edit(name: string): void {
+  if (!showing(name)) {
+    if (!$editing.get()[name]) $editing.setKey(name, true);
+    return;
+  }
+  if (checks) check(checks);
 }
 
 /**
  * Marks a name as left by the voter, once the ballot has been checked again: its indicator
- * never shows a problem from before the last change (nor shifts the page while the voter taps).
+ * never shows a problem from before the last change. A problem that appears waits for the
+ * tap under way to end, so the control the voter is tapping does not move from under them.
  */
 export function touch(name: string): void {
-  if (checks) {
-    check(checks);
-    $touched.setKey(name, true);
-  } else {
-    void validateNow().then(() => $touched.setKey(name, true));
-  }
+  const mark = () =>
+    afterPress(() => {
+      if (checks) check(checks);
+      $editing.setKey(name, false);
+      $touched.setKey(name, true);
+    });
+  if (checks) mark();
+  else void loadChecks().then(mark);
 }

@@ -21,6 +21,11 @@ export function addWriteIn(limit: number): number | undefined {
   return id;
 }
 
+/** Puts back the rows of a draft (ids renumbered from here), or empties the list. */
+export function restoreWriteIns(rows: Array<Omit<WriteIn, 'id'>>): void {
+  $writeIns.set(rows.map((row) => ({ name: row.name, category: row.category, id: nextId++ })));
+}
+
 /** Changes one write-in row. */
 export function updateWriteIn(id: number, patch: Partial<Omit<WriteIn, 'id'>>): void {
   $writeIns.set($writeIns.get().map((row) => (row.id === id ? { ...row, ...patch } : row)));

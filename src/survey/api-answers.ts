@@ -8,9 +8,11 @@ export interface ReservationOutcome {
   status: 'reserved' | 'lost' | 'custom';
 }
 
-/** The 201 answer to `POST /api/survey`: the stored ballot's id and what its reservations got. */
+/** The 201 answer to `POST /api/survey`: the stored ballot's id, its receipt code and what its reservations got. */
 export interface BallotReceipt {
   ballot_id: string;
+  /** The voter's receipt code (see receipt-code.ts): proof the ballot went in, to check at `/{slug}/receipt`. */
+  receipt: string;
   reservations: ReservationOutcome[];
 }
 
@@ -45,4 +47,11 @@ export interface WorkplaceFigures {
   field: string;
   ballots: number;
   workplaces: Array<{ name: string; ballots: number }>;
+}
+
+/** The answer to `GET /api/survey/receipt/{projectId}/{code}`: whether and when a ballot with this receipt was received; nothing more. */
+export interface ReceiptCheck {
+  received: boolean;
+  /** ISO 8601 UTC, when received. */
+  received_at?: string;
 }

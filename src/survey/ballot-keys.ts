@@ -5,6 +5,7 @@
  * - a layout field: its own name (`email`); a checkbox: one entry per ticked option under its
  *   name, and the text for 'Other' under `{name}[other-answer]`; a file field: the file
  * - a nomination slot: `nominations[{group}][{sub-category}][{slot}]` → nominee id, slot 1…votes_per_category
+ *   (a form posted without JavaScript sends the text typed in the slot under the same name)
  * - a write-in: `writeins[{i}][name]` and `writeins[{i}][category]` (a category key), i from 0
  * - a reservation: `{field}` → the tile's slug, or `{field}[custom]` → the voter's own text
  * - the affirmation: `affirm` → `on`
@@ -34,6 +35,11 @@ export function writeInNames(index: number): { name: string; category: string } 
 /** The form-data name of a reservation field's custom text. */
 export function customReservationName(field: string): string {
   return `${field}[custom]`;
+}
+
+/** The form-data name of the text that goes with a checkbox's ticked 'Other' option. */
+export function otherAnswerName(field: string): string {
+  return `${field}[other-answer]`;
 }
 
 /** The form-data name of the affirmation checkbox. */

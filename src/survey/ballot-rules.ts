@@ -1,7 +1,9 @@
 import { define, refine, type Struct } from 'superstruct';
 import type { FieldDef } from './field.struct.ts';
 import { isBallotFile, isBlank, type BallotFile } from './ballot-input.ts';
-import { acceptedTypes, describeTypes, formatBytes, maxFileSize } from './file-rules.ts';
+import { acceptedTypes, maxFileSize } from './file-rules.ts';
+import { fieldMessages } from './field-messages.ts';
+import { isNpi } from './npi.ts';
 
 /** The longest text any ballot part may hold when its field sets no `maxLength`. */
 export const MAX_TEXT_LENGTH = 5000;
@@ -10,11 +12,6 @@ export const MAX_TEXT_LENGTH = 5000;
 export const MAX_SHORT_TEXT = 300;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** A field's error text: its `validation.message`, else its name followed by ' is not valid.'. */
-export function invalidMessage(field: Pick<FieldDef, 'name' | 'validation'>): string {
-  return field.validation?.message ?? `${field.name} is not valid.`;
-}
 
 type Check<T> = (value: T) => true | string;
 
@@ -43,29 +40,30 @@ export function shortText(max: number, message: string): Struct<string | undefin
 
 /** The struct for the answer to one layout field of a single-valued or multiple-choice type. */
 export function answerStruct(field: FieldDef): Struct<unknown, null> {
-  const message = invalidMessage(field);
   const rules = field.validation ?? {};
   if (field.type === 'file') return fileStruct(field) as Struct<unknown, null>;
   if (field.type === 'checkbox') {
     const options = new Set(field.options ?? []);
     return checked(OptionalTexts, [
-      ['required', (value) => !rules.required || !isBlank(listOf(value)) || message],
-      ['options', (value) => listOf(value).every((item) => isBlank(item) || options.has(item)) || message],
+      ['required', (value) => !rules.required || !isBlank(listOf(value)) || fieldMessages.required(field)],
+      ['options', (value) => listOf(value).every((item) => isBlank(item) || options.has(item)) || fieldMessages.option(field)],
     ]) as Struct<unknown, null>;
   }
+  const max = rules.maxLength ?? MAX_TEXT_LENGTH;
   const checks: Array<[string, Check<string | undefined>]> = [
-    ['required', (value) => !rules.required || !isBlank(value) || message],
-    ['maxLength', (value) => (value ?? '').length <= (rules.maxLength ?? MAX_TEXT_LENGTH) || message],
+    ['required', (value) => !rules.required || !isBlank(value) || fieldMessages.required(field)],
+    ['maxLength', (value) => (value ?? '').length <= max || fieldMessages.maxLength(field, max)],
   ];
-  if (field.type === 'email' || rules.email) checks.push(['email', (value) => isBlank(value) || EMAIL.test(value!.trim()) || message]);
-  if (rules.minLength !== undefined) checks.push(['minLength', (value) => isBlank(value) || value!.trim().length >= rules.minLength! || message]);
+  if (field.type === 'email' || rules.email) checks.push(['email', (value) => isBlank(value) || EMAIL.test(value!.trim()) || fieldMessages.email(field)]);
+  if (rules.minLength !== undefined) checks.push(['minLength', (value) => isBlank(value) || value!.trim().length >= rules.minLength! || fieldMessages.minLength(field, rules.minLength!)]);
   if (rules.pattern !== undefined) {
     const pattern = new RegExp(rules.pattern);
-    checks.push(['pattern', (value) => isBlank(value) || pattern.test(value!) || message]);
+    checks.push(['pattern', (value) => isBlank(value) || pattern.test(value!) || fieldMessages.pattern(field)]);
   }
+  if (rules.npi) checks.push(['npi', (value) => isBlank(value) || isNpi(value!) || fieldMessages.npi(field)]);
   if (field.options && field.type !== 'text' && field.type !== 'textarea' && field.type !== 'email') {
     const options = new Set(field.options);
-    checks.push(['options', (value) => isBlank(value) || options.has(value!) || message]);
+    checks.push(['options', (value) => isBlank(value) || options.has(value!) || fieldMessages.option(field)]);
   }
   return checked(OptionalText, checks) as Struct<unknown, null>;
 }
@@ -75,10 +73,9 @@ export function fileStruct(field: FieldDef): Struct<BallotFile | undefined, null
   const required = Boolean(field.validation?.required);
   const max = maxFileSize(field);
   const accept = acceptedTypes(field);
-  const override = field.validation?.message;
   return checked(OptionalFile, [
-    ['required', (file) => !required || !isBlank(file) || invalidMessage(field)],
-    ['maxFileSize', (file) => isBlank(file) || file!.size <= max || (override ?? `${field.name} is larger than ${formatBytes(max)}.`)],
-    ['accept', (file) => isBlank(file) || accept.includes(file!.type) || (override ?? `${field.name} must be one of: ${describeTypes(accept)}.`)],
+    ['required', (file) => !required || !isBlank(file) || fieldMessages.required(field)],
+    ['maxFileSize', (file) => isBlank(file) || file!.size <= max || fieldMessages.fileSize(field, max)],
+    ['accept', (file) => isBlank(file) || accept.includes(file!.type) || fieldMessages.fileType(field, accept)],
   ]);
 }

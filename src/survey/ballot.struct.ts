@@ -2,9 +2,10 @@ import { Struct, refine, validate, type Failure } from 'superstruct';
 import type { SurveyConfig } from './config.struct.ts';
 import type { FieldDef } from './field.struct.ts';
 import { allFields, categoryGroups } from './layout.ts';
-import { AFFIRM_NAME, categoryKey, customReservationName, slotName } from './ballot-keys.ts';
+import { AFFIRM_NAME, categoryKey, customReservationName, otherAnswerName, slotName } from './ballot-keys.ts';
 import { isBlank, textOf, type BallotInput } from './ballot-input.ts';
-import { MAX_SHORT_TEXT, MAX_TEXT_LENGTH, OptionalText, answerStruct, invalidMessage, shortText } from './ballot-rules.ts';
+import { MAX_SHORT_TEXT, MAX_TEXT_LENGTH, OptionalText, answerStruct, shortText } from './ballot-rules.ts';
+import { AFFIRM_MESSAGE, fieldMessages, writeInNameTooLong } from './field-messages.ts';
 import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from './tiles.ts';
 import { toProblems, type Problem } from './errors.ts';
 import { voteRequirementMessage } from './vote-requirement.ts';
@@ -48,12 +49,12 @@ function knownKeys(config: BallotSurvey, context: BallotContext): Map<string, St
     if (field.type === 'html' || field.type === 'nomination') continue;
     if (field.type === 'faces' || field.type === 'asktheexpert') {
       add(field.name, tileStruct(config, field, field.type, context));
-      add(customReservationName(field.name), shortText(MAX_SHORT_TEXT, `${field.name} is too long.`));
+      add(customReservationName(field.name), shortText(MAX_SHORT_TEXT, fieldMessages.customTooLong(field, MAX_SHORT_TEXT)));
       continue;
     }
     add(field.name, answerStruct(field));
     if (field.type === 'checkbox' && field.options?.includes('Other')) {
-      add(`${field.name}[other-answer]`, shortText(MAX_TEXT_LENGTH, invalidMessage(field)));
+      add(otherAnswerName(field.name), shortText(MAX_TEXT_LENGTH, fieldMessages.maxLength(field, MAX_TEXT_LENGTH)));
     }
   }
   if (nominationField(config)) {
@@ -67,20 +68,20 @@ function knownKeys(config: BallotSurvey, context: BallotContext): Map<string, St
       }
     }
   }
-  add(AFFIRM_NAME, refine(OptionalText, 'required', (value) => !affirmationRequired(config) || !isBlank(value) || `${AFFIRM_NAME} is not valid.`));
+  add(AFFIRM_NAME, refine(OptionalText, 'required', (value) => !affirmationRequired(config) || !isBlank(value) || AFFIRM_MESSAGE));
   return keys;
 }
 
 function tileStruct(config: BallotSurvey, field: FieldDef, kind: ReservationKind, context: BallotContext): Struct<string | undefined, null> {
   const slugs = new Set(tilesFor(config, kind).map(tileSlug));
   const taken = new Set([...configTakenSlugs(config, kind), ...(context.taken?.[kind] ?? [])]);
-  const known = refine(OptionalText, 'tile', (value) => isBlank(value) || slugs.has(value!) || invalidMessage(field));
-  return refine(known, 'taken', (value) => isBlank(value) || !taken.has(value!) || `${field.name}: this tile is already taken; choose another.`);
+  const known = refine(OptionalText, 'tile', (value) => isBlank(value) || slugs.has(value!) || fieldMessages.tileUnknown(field));
+  return refine(known, 'taken', (value) => isBlank(value) || !taken.has(value!) || fieldMessages.tileTaken(field));
 }
 
 /** The struct of a write-in part: a short name, or a category that is one of the survey's category keys. */
 function writeInStruct(config: BallotSurvey, part: string): Struct<unknown, null> {
-  if (part === 'name') return shortText(MAX_SHORT_TEXT, 'This write-in name is too long.') as Struct<unknown, null>;
+  if (part === 'name') return shortText(MAX_SHORT_TEXT, writeInNameTooLong(MAX_SHORT_TEXT)) as Struct<unknown, null>;
   const categories = new Set(categoryGroups(config).flatMap(({ name, subcategories }) => subcategories.map((sub) => categoryKey(name, sub))));
   return refine(OptionalText, 'category', (value) => isBlank(value) || categories.has(value!) || 'Choose one of the categories.') as Struct<unknown, null>;
 }
@@ -116,11 +117,16 @@ function* crossRules(config: BallotSurvey, input: BallotInput, keys: Map<string,
   }
   const nomination = nominationField(config);
   if (nomination && votes < config.vote_requirement) yield fail(nomination.name, voteRequirementMessage(config.vote_requirement));
+  for (const field of allFields(config.layout)) {
+    if (field.type !== 'checkbox' || !field.options?.includes('Other')) continue;
+    const ticked = [input[field.name]].flat().includes('Other');
+    if (ticked && isBlank(input[otherAnswerName(field.name)])) yield fail(otherAnswerName(field.name), fieldMessages.otherText(field));
+  }
   for (const field of allFields(config.layout).filter((f) => f.type === 'faces' || f.type === 'asktheexpert')) {
     const tile = !isBlank(input[field.name]);
     const custom = !isBlank(input[customReservationName(field.name)]);
     if (tile && custom) yield fail(customReservationName(field.name), 'Choose a tile or write your own, not both.');
-    if (field.validation?.required && !tile && !custom) yield fail(field.name, invalidMessage(field));
+    if (field.validation?.required && !tile && !custom) yield fail(field.name, fieldMessages.tileRequired(field));
   }
 }
 

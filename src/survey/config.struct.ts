@@ -68,6 +68,13 @@ export const PersonValues = record(FieldName, union([string(), array(string())])
  */
 export const PERSON_NOMINEE_ID = 'nominee_id';
 
+/**
+ * The keys a prepopulated person may carry besides layout fields, written by `invite` from the
+ * roster: the address the links go to, the name the mailing greets, the nominee id. The API
+ * sends a page the person's layout fields only.
+ */
+export const PERSON_ROSTER_KEYS = ['email', 'name', PERSON_NOMINEE_ID] as const;
+
 /** The prepopulation map: secret → that person's values; or the name of a YAML file in the survey folder holding it. */
 export const Prepopulation = union([string(), record(nonempty(string()), PersonValues)]);
 
@@ -119,6 +126,8 @@ export const SurveyConfig = object({
   name_fields: optional(array(FieldName)),
   /** The methodology the operators' tally counts by (see tally.struct.ts); the defaults are the sample rules. */
   tally: defaulted(TallyConfig, {}),
+  /** Roster columns besides layout fields that `invite` keeps with each person, for `responses --by` (specialty, region…). */
+  roster_columns: defaulted(array(FieldName), []),
 });
 
 /** A survey configuration after validation and defaults. */

@@ -70,11 +70,13 @@ export function toProblems(error: StructError): Problem[] {
 
 /** An error naming the file and every problem in it, each on a line of its own. */
 export class ConfigError extends Error {
-  constructor(
-    readonly file: string,
-    readonly problems: Problem[],
-  ) {
+  readonly file: string;
+  readonly problems: Problem[];
+
+  constructor(file: string, problems: Problem[]) {
     super(`${file}: ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}\n${problems.map((p) => `  - ${p.path || '(top level)'}: ${p.message}`).join('\n')}`);
     this.name = 'ConfigError';
+    this.file = file;
+    this.problems = problems;
   }
 }

@@ -45,8 +45,11 @@ export const Validation = object({
   email: optional(boolean()),
   minLength: optional(number()),
   maxLength: optional(number()),
+  /** A regular expression the whole answer must match (write `^…$`); `message` says what is expected. */
   pattern: optional(string()),
   message: optional(string()),
+  /** The answer must be a US National Provider Identifier: 10 digits, the last a check digit. */
+  npi: optional(boolean()),
   /** For file fields: the largest accepted file, in bytes. */
   maxFileSize: optional(number()),
   /** For file fields: accepted MIME types, e.g. `application/pdf`. */
@@ -66,6 +69,8 @@ export interface FieldShape {
   options?: string[];
   html?: string;
   prepopulated?: boolean;
+  /** Personal data: `purge-personal` removes the answer once the vote is over. */
+  personal?: boolean;
   labelAbove?: boolean;
   fields?: FieldShape[];
 }
@@ -82,6 +87,7 @@ const FieldObject: Describe<FieldShape> = object({
   options: optional(array(nonempty(string()))),
   html: optional(string()),
   prepopulated: optional(boolean()),
+  personal: optional(boolean()),
   labelAbove: optional(boolean()),
   fields: optional(array(lazy(() => Field))),
 });
@@ -99,6 +105,13 @@ export const Field: Describe<FieldShape> = refine(FieldObject, 'Field', (field) 
   }
   if (field.type === 'html' && field.html === undefined) {
     return 'an html field needs `html`, the content to show';
+  }
+  if (field.validation?.pattern !== undefined) {
+    try {
+      new RegExp(field.validation.pattern);
+    } catch (error) {
+      return `validation.pattern is not a valid regular expression: ${(error as Error).message}`;
+    }
   }
   return true;
 });

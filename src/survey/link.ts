@@ -7,14 +7,31 @@ export const DEMO_SECRET = 'demo';
 export type LinkState = 'form' | 'invalid' | 'expired' | 'old-browser' | 'checking';
 
 /** Path segments under a survey that are pages, not secrets. */
-export const PAGE_SEGMENTS = ['thankyou', 'stats', 'workplace-stats', 'personal-link', 'index.html'] as const;
+export const PAGE_SEGMENTS = ['thankyou', 'receipt', 'stats', 'workplace-stats', 'personal-link', 'index.html'] as const;
 
 /** True once the survey's expiration_date has passed at `now`. A bare date means the end of that day, UTC. */
 export function isExpired(config: Pick<SurveyConfig, 'expiration_date'>, now: number = Date.now()): boolean {
-  if (!config.expiration_date) return false;
+  const end = expirationTime(config);
+  return end !== undefined && now > end;
+}
+
+/** The last moment (ms) a survey is open; undefined when it never expires. A bare date means the end of that day, UTC. */
+export function expirationTime(config: Pick<SurveyConfig, 'expiration_date'>): number | undefined {
+  if (!config.expiration_date) return undefined;
   const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(config.expiration_date);
-  const end = Date.parse(bareDate ? `${config.expiration_date}T23:59:59.999Z` : config.expiration_date);
-  return now > end;
+  return Date.parse(bareDate ? `${config.expiration_date}T23:59:59.999Z` : config.expiration_date);
+}
+
+/** When the survey closes, as people read it: "31 January 2025", or "31 December 2099 at 23:59 UTC" for a full time. */
+export function closingText(config: Pick<SurveyConfig, 'expiration_date'>): string | undefined {
+  if (!config.expiration_date) return undefined;
+  const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(config.expiration_date);
+  const time = Date.parse(bareDate ? `${config.expiration_date}T00:00:00Z` : config.expiration_date);
+  if (Number.isNaN(time)) return undefined;
+  const date = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(time);
+  if (bareDate) return date;
+  const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(time);
+  return `${date} at ${clock} UTC`;
 }
 
 /**

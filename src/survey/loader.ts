@@ -2,9 +2,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { create, StructError, type Struct } from 'superstruct';
 import { parse, YAMLParseError } from 'yaml';
-import { SurveyConfig, SiteConfig, Prepopulation, PERSON_NOMINEE_ID, type PersonValues } from './config.struct.ts';
+import { SurveyConfig, SiteConfig, Prepopulation, PERSON_ROSTER_KEYS, type PersonValues } from './config.struct.ts';
 import { ConfigError, toProblems, type Problem } from './errors.ts';
 import { ADS_GROUP, allFields } from './layout.ts';
+import { SECRET_ADVICE, secretWeakness } from './secrets.ts';
 
 /** A survey as loaded from its folder: its slug, folder and validated configuration. */
 export interface LoadedSurvey {
@@ -125,23 +126,63 @@ export function loadSite(dir = surveysDir()): SiteConfig {
   return site;
 }
 
+/** The folder for personal data kept outside the repository, `PEERVOTE_PRIVATE_DIR`; undefined when unset. */
+export function privateDir(): string | undefined {
+  const dir = process.env.PEERVOTE_PRIVATE_DIR?.trim();
+  return dir ? path.resolve(dir) : undefined;
+}
+
+/**
+ * Where a survey's prepopulation file is, or is to be written: under `PEERVOTE_PRIVATE_DIR/<slug>/`
+ * when that is set and holds it (or when `forWriting`), else in the survey's folder. A survey
+ * that names no file gets `prepopulation.yaml`, the name `invite` writes.
+ */
+export function prepopulationFile(survey: LoadedSurvey, forWriting = false): string {
+  const source = typeof survey.config.prepopulation === 'string' ? survey.config.prepopulation : 'prepopulation.yaml';
+  const outside = privateDir();
+  if (outside) {
+    const file = path.join(outside, survey.slug, source);
+    if (forWriting || existsSync(file)) return file;
+  }
+  return path.join(survey.dir, source);
+}
+
+/**
+ * The secrets of a prepopulation map too weak to be a personal link's only key, each named by
+ * its first three characters (the whole secret is a credential and stays out of logs).
+ */
+function weakSecrets(map: Record<string, PersonValues>, prefix = ''): Problem[] {
+  return Object.keys(map).flatMap((secret) => {
+    const weakness = secretWeakness(secret);
+    if (!weakness) return [];
+    const message = `a personal secret ${weakness}; use 12 or more random characters, e.g. from: ${SECRET_ADVICE}`;
+    return [{ path: `${prefix}${secret.slice(0, 3)}…`, message }];
+  });
+}
+
 /**
  * Server only: the survey's prepopulation map (secret → values), read from the survey
- * file or from the YAML file it names. Never handed to a page or a script.
+ * file or from the YAML file it names (in `PEERVOTE_PRIVATE_DIR/<slug>/` when there). Never
+ * handed to a page or a script.
  */
 export function loadPrepopulation(survey: LoadedSurvey): Record<string, PersonValues> {
   const source = survey.config.prepopulation;
   if (source === undefined) return {};
-  if (typeof source !== 'string') return source;
-  const file = path.join(survey.dir, source);
+  if (typeof source !== 'string') {
+    const weak = weakSecrets(source, 'prepopulation.');
+    if (weak.length) throw new ConfigError(path.join(survey.dir, 'survey.yaml'), weak);
+    return source;
+  }
+  const file = prepopulationFile(survey);
   const map = validate(file, readYaml(file), Prepopulation);
   if (typeof map === 'string') throw new ConfigError(file, [{ path: '', message: 'expected a mapping of secret to values, got a text' }]);
-  const names = new Set(allFields(survey.config.layout).map((field) => field.name));
+  const names = new Set([...allFields(survey.config.layout).map((field) => field.name), ...PERSON_ROSTER_KEYS, ...survey.config.roster_columns]);
   const problems = Object.entries(map).flatMap(([secret, values]) =>
     Object.keys(values)
-      .filter((name) => !names.has(name) && name !== PERSON_NOMINEE_ID)
-      .map((name) => ({ path: `${secret}.${name}`, message: 'names no field of the layout' })),
+      .filter((name) => !names.has(name))
+      .map((name) => ({ path: `${secret}.${name}`, message: 'names no field of the layout, roster key (email, name, nominee_id) or roster_columns entry' })),
   );
+  problems.push(...weakSecrets(map));
   if (problems.length) throw new ConfigError(file, problems);
   return map;
 }

@@ -1,4 +1,4 @@
-import { array, integer, min, object, optional, size, string, type, type Infer } from 'superstruct';
+import { array, integer, min, object, optional, size, string, type, union, type Infer } from 'superstruct';
 import type { Nominee } from './nominee.struct.ts';
 
 /** Suggestions shown for one query (SPEC.md §7, §9). */
@@ -29,10 +29,25 @@ export interface NomineeResults {
   results: NomineeResult[];
 }
 
+/** The nominee column a slot's sub-category is matched against. */
+export const SLOT_FILTER_ATTRIBUTE = 'specialty';
+
+/**
+ * The ranking hint a slot sends with its query, in Algolia's optionalFilters syntax: nominees
+ * whose specialty is the slot's sub-category rank first, the others still follow.
+ */
+export function slotOptionalFilters(subcategory: string): string[] {
+  return [`${SLOT_FILTER_ATTRIBUTE}:${subcategory}`];
+}
+
+/** An optionalFilters value as Algolia takes it: a filter, or a list of filters and lists of filters. */
+const OptionalFilters = union([size(string(), 0, 200), size(array(union([size(string(), 0, 200), size(array(size(string(), 0, 200)), 0, 10)])), 0, 10)]);
+
 const Params = {
   query: optional(string()),
   page: optional(min(integer(), 0)),
   hitsPerPage: optional(size(integer(), 1, HITS_PER_PAGE)),
+  optionalFilters: optional(OptionalFilters),
 };
 
 /**
@@ -47,12 +62,31 @@ export const SearchBody = object({
 /** A search body after validation. */
 export type SearchBody = Infer<typeof SearchBody>;
 
-/** The parameters of one request of a search body, flat and nested merged, with defaults. */
-export function searchParams(request: SearchBody['requests'][number]): { query: string; page: number; hitsPerPage: number } {
+/** The most characters of a query that are searched: no name is longer, and the cost of a search grows with it. */
+export const MAX_QUERY_LENGTH = 100;
+
+/** The most words of a query that are searched. */
+export const MAX_QUERY_WORDS = 8;
+
+/** A query cut to what is searched: its first 100 characters, then its first 8 words. */
+export function boundedQuery(query: string): string {
+  return query.slice(0, MAX_QUERY_LENGTH).trim().split(/\s+/).slice(0, MAX_QUERY_WORDS).join(' ');
+}
+
+/** The specialty an optionalFilters value prefers: the first `specialty:{value}` filter in it. */
+function preferredSpecialty(filters: Infer<typeof OptionalFilters> | undefined): string | undefined {
+  const prefix = `${SLOT_FILTER_ATTRIBUTE}:`;
+  const found = [filters ?? []].flat(2).find((filter) => filter.startsWith(prefix));
+  return found?.slice(prefix.length).replace(/^"(.*)"$/, '$1').trim() || undefined;
+}
+
+/** The parameters of one request of a search body, flat and nested merged, with defaults; the query bounded. */
+export function searchParams(request: SearchBody['requests'][number]): { query: string; page: number; hitsPerPage: number; preferSpecialty?: string } {
   const { params } = request;
   return {
-    query: request.query ?? params?.query ?? '',
+    query: boundedQuery(request.query ?? params?.query ?? ''),
     page: request.page ?? params?.page ?? 0,
     hitsPerPage: request.hitsPerPage ?? params?.hitsPerPage ?? HITS_PER_PAGE,
+    preferSpecialty: preferredSpecialty(request.optionalFilters ?? params?.optionalFilters),
   };
 }

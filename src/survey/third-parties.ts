@@ -103,7 +103,9 @@ export function surveyCspSources(
     if (origin) add({ 'img-src': [origin] });
   }
   const api = originOf(env.apiUrl);
-  if (api) add({ 'connect-src': [api] });
+  // The ballot form (docs/api.md, "A ballot without JavaScript") and the receipt check's form post there too, so that
+  // both work as plain HTML when their scripts do not run.
+  if (api) add({ 'connect-src': [api], 'form-action': [api] });
   if (survey.algolia_app_id && survey.algolia_api_key && survey.algolia_index) add({ 'connect-src': ['https://*.algolia.net', 'https://*.algolianet.com'] });
   const sentry = sentryOrigin(env.sentryDsn, env.sentryTunnel);
   if (sentry) add({ 'connect-src': [sentry] });

@@ -1,6 +1,6 @@
 import { $nominations } from '../stores/nominations.ts';
 import { $reservations } from '../stores/reservations.ts';
-import { $submitted } from '../stores/submission.ts';
+import { $submitted } from '../stores/submit-state.ts';
 import { $writeIns } from '../stores/writeins.ts';
 import { parseSlotName } from '../survey/ballot-keys.ts';
 

@@ -14,10 +14,10 @@ describe('a valid ballot', () => {
   test('is stored with its answers, nominations and write-in, and answered with a receipt', async () => {
     const { status, body } = await api.post(demoBallot(1));
     expect(status).toBe(201);
-    expect(body).toEqual({ ballot_id: expect.stringMatching(/^[0-9a-f-]{36}$/), reservations: [] });
+    expect(body).toEqual({ ballot_id: expect.stringMatching(/^[0-9a-f-]{36}$/), receipt: expect.stringMatching(/^[0-9A-Z]{12}$/), reservations: [] });
     const db = api.db();
     const ballot = await db.selectFrom('ballots').selectAll().where('id', '=', body.ballot_id).executeTakeFirstOrThrow();
-    expect(ballot).toMatchObject({ project_id: 'top-doctors-demo', link: 'public', personal_secret: null });
+    expect(ballot).toMatchObject({ project_id: 'top-doctors-demo', link: 'public', personal_secret: null, receipt: body.receipt });
     const nominations = await db.selectFrom('nominations').selectAll().where('ballot_id', '=', body.ballot_id).execute();
     expect(nominations).toHaveLength(8);
     const writeIns = await db.selectFrom('write_ins').selectAll().where('ballot_id', '=', body.ballot_id).execute();
@@ -74,14 +74,14 @@ describe('a ballot that breaks the rules', () => {
     const { status, body } = await api.post(fields, { query: SINK_QUERY });
     expect(status).toBe(422);
     expect(body.error).toBe('invalid_ballot');
-    expect(messageFor(body, 'full-name')).toBe('full-name is not valid.');
-    expect(messageFor(body, 'email')).toBe('email is not valid.');
-    expect(messageFor(body, 'role')).toBe('role is not valid.');
-    expect(messageFor(body, 'shift')).toBe('shift is not valid.');
-    expect(messageFor(body, 'interests')).toBe('interests is not valid.');
+    expect(messageFor(body, 'full-name')).toBe('Full name is required.');
+    expect(messageFor(body, 'email')).toBe('Email is not valid. Enter an address like name@example.org.');
+    expect(messageFor(body, 'role')).toBe('Role must be one of the options shown.');
+    expect(messageFor(body, 'shift')).toBe('Shift must be one of the options shown.');
+    expect(messageFor(body, 'interests')).toBe('Interests must be one of the options shown.');
     expect(messageFor(body, 'nickname')).toBe('Keep the nickname short.');
     expect(messageFor(body, 'nomination')).toBe('You must fill out at least 2 names to submit this form.');
-    expect(messageFor(body, 'affirm')).toBe('affirm is not valid.');
+    expect(messageFor(body, 'affirm')).toBe('Tick “I Affirm” to confirm the statements above.');
   });
 
   test('says "name" when one name is required', async () => {
@@ -116,12 +116,6 @@ describe('a ballot that breaks the rules', () => {
     expect(body.problems).toEqual([{ path: 'nominations[Medicine][Cardiology][2]', message: 'This nominee is already named in this category.' }]);
   });
 
-  test('a nominee id that is not in the survey’s nominee list is refused', async () => {
-    const { status, body } = await api.post(sinkBallot({ 'nominations[Medicine][Cardiology][2]': 'n-999' }), { query: SINK_QUERY });
-    expect(status).toBe(422);
-    expect(body.problems).toEqual([{ path: 'nominations[Medicine][Cardiology][2]', message: 'Choose a nominee from the search suggestions.' }]);
-  });
-
   test('more write-ins than write_in_limit are refused, and a write-in needs a known category', async () => {
     const { status, body } = await api.post(
       sinkBallot({
@@ -149,9 +143,9 @@ describe('a ballot that breaks the rules', () => {
   test('a reservation of a tile the survey marks taken, or of no tile at all, is refused', async () => {
     const taken = await api.post(sinkBallot({ faces: 'dermatology' }), { query: SINK_QUERY });
     expect(taken.status).toBe(422);
-    expect(taken.body.problems).toEqual([{ path: 'faces', message: 'faces: this tile is already taken; choose another.' }]);
+    expect(taken.body.problems).toEqual([{ path: 'faces', message: 'Reserve Your Faces Specialty: this tile is already taken; choose another.' }]);
     const unknown = await api.post(sinkBallot({ asktheexpert: 'what-is-love' }), { query: SINK_QUERY });
-    expect(unknown.body.problems).toEqual([{ path: 'asktheexpert', message: 'asktheexpert is not valid.' }]);
+    expect(unknown.body.problems).toEqual([{ path: 'asktheexpert', message: 'Reserve Your Expert Question: choose one of the tiles shown.' }]);
     const both = await api.post(sinkBallot({ faces: 'cardiology', 'faces[custom]': 'THE FACE OF Sleep' }), { query: SINK_QUERY });
     expect(both.body.problems).toEqual([{ path: 'faces[custom]', message: 'Choose a tile or write your own, not both.' }]);
   });

@@ -32,6 +32,8 @@ export interface Api {
   url: string;
   dialect: 'sqlite' | 'postgres';
   dataDir: string;
+  /** The server process's id, to read its memory. */
+  readonly pid: number;
   /** The PostgreSQL database of this server; empty on SQLite. */
   databaseUrl: string;
   post(fields: Fields, options?: { query?: Record<string, string>; headers?: Record<string, string> }): Promise<Answer>;
@@ -71,7 +73,8 @@ export function sinkBallot(changes: Record<string, string | FilePart | undefined
 /** The kitchen-sink survey's query. */
 export const SINK_QUERY = { project_id: 'kitchen-sink', project_type: 'form' };
 
-function toForm(fields: Fields): FormData {
+/** The ballot as the browser's FormData. */
+export function toForm(fields: Fields): FormData {
   const form = new FormData();
   for (const [name, value] of fields) {
     if (typeof value === 'string') form.append(name, value);
@@ -111,7 +114,7 @@ async function dropPostgresDatabase(adminUrl: string, databaseUrl: string): Prom
 
 /**
  * Starts the built server with a fresh database of this project's dialect (SQLite in a temp
- * folder, or a new PostgreSQL database), the test surveys, test hooks on and no rate limit
+ * folder, or a new PostgreSQL database), the test surveys, test hooks on and no rate limits
  * unless `env` says otherwise.
  */
 export async function startApi(env: Record<string, string> = {}): Promise<Api> {
@@ -124,6 +127,8 @@ export async function startApi(env: Record<string, string> = {}): Promise<Api> {
     DATABASE_URL: databaseUrl,
     PEERVOTE_TEST_HOOKS: '1',
     RATE_LIMIT_MAX: '0',
+    SEARCH_RATE_LIMIT_MAX: '0',
+    LINK_RATE_LIMIT_MAX: '0',
     ALLOWED_ORIGINS: '',
     TRUST_PROXY: '',
     BODY_SIZE_LIMIT: '',
@@ -139,6 +144,9 @@ export async function startApi(env: Record<string, string> = {}): Promise<Api> {
     },
     dialect: databaseUrl ? 'postgres' : 'sqlite',
     dataDir,
+    get pid() {
+      return server.child.pid as number;
+    },
     databaseUrl,
     async post(fields, { query = DEMO_QUERY, headers = {} } = {}) {
       const search = new URLSearchParams(query).toString();

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { rowCounts, startApi, type Api, type Fields } from './helpers.ts';
 import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS, PEER_CHECK_TALLY } from '../support/peer-check-ballots.ts';
@@ -12,12 +10,11 @@ import { loadNominees } from '../../src/survey/nominee-file.ts';
 import { tallySurvey } from '../../src/server/results/tally.ts';
 import { exportBallots } from '../../src/server/results/export.ts';
 import { exclusionCsvLine, rankTally, tallyCsv } from '../../src/server/results/tally-report.ts';
+import { runResults } from '../support/results-cli.ts';
 
 // The operator's command line end to end: ballots go in through the API, `npm run results`
 // reads them from the same database (SQLite or PostgreSQL, as this project runs).
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const run = promisify(execFile);
 const QUERY = { project_id: 'peer-check', project_type: 'form' };
 
 let api: Api;
@@ -25,17 +22,8 @@ let ids: string[];
 let out: string;
 
 /** Runs `npm run results -- …args` on this API's database; never throws, answers the exit code and both outputs. */
-async function results(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--experimental-transform-types', '--disable-warning=ExperimentalWarning', 'bin/results.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, SURVEYS_DIR: inject('surveysDir'), DATA_DIR: api.dataDir, DATABASE_URL: api.databaseUrl, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function results(args: string[], env: Record<string, string> = {}) {
+  return runResults(args, { SURVEYS_DIR: inject('surveysDir'), DATA_DIR: api.dataDir, DATABASE_URL: api.databaseUrl, ...env });
 }
 
 function fields(ballot: HandBallot): Fields {
@@ -130,15 +118,15 @@ describe('npm run results', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(
       [
-        'category,subcategory,rank,nominee_id,nominee,practice,counted,points,share,winner,excluded_demo_ballot,excluded_duplicate_ballot,excluded_not_on_list,excluded_repeat_on_ballot,excluded_self_vote,excluded_same_practice',
-        'Medicine,Cardiology,1,c-2,Bo Lindqvist,Riverside Heart,4,8,47.1,yes,1,0,0,1,0,1',
-        'Medicine,Cardiology,2,c-3,Chen Wei,Lakeside Group,3,6,35.3,yes,0,0,0,0,0,0',
-        'Medicine,Cardiology,3,c-4,Dana Kowalski,Northgate Clinic,1,3,17.6,,0,1,0,0,0,0',
-        'Medicine,Cardiology,,c-1,Ana Ferreira,Northgate Clinic,0,0,0.0,,0,0,0,0,1,0',
-        'Medicine,Dermatology,1,d-1,Émile Roux,Skin Partners,1,3,50.0,yes,0,0,0,0,0,1',
-        'Medicine,Dermatology,2,d-2,Fatima Khan,Northgate Clinic,1,2,33.3,yes,0,1,0,0,0,0',
-        'Medicine,Dermatology,3,wi-hana-sato,Hana Sato,,1,1,16.7,,0,0,0,0,0,0',
-        'Medicine,Dermatology,,d-3,Greta Olsen,Skin Partners,0,0,0.0,,0,0,0,0,1,0',
+        'category,subcategory,rank,nominee_id,nominee,practice,counted,points,share,winner,excluded_demo_ballot,excluded_operator_excluded,excluded_duplicate_ballot,excluded_not_on_list,excluded_repeat_on_ballot,excluded_self_vote,excluded_same_practice',
+        'Medicine,Cardiology,1,c-2,Bo Lindqvist,Riverside Heart,4,8,47.1,yes,1,0,0,0,1,0,1',
+        'Medicine,Cardiology,2,c-3,Chen Wei,Lakeside Group,3,6,35.3,yes,0,0,0,0,0,0,0',
+        'Medicine,Cardiology,3,c-4,Dana Kowalski,Northgate Clinic,1,3,17.6,,0,0,1,0,0,0,0',
+        'Medicine,Cardiology,,c-1,Ana Ferreira,Northgate Clinic,0,0,0.0,,0,0,0,0,0,1,0',
+        'Medicine,Dermatology,1,d-1,Émile Roux,Skin Partners,1,3,50.0,yes,0,0,0,0,0,0,1',
+        'Medicine,Dermatology,2,d-2,Fatima Khan,Northgate Clinic,1,2,33.3,yes,0,0,1,0,0,0,0',
+        'Medicine,Dermatology,3,wi-hana-sato,Hana Sato,,1,1,16.7,,0,0,0,0,0,0,0',
+        'Medicine,Dermatology,,d-3,Greta Olsen,Skin Partners,0,0,0.0,,0,0,0,0,0,1,0',
       ]
         .map((line) => `${line}\r\n`)
         .join(''),
@@ -147,12 +135,12 @@ describe('npm run results', () => {
     expect(again.stdout).toBe(readFileSync(file, 'utf8'));
 
     const trail = (await results(['audit', 'peer-check'])).stdout.trim().split('\r\n');
-    const audit = trail[trail.length - 1].split(',')[0];
+    const [audit, at, , action] = trail[trail.length - 1].split(',');
     const meta = JSON.parse(readFileSync(`${file}.meta.json`, 'utf8'));
     expect(meta).toMatchObject({ survey: 'peer-check', audit_entry: audit, ballots: 9, threshold: null, methodology: { points: [3, 2, 1], same_practice: 'exclude' } });
     expect(meta.config_digest).toMatch(/^[0-9a-f]{64}$/);
-    expect(first.stdout).toContain(`Config digest: ${meta.config_digest.slice(0, 12)}; reflects audit entry ${audit}.`);
-    expect(again.stderr).toContain(`Config digest: ${meta.config_digest.slice(0, 12)}; reflects audit entry ${audit}.`);
+    expect(first.stdout).toContain(`Config digest: ${meta.config_digest.slice(0, 12)}; reflects audit entry ${audit} (${at}, ${action}).`);
+    expect(again.stderr).toContain(`Config digest: ${meta.config_digest.slice(0, 12)}; reflects audit entry ${audit} (${at}, ${action}).`);
     // The survey without a block counts by other rules, so it names another configuration.
     expect((await results(['tally', 'peer-check', '--quiet'])).stderr).not.toContain(meta.config_digest.slice(0, 12));
 
@@ -196,7 +184,7 @@ describe('npm run results', () => {
     expect(jsonl).toMatchObject({ code: 0, stderr: '' });
     const ballots = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     expect(ballots.map((b) => b.ballot_id)).toEqual(ids);
-    expect(ballots[2]).toMatchObject({ link: 'personal', personal_secret: 'sec-ana', answers: { 'name-first': 'Ana' } });
+    expect(ballots[2]).toMatchObject({ link: 'personal', personal_secret: 'sec-ana-R7kw2Pq', answers: { 'name-first': 'Ana' } });
     expect(ballots[0].reservations).toEqual([{ field: 'faces', kind: 'faces', tile: 'cardiology', custom_text: null, status: 'reserved', outcome: 'held' }]);
   });
 
@@ -258,7 +246,7 @@ describe('the audit trail', () => {
 
 describe('the tally-only data stays private', () => {
   test("a personal link's answer leaves out the person's nominee id", async () => {
-    const { status, body } = await api.get('/api/survey/link/peer-check?secret=sec-ana');
+    const { status, body } = await api.get('/api/survey/link/peer-check?secret=sec-ana-R7kw2Pq');
     expect(status).toBe(200);
     expect(body.prepopulated).toEqual({ 'name-first': 'Ana', 'name-last': 'Ferreira', 'medical-license': 'MD-1001', 'medical-practice': 'Northgate Clinic' });
   });

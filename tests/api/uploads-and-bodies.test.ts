@@ -69,14 +69,14 @@ describe('files', () => {
     test('a declared type the field does not accept', async () => {
       const { status, body } = await api.post(sinkBallot({ cv: { name: 'cv.txt', type: 'text/plain', data: new Uint8Array([65]) } }), { query: SINK_QUERY });
       expect(status).toBe(422);
-      expect(body.problems).toEqual([{ path: 'cv', message: 'cv must be one of: PDF, PNG.' }]);
+      expect(body.problems).toEqual([{ path: 'cv', message: 'Cv must be a PDF or PNG file.' }]);
     });
 
     test('a file larger than the field’s maxFileSize', async () => {
       const big = { ...PDF, data: new Uint8Array(3000).fill(0x20).map((byte, i) => (i < 5 ? PDF.data[i] : byte)) };
       const { status, body } = await api.post(sinkBallot({ cv: big }), { query: SINK_QUERY });
       expect(status).toBe(422);
-      expect(body.problems).toEqual([{ path: 'cv', message: 'cv is larger than 2 KB.' }]);
+      expect(body.problems).toEqual([{ path: 'cv', message: 'Cv must be 2 KB or smaller.' }]);
     });
 
     test('a body larger than BODY_SIZE_LIMIT, by its Content-Length: 413 before it is read', async () => {

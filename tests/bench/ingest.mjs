@@ -99,7 +99,7 @@ async function run(name, args) {
 console.log(`Ingest benchmark: demo ballots (8 nominations, 1 write-in), ${CONCURRENCY} concurrent clients, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s measured, SQLite`);
 const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
 const astro = await run('Astro endpoint (bin/serve.mjs)', [...nodeArgs, 'bin/serve.mjs']);
-const bare = await run('bare node:http, same intake', ['--experimental-transform-types', '--disable-warning=ExperimentalWarning', 'tests/bench/minimal-server.ts']);
+const bare = await run('bare node:http, same intake', ['tests/bench/minimal-server.ts']);
 console.log('');
 console.log('target                              ballots/s    p50 ms    p99 ms   failed   acknowledged ballots in database');
 for (const r of [astro, bare]) {

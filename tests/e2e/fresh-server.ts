@@ -21,7 +21,7 @@ export const test = base.extend<{ freshServer: string }>({
   freshServer: async ({}, use) => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'peervote-e2e-'));
     const server = await startServer({
-      env: { DATA_DIR: dataDir, RATE_LIMIT_MAX: '0', PEERVOTE_TEST_HOOKS: '1' },
+      env: { DATA_DIR: dataDir, RATE_LIMIT_MAX: '0', SEARCH_RATE_LIMIT_MAX: '0', LINK_RATE_LIMIT_MAX: '0', PEERVOTE_TEST_HOOKS: '1' },
       ports: { base: Number(process.env.E2E_PORT ?? 4322) + 1, span: 20 },
     });
     try {

@@ -59,6 +59,14 @@ test.describe('expiry', () => {
 });
 
 test.describe('a personal link', () => {
+  test('gives the ballot form its secret, so that the form still posts it should the islands fail', async ({ page }) => {
+    await page.goto(`/top-doctors-demo/${SECRETS.evelyn}`);
+    await expect(page.getByRole('form', { name: 'Ballot' })).toBeVisible();
+    const action = await page.getByRole('form', { name: 'Ballot' }).getAttribute('action');
+    expect(new URL(action!).search).toBe(`?project_id=top-doctors-demo&project_type=form&sheet=Top+Doctors+2027+ballots&secret=${SECRETS.evelyn}`);
+    await expect(page.getByRole('form', { name: 'Ballot' })).toHaveAttribute('method', 'post');
+  });
+
   test('prefills the holder’s answers, read-only where prepopulated', async ({ page }) => {
     await page.goto(`/top-doctors-demo/${SECRETS.evelyn}`);
     const first = page.getByRole('textbox', { name: 'First name' });
@@ -96,7 +104,9 @@ test.describe('a personal link', () => {
     await expect(page.getByRole('textbox', { name: 'Member name' })).toHaveValue('');
   });
 
-  for (const path of ['/members-choice/not-a-secret', `/top-doctors-demo/${SECRETS.member}`]) {
+  // Names every object inherits are no one's secret: an invitation-only survey stays closed to them.
+  const inherited = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'].map((name) => `/members-choice/${name}`);
+  for (const path of ['/members-choice/not-a-secret', `/top-doctors-demo/${SECRETS.member}`, ...inherited]) {
     test(`with an unknown secret is invalid: ${path}`, async ({ page }) => {
       await page.goto(path);
       await expect(page.getByRole('heading', { name: 'Invalid link!' })).toBeVisible();

@@ -223,9 +223,11 @@ test.describe('Faces and Experts reservations', () => {
     await custom.fill('Geriatrics '.repeat(30));
     await custom.blur();
     await expect(custom).toHaveAttribute('aria-invalid', 'true');
-    await expect(custom).toHaveAccessibleDescription('faces is too long.');
+    const message = 'Reserve Your Faces Specialty: your own text must be 300 characters or fewer.';
+    await expect(custom).toHaveAccessibleDescription(message);
     await fillBallot(page, 'too-long');
     await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('#error-summary').getByRole('link', { name: message }).click();
     await expect(custom).toBeFocused();
     await expect(page).toHaveURL(/\/top-doctors-demo\/$/);
     await expectNoAxeViolations(page);

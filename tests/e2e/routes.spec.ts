@@ -22,6 +22,7 @@ test.describe('routes', () => {
 
   for (const [path, heading, title] of [
     ['thankyou', 'Thank you', 'Thank you · Top Doctors 2027'],
+    ['receipt', 'Check your receipt', 'Receipt check · Top Doctors 2027'],
     ['stats', 'Participation', 'Participation · Top Doctors 2027'],
     ['workplace-stats', 'Participation by workplace', 'Participation by workplace · Top Doctors 2027'],
   ]) {

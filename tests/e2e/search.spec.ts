@@ -56,7 +56,7 @@ test('suggests 12 nominees once typing pauses, with the details that tell them a
   const input = await typeInto(page, 'Cardiology, First Nomination', 'maria');
   await expect(options(page)).toHaveCount(12);
   expect(searches).toHaveLength(1);
-  expect(JSON.parse(searches[0])).toEqual({ requests: [{ indexName: 'top-doctors-demo', params: { query: 'maria', hitsPerPage: 12, page: 0 } }] });
+  expect(JSON.parse(searches[0])).toEqual({ requests: [{ indexName: 'top-doctors-demo', params: { query: 'maria', hitsPerPage: 12, page: 0, optionalFilters: ['specialty:Cardiology'] } }] });
   await expect(input).toHaveAttribute('aria-expanded', 'true');
 
   const lakeview = options(page).filter({ hasText: 'Lakeview Heart Institute' }).filter({ hasText: 'Maria Garcia' });
@@ -101,6 +101,7 @@ test('clears text that was not picked when the input loses focus', async ({ page
   await expect(options(page).first()).toBeVisible();
   await page.keyboard.press('Tab');
   await expect(input).toHaveValue('');
+  await expect(input).toHaveAccessibleDescription('“zoe ngu” was not kept: pick a name from the list, or add it as a write-in below.');
   await expect(page.getByRole('listbox')).toHaveCount(0);
   await expect(page.locator('input[type=hidden][name^="nominations[Heart and Lungs][Pulmonology]"]')).toHaveCount(0);
 
@@ -111,6 +112,62 @@ test('clears text that was not picked when the input loses focus', async ({ page
   await input.press('Backspace');
   await input.blur();
   await expect(input).toHaveValue('');
+});
+
+test('a slot’s suggestions are led by its sub-category, ranked by relevance', async ({ page }) => {
+  await typeInto(page, 'Family Medicine, First Nomination', 'mar');
+  await expect(options(page)).toHaveCount(12);
+  const details = await options(page).locator('.suggestion-details').allTextContents();
+  for (const line of details) expect(line).toMatch(/^Family Medicine · /);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Tab');
+
+  await typeInto(page, 'Neurosurgery, First Nomination', 'mar');
+  await expect(options(page).first().locator('.suggestion-details')).toHaveText(/^Neurosurgery · /);
+});
+
+test('Enter picks the one suggestion that is exactly the text, even before the suggestions show', async ({ page }) => {
+  const input = slot(page, 'Pediatrics, Second Nomination');
+  await input.click();
+  await input.pressSequentially("siobhan o'brien", { delay: 10 });
+  await input.press('Enter');
+  await expect(input).toHaveValue("Siobhán O'Brien");
+  await expect(page.locator('input[type=hidden][name="nominations[Primary Care][Pediatrics][2]"]')).toHaveValue('tdd-0002');
+});
+
+test('a pasted name that is one nominee’s is picked, also when the voter leaves at once', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const paste = async (name: string, text: string) => {
+    await page.evaluate((value) => navigator.clipboard.writeText(value), text);
+    const input = slot(page, name);
+    await input.click();
+    await input.press('ControlOrMeta+V');
+    return input;
+  };
+  const first = await paste('Family Medicine, First Nomination', 'Zoë Nguyen-Laurent');
+  await expect(first).toHaveValue('Zoë Nguyen-Laurent');
+  await expect(page.locator('input[type=hidden][name="nominations[Primary Care][Family Medicine][1]"]')).toHaveValue('tdd-0003');
+
+  const second = await paste('Pediatrics, First Nomination', "Siobhán O'Brien");
+  await page.keyboard.press('Tab');
+  await expect(second).toHaveValue("Siobhán O'Brien");
+  await expect(page.locator('input[type=hidden][name="nominations[Primary Care][Pediatrics][1]"]')).toHaveValue('tdd-0002');
+
+  // Two nominees of one name: which one is meant is for the voter to say, from the list.
+  const third = await paste('Internal Medicine, First Nomination', 'Maria Garcia');
+  await page.keyboard.press('Tab');
+  await expect(third).toHaveValue('');
+  await expect(third).toHaveAccessibleDescription('“Maria Garcia” was not kept: pick a name from the list, or add it as a write-in below.');
+});
+
+test('a picked nominee shows what tells namesakes apart', async ({ page }) => {
+  await typeInto(page, 'Cardiology, First Nomination', 'maria garcia');
+  await options(page).filter({ hasText: 'Lakeview Heart Institute' }).click();
+  await typeInto(page, 'Family Medicine, First Nomination', 'maria garcia');
+  await options(page).filter({ hasText: 'Northgate Family Clinic' }).click();
+  await expect(slot(page, 'Cardiology, First Nomination')).toHaveAccessibleDescription('Cardiology · Lakeview');
+  await expect(slot(page, 'Family Medicine, First Nomination')).toHaveAccessibleDescription('Family Medicine · Northgate');
+  await expect(page.getByText('Cardiology · Lakeview', { exact: true })).toBeVisible();
 });
 
 test('clears a slot whose nominee is already picked in the same sub-category', async ({ page }) => {

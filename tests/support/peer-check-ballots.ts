@@ -12,9 +12,9 @@ export const PEER_CHECK_BALLOTS: HandBallot[] = [
   // 2. Carl again, the email in capitals: a duplicate of 1.
   { at: '2030-01-01T09:05:00Z', answers: { ...carl, email: 'CARL@example.org', 'medical-license': '' }, votes: { Cardiology: ['c-4'] } },
   // 3. Ana (personal link, nominee c-1) names herself and one nominee outside her practice: her self-vote is excluded.
-  { at: '2030-01-01T09:10:00Z', secret: 'sec-ana', answers: { 'name-first': 'Ana', 'name-last': 'Ferreira', 'medical-license': 'MD-1001', 'medical-practice': 'Northgate Clinic' }, votes: { Cardiology: ['c-1', 'c-2'] } },
+  { at: '2030-01-01T09:10:00Z', secret: 'sec-ana-R7kw2Pq', answers: { 'name-first': 'Ana', 'name-last': 'Ferreira', 'medical-license': 'MD-1001', 'medical-practice': 'Northgate Clinic' }, votes: { Cardiology: ['c-1', 'c-2'] } },
   // 4. Greta (nominee d-3) names herself, one colleague of Skin Partners and one outsider: excluded.
-  { at: '2030-01-01T09:15:00Z', secret: 'sec-greta', answers: { 'name-first': 'Greta', 'name-last': 'Olsen', 'medical-practice': 'Skin Partners' }, votes: { Dermatology: ['d-3', 'd-2', 'd-1'] } },
+  { at: '2030-01-01T09:15:00Z', secret: 'sec-greta-X4mz9', answers: { 'name-first': 'Greta', 'name-last': 'Olsen', 'medical-practice': 'Skin Partners' }, votes: { Dermatology: ['d-3', 'd-2', 'd-1'] } },
   // 5. Dana, known by name and license, names herself and two outsiders: counted.
   { at: '2030-01-01T09:20:00Z', answers: { 'name-first': 'Dana', 'name-last': 'Kowalski', 'medical-license': 'md 1004', 'medical-practice': 'Northgate Clinic' }, votes: { Cardiology: ['c-4', 'c-2', 'c-3'] }, faces: 'cardiology' },
   // 6. The demo secret: not counted.
@@ -36,13 +36,13 @@ export const PEER_CHECK_DECISIONS = [
 
 /** The tally CSV of those ballots and decisions, with --threshold 2. */
 export const PEER_CHECK_TALLY = [
-  'category,subcategory,rank,nominee_id,nominee,practice,counted,share,winner,excluded_demo_ballot,excluded_duplicate_ballot,excluded_not_on_list,excluded_repeat_on_ballot,excluded_self_vote',
-  'Medicine,Cardiology,1,c-2,Bo Lindqvist,Riverside Heart,5,55.6,yes,1,0,0,1,0',
-  'Medicine,Cardiology,2,c-3,Chen Wei,Lakeside Group,3,33.3,yes,0,0,0,0,0',
-  'Medicine,Cardiology,3,c-4,Dana Kowalski,Northgate Clinic,1,11.1,,0,1,0,0,0',
-  'Medicine,Cardiology,,c-1,Ana Ferreira,Northgate Clinic,0,0.0,,0,0,0,0,1',
-  'Medicine,Dermatology,1,d-1,Émile Roux,Skin Partners,2,50.0,yes,0,0,0,0,0',
-  'Medicine,Dermatology,2,d-2,Fatima Khan,Northgate Clinic,1,25.0,yes,0,1,0,0,0',
-  'Medicine,Dermatology,2,wi-hana-sato,Hana Sato,,1,25.0,yes,0,0,0,0,0',
-  'Medicine,Dermatology,,d-3,Greta Olsen,Skin Partners,0,0.0,,0,0,0,0,1',
+  'category,subcategory,rank,nominee_id,nominee,practice,counted,share,winner,excluded_demo_ballot,excluded_operator_excluded,excluded_duplicate_ballot,excluded_not_on_list,excluded_repeat_on_ballot,excluded_self_vote',
+  'Medicine,Cardiology,1,c-2,Bo Lindqvist,Riverside Heart,5,55.6,yes,1,0,0,0,1,0',
+  'Medicine,Cardiology,2,c-3,Chen Wei,Lakeside Group,3,33.3,yes,0,0,0,0,0,0',
+  'Medicine,Cardiology,3,c-4,Dana Kowalski,Northgate Clinic,1,11.1,,0,0,1,0,0,0',
+  'Medicine,Cardiology,,c-1,Ana Ferreira,Northgate Clinic,0,0.0,,0,0,0,0,0,1',
+  'Medicine,Dermatology,1,d-1,Émile Roux,Skin Partners,2,50.0,yes,0,0,0,0,0,0',
+  'Medicine,Dermatology,2,d-2,Fatima Khan,Northgate Clinic,1,25.0,yes,0,0,1,0,0,0',
+  'Medicine,Dermatology,2,wi-hana-sato,Hana Sato,,1,25.0,yes,0,0,0,0,0,0',
+  'Medicine,Dermatology,,d-3,Greta Olsen,Skin Partners,0,0.0,,0,0,0,0,0,1',
 ].map((line) => `${line}\r\n`).join('');

@@ -43,21 +43,21 @@ test('a valid ballot has no problems', () => {
 });
 
 describe.each([
-  ['required: missing', { 'full-name': undefined }, 'full-name', 'full-name is not valid.'],
-  ['required: only spaces', { 'full-name': '  \t' }, 'full-name', 'full-name is not valid.'],
+  ['required: missing', { 'full-name': undefined }, 'full-name', 'Full name is required.'],
+  ['required: only spaces', { 'full-name': '  \t' }, 'full-name', 'Full name is required.'],
   ['required: empty list', { 'full-name': [] }, 'full-name', 'expected a text, got a list'],
-  ['email: not an address', { email: 'a@b' }, 'email', 'email is not valid.'],
+  ['email: not an address', { email: 'a@b' }, 'email', 'Email is not valid. Enter an address like name@example.org.'],
   ['select: not an option, with the field’s own message', { role: 'C' }, 'role', 'Pick a role.'],
-  ['checkbox: an option it does not have', { tags: ['X', 'Y'] }, 'tags', 'tags is not valid.'],
-  ['file: larger than maxFileSize', { cv: file(101) }, 'cv', 'cv is larger than 100 bytes.'],
-  ['file: a type it does not accept', { cv: file(10, 'text/html') }, 'cv', 'cv must be one of: PDF, PNG, JPEG.'],
+  ['checkbox: an option it does not have', { tags: ['X', 'Y'] }, 'tags', 'Tags must be one of the options shown.'],
+  ['file: larger than maxFileSize', { cv: file(101) }, 'cv', 'Cv must be 100 bytes or smaller.'],
+  ['file: a type it does not accept', { cv: file(10, 'text/html') }, 'cv', 'Cv must be a PDF, PNG or JPEG file.'],
   ['nomination slot past votes_per_category', { 'nominations[Medicine][Cardiology][3]': 'n' }, 'nominations[Medicine][Cardiology][3]', 'is not a field of this ballot.'],
   ['duplicate nominee in a sub-category', { 'nominations[Medicine][Cardiology][2]': 'n1' }, 'nominations[Medicine][Cardiology][2]', 'This nominee is already named in this category.'],
   ['vote requirement', { 'nominations[Medicine][Cardiology][1]': ' ' }, 'nomination', voteRequirementMessage(1)],
   ['write-in past the limit', { 'writeins[0][name]': 'A', 'writeins[0][category]': 'Medicine / Cardiology', 'writeins[1][name]': 'B', 'writeins[1][category]': 'Medicine / Cardiology' }, 'writeins[1][name]', 'You can add at most 1 write-ins.'],
-  ['a tile the survey marks taken', { faces: 'dermatology' }, 'faces', 'faces: this tile is already taken; choose another.'],
-  ['a tile that does not exist', { faces: 'podiatry' }, 'faces', 'faces is not valid.'],
-  ['affirmation missing', { affirm: undefined }, 'affirm', 'affirm is not valid.'],
+  ['a tile the survey marks taken', { faces: 'dermatology' }, 'faces', 'Reserve Your Faces Specialty: this tile is already taken; choose another.'],
+  ['a tile that does not exist', { faces: 'podiatry' }, 'faces', 'Reserve Your Faces Specialty: choose one of the tiles shown.'],
+  ['affirmation missing', { affirm: undefined }, 'affirm', 'Tick “I Affirm” to confirm the statements above.'],
   ['an unknown field', { admin: '1' }, 'admin', 'is not a field of this ballot.'],
 ])('%s', (_name, changes, path, message) => {
   test(`is reported at ${path}`, () => {
@@ -80,7 +80,7 @@ test('the vote requirement message says "name" for one and "names" for more', ()
 
 describe('context', () => {
   test('the browser passes the look-up’s taken tiles', () => {
-    expect(check({ faces: 'cardiology' }, { taken: { faces: ['cardiology'] } })).toEqual([{ path: 'faces', message: 'faces: this tile is already taken; choose another.' }]);
+    expect(check({ faces: 'cardiology' }, { taken: { faces: ['cardiology'] } })).toEqual([{ path: 'faces', message: 'Reserve Your Faces Specialty: this tile is already taken; choose another.' }]);
   });
 
   test('isKnownNominee is the seam for the nominee list; without it any non-empty id passes', () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copySurveys, editSurvey } from '../support/survey-fixture.ts';
@@ -20,5 +20,23 @@ describe('astro build', () => {
     expect(build.status).not.toBe(0);
     expect(output).toContain(file);
     expect(output).toMatch(/layout\[1\]\[0\]\.type: expected one of "nested", "text"/);
+  });
+
+  it('fails on a guessable personal secret, naming the rule and how to make one', () => {
+    const dir = copySurveys();
+    writeFileSync(path.join(dir, 'members-choice', 'prepopulation.yaml'), 'password1234:\n  member-name: A\n');
+    mkdirSync('node_modules/.cache', { recursive: true });
+    const outDir = mkdtempSync(path.resolve('node_modules/.cache/build-errors-'));
+    const build = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build', '--outDir', outDir], {
+      env: { ...process.env, SURVEYS_DIR: dir, ASTRO_TELEMETRY_DISABLED: '1' },
+      encoding: 'utf8',
+    });
+    rmSync(outDir, { recursive: true, force: true });
+    const output = build.stdout + build.stderr;
+    expect(build.status).not.toBe(0);
+    expect(output).toContain(path.join(dir, 'members-choice', 'prepopulation.yaml'));
+    expect(output).toContain('pas…: a personal secret contains "password", which is tried first');
+    expect(output).toContain("crypto.randomBytes(12).toString('base64url')");
+    expect(output).not.toContain('password1234');
   });
 });

@@ -74,6 +74,15 @@ describe('a broken survey file', () => {
     expect(() => loadAllSurveys(dir)).toThrow(/members-choice[\\/]survey\.yaml[\s\S]*project_id: "top-doctors-demo" is already the project_id of survey "best-dentists-2024"|project_id/);
   });
 
+  it('refuses a guessable personal secret, naming the rule and how to make one, but never the whole secret', () => {
+    const dir = copySurveys();
+    writeFileSync(path.join(dir, 'members-choice', 'prepopulation.yaml'), '"123456789012":\n  member-name: A\nshort-9:\n  member-name: B\n');
+    const load = () => loadPrepopulation(loadSurvey('members-choice', dir));
+    expect(load).toThrow(/123…: a personal secret is a run of consecutive characters; use 12 or more random characters, e\.g\. from: node -e/);
+    expect(load).toThrow(/sho…: a personal secret is shorter than 12 characters/);
+    expect(load).not.toThrow(/123456789012|short-9/);
+  });
+
   it('reports a prepopulated value for a field the layout lacks', () => {
     const dir = copySurveys();
     writeFileSync(path.join(dir, 'members-choice', 'prepopulation.yaml'), 'abc123:\n  shoe-size: "44"\n');

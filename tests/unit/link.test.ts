@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isExpired, isLinkValid, linkState, secretFromPath } from '../../src/survey/link.ts';
+import { closingText, isExpired, isLinkValid, linkState, secretFromPath } from '../../src/survey/link.ts';
 
 const known = (secret: string) => secret === 'k7Qm2RzX4pWv';
 
@@ -49,3 +49,15 @@ describe('the secret in a personal link', () => {
     expect(secretFromPath(pathname, 'top-doctors-demo')).toBe(secret);
   });
 });
+
+describe('when a survey closed, as the expired page says it', () => {
+  it.each([
+    ['2025-01-31', '31 January 2025'],
+    ['2099-12-31T23:59:59Z', '31 December 2099 at 23:59 UTC'],
+    ['2030-06-01T12:30:00+02:00', '1 June 2030 at 10:30 UTC'],
+    [undefined, undefined],
+  ])('%s reads %s', (expiration_date, text) => {
+    expect(closingText({ expiration_date })).toBe(text);
+  });
+});
+

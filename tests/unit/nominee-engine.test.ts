@@ -57,7 +57,7 @@ describe('the local search engine', () => {
     ['narrows by a word of a detail column', 'maria lakeview', ['n9']],
     ['narrows by a detail prefix', 'garcia cardio', ['n9']],
     ['lists nominees by a detail alone, in name order', 'pulmonology', ['n5'], true],
-    ['prefers a name to a detail starting with the same letters', 'mar', ['n8', 'n9', 'n11', 'n10', 'n13'], true],
+    ['prefers a name to a detail starting with the same letters, the nearest words first', 'mar', ['n11', 'n13', 'n8', 'n9', 'n10'], true],
     ['drops a title before a name', 'Dr. Chen', ['n12']],
     ['ranks an exact word before a longer word it begins', 'ann', ['n4', 'n5'], true],
     ['ranks prefix matches before typo matches', 'smith', ['n11', 'n10'], true],
@@ -68,6 +68,31 @@ describe('the local search engine', () => {
     if (expected.length === 0) expect(found).toEqual([]);
     else if (ordered) expect(found.slice(0, expected.length)).toEqual(expected);
     else expect(found).toEqual(expect.arrayContaining(expected));
+  });
+
+  describe('for a slot, nominees of its sub-category first', () => {
+    const forSlot = (query: string, preferSpecialty: string) => engine.search(query, { preferSpecialty }).hits.map((hit) => hit.id);
+    it.each([
+      ['a short query: the specialty first, each part nearest words first', 'mar', 'Cardiology', ['n9', 'n10', 'n11', 'n13', 'n8']],
+      ['a name typed in full: the namesake of the slot first', 'maria garcia', 'Cardiology', ['n9', 'n8']],
+      ['the other namesake in the other slot', 'maria garcia', 'Family Medicine', ['n8', 'n9']],
+      ['case and accents folded in the sub-category', 'mar', 'family medicíne', ['n8']],
+      ['a typo still ranks after a match without one', 'smith', 'Cardiology', ['n11', 'n10']],
+      ['a sub-category no nominee has changes nothing', 'mar', 'Dermatology', ['n11', 'n13', 'n8', 'n9', 'n10']],
+      ['a detail alone: the specialty first', 'northgate', 'Pediatrics', ['n2', 'n8']],
+    ])('%s', (_, query, specialty, expected) => {
+      expect(forSlot(query, specialty).slice(0, expected.length)).toEqual(expected);
+    });
+  });
+
+  it('ranks a query of one to three letters by relevance, not alphabet', () => {
+    const ranked = createNomineeEngine([
+      { id: 'a', name: 'Aaron Martinez' },
+      { id: 'b', name: 'Abel Martinez' },
+      { id: 'c', name: 'Zed Mar' },
+      { id: 'd', name: 'Yara Mary' },
+    ]);
+    expect(ranked.search('mar').hits.map((hit) => hit.id)).toEqual(['c', 'd', 'a', 'b']);
   });
 
   it('answers in Algolia hit shape, with the detail columns', () => {

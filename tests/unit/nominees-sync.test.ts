@@ -60,7 +60,7 @@ describe('nominees:sync', () => {
   it('explains what is missing when the survey has no Algolia keys', async () => {
     const run = promisify(execFile);
     const env = { ...process.env, ALGOLIA_ADMIN_KEY: '' };
-    const args = ['--experimental-transform-types', '--disable-warning=ExperimentalWarning', 'bin/nominees-sync.ts', 'top-doctors-demo'];
+    const args = ['bin/nominees-sync.ts', 'top-doctors-demo'];
     const failure = await run(process.execPath, args, { env }).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 1 });
     const { stderr } = failure as { stderr: string };

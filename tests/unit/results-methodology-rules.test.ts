@@ -36,7 +36,7 @@ describe('the defaults are the sample rules', () => {
       publish: { ties: 'include' },
     });
     expect(DEFAULT_TALLY).toEqual(rules({}));
-    expect(reasonsOf(DEFAULT_TALLY)).toEqual(['demo_ballot', 'duplicate_ballot', 'not_on_list', 'repeat_on_ballot', 'self_vote']);
+    expect(reasonsOf(DEFAULT_TALLY)).toEqual(['demo_ballot', 'operator_excluded', 'duplicate_ballot', 'not_on_list', 'repeat_on_ballot', 'self_vote']);
   });
 });
 
@@ -96,7 +96,7 @@ describe('subcategory_match and region_match', () => {
 
   test('a rule turned on adds its reason; a flag rule is listed as a flag', () => {
     const block = rules({ subcategory_match: { rule: 'flag' }, region_match: { rule: 'exclude', voter_field: 'region' }, same_practice: 'exclude' });
-    expect(reasonsOf(block, true)).toEqual(['demo_ballot', 'operator_excluded', 'duplicate_ballot', 'not_on_list', 'repeat_on_ballot', 'outside_region', 'self_vote', 'same_practice']);
+    expect(reasonsOf(block)).toEqual(['demo_ballot', 'operator_excluded', 'duplicate_ballot', 'not_on_list', 'repeat_on_ballot', 'outside_region', 'self_vote', 'same_practice']);
     expect(flagsOf(block)).toEqual(['outside_subcategory']);
   });
 });
@@ -105,8 +105,8 @@ describe('operator exclusions', () => {
   test("every vote of a ballot an operator excluded is counted under operator_excluded with the operator's why", () => {
     const verdicts = judgeBallot(ballot(['c-2', 'c-3'], { excluded: { reason: 'one clinic sent 40 ballots in a minute', auditId: 'a-17' } }), lookup);
     expect(verdicts.map((v) => [v.reason, v.detail])).toEqual([
-      ['operator_excluded', 'one clinic sent 40 ballots in a minute (audit entry a-17)'],
-      ['operator_excluded', 'one clinic sent 40 ballots in a minute (audit entry a-17)'],
+      ['operator_excluded', 'excluded by an operator: one clinic sent 40 ballots in a minute (audit a-17)'],
+      ['operator_excluded', 'excluded by an operator: one clinic sent 40 ballots in a minute (audit a-17)'],
     ]);
   });
 

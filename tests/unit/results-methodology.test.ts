@@ -23,6 +23,7 @@ describe('results methodology', () => {
 - Every counted vote is worth one point, whichever slot it fills.
 - Nominees written in by voters count once the editors have matched them to a nominee on the list or added them as new nominees.
 - Ballots sent from the demonstration link are not counted.
+- A ballot an operator took out of the count after a review is not counted; the audit trail keeps who decided, when and why.
 - When one person sends more than one ballot, recognised by the same personal link, the same email address (in any case) or the same license number (letters and digits compared), only the first ballot received counts.
 - A nominee who is not on the nominee list is not counted, and a nominee named twice in one sub-category on one ballot counts once.
 - A vote for oneself counts only when the same ballot names at least 2 other nominees in that sub-category whose practice is known and differs from the voter's.
@@ -55,6 +56,7 @@ describe('results methodology', () => {
       '- A counted vote is worth 3 points for a first choice, 2 points for a second choice and 1 point for a third choice; a write-in matched to a nominee is worth 1 point.',
       '- Nominees written in by voters count once the editors have matched them to a nominee on the list or added them as new nominees.',
       '- Ballots sent from the demonstration link are not counted.',
+      '- A ballot an operator took out of the count after a review is not counted; the audit trail keeps who decided, when and why.',
       '- When one person sends more than one ballot, recognised by the same email address (in any case), only the first ballot received counts.',
       '- A nominee who is not on the nominee list is not counted, and a nominee named twice in one sub-category on one ballot counts once.',
       '- A vote for a nominee whose specialty on the nominee list is not the sub-category they were named in is not counted.',

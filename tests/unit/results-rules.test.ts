@@ -113,6 +113,6 @@ describe('the tally-only data stays private', () => {
 
   test('a prepopulated person may carry nominee_id, which is no field of the layout', async () => {
     const { peerCheck } = await import('../support/results-db.ts');
-    expect(peerCheck().prepopulation['sec-ana']).toMatchObject({ nominee_id: 'c-1', 'name-first': 'Ana' });
+    expect(peerCheck().prepopulation['sec-ana-R7kw2Pq']).toMatchObject({ nominee_id: 'c-1', 'name-first': 'Ana' });
   });
 });

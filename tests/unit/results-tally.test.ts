@@ -31,7 +31,7 @@ describe('tally of hand-built ballots', () => {
       ballots: 9,
       ballotsCounted: 6,
       votesCounted: 13,
-      excluded: { demo_ballot: 1, duplicate_ballot: 2, not_on_list: 0, repeat_on_ballot: 1, self_vote: 2 },
+      excluded: { demo_ballot: 1, operator_excluded: 0, duplicate_ballot: 2, not_on_list: 0, repeat_on_ballot: 1, self_vote: 2 },
       writeInsPending: 1,
       writeInsRejected: 1,
     });
@@ -48,6 +48,19 @@ describe('tally of hand-built ballots', () => {
       [7, 'd-2', 'duplicate_ballot', `same license as ballot ${ids[0]}, which stands`],
       [9, 'c-2', 'repeat_on_ballot', 'c-2 is already named in Cardiology on this ballot'],
     ]);
+  });
+
+  test("an operator's exclusion takes out all of a ballot's votes with the why, and the same person's next ballot stands", async () => {
+    const exclusions: Exclusion[] = [];
+    const excludedBallots = new Map([[ids[0], { reason: 'one of 30 ballots from one address in a minute', auditId: 'audit-1' }]]);
+    const tally = await tallySurvey(db, { survey, nominees, prepopulation, excludedBallots, onExclusion: (e) => void exclusions.push(e) });
+    expect(exclusions.filter((e) => e.ballotId === ids[0]).map((e) => [e.verdict.vote.nomineeId, e.verdict.reason, e.verdict.detail])).toEqual(
+      ['c-2', 'c-3', 'd-1'].map((id) => [id, 'operator_excluded', 'excluded by an operator: one of 30 ballots from one address in a minute (audit audit-1)']),
+    );
+    // Ballots 2 (by email) and 7 (by license) repeated ballot 1; with 1 out of the count, neither repeats anything counted.
+    expect(exclusions.some((e) => e.ballotId === ids[1])).toBe(false);
+    expect(exclusions.find((e) => e.ballotId === ids[6])?.verdict.reason).toBeUndefined();
+    expect(tally.totals).toMatchObject({ ballotsCounted: 7, excluded: { operator_excluded: 3, duplicate_ballot: 0 } });
   });
 
   test('pages of any size and either register give the same tally', async () => {
@@ -80,7 +93,7 @@ describe('thresholds', () => {
   ])('%s', (text, expected) => expect(parseThreshold(text)).toEqual(expected));
 
   test('ties at the edge of the top N all win; a share is "at least"', () => {
-    const row = (nomineeId: string, counted: number) => ({ group: 'Medicine', subcategory: 'Cardiology', nomineeId, nomineeName: nomineeId, practice: '', counted, excluded: { demo_ballot: 0, duplicate_ballot: 0, not_on_list: 0, repeat_on_ballot: 0, self_vote: 0 } });
+    const row = (nomineeId: string, counted: number) => ({ group: 'Medicine', subcategory: 'Cardiology', nomineeId, nomineeName: nomineeId, practice: '', counted, excluded: { demo_ballot: 0, operator_excluded: 0, duplicate_ballot: 0, not_on_list: 0, repeat_on_ballot: 0, self_vote: 0 } });
     const tally = { rows: [row('a', 5), row('b', 3), row('c', 3), row('d', 1)], totals: {} as never };
     const winners = (threshold: Parameters<typeof rankTally>[2]) => rankTally(survey.config, tally, threshold)[0].rows.filter((r) => r.winner).map((r) => `${r.nomineeId}${r.rank}`);
     expect(winners({ top: 2 })).toEqual(['a1', 'b2', 'c2']);

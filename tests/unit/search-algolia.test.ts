@@ -48,7 +48,8 @@ describe('the Algolia backend', () => {
     expect(request.path).toMatch(/^\/1\/indexes\/\*\/queries\?/);
     expect(request.headers['x-algolia-application-id']).toBe('APPID123');
     expect(request.headers['x-algolia-api-key']).toBe('search-only-key');
-    expect(request.body).toEqual({ requests: [{ indexName: 'top_doctors_2027', query: 'josé', hitsPerPage: 12, page: 0 }] });
+    // The slot's sub-category travels as an optionalFilters hint on the specialty attribute (INDEX_SETTINGS makes it filterable).
+    expect(request.body).toEqual({ requests: [{ indexName: 'top_doctors_2027', query: 'josé', hitsPerPage: 12, page: 0, optionalFilters: ['specialty:Cardiology'] }] });
     expect($suggestions.get()).toMatchObject({ status: 'done', nbHits: 1, hits: [{ id: 'tdd-0001', name: 'José Álvarez-Ruiz' }] });
   });
 

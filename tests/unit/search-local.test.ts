@@ -43,6 +43,15 @@ describe('the local search backend, over HTTP', () => {
     for (const hit of result.hits) expect(hit).toEqual({ objectID: hit.id, id: expect.stringMatching(/^tdd-\d+$/), name: expect.any(String), specialty: expect.any(String), city: expect.any(String), practice: expect.any(String) });
   });
 
+  it('ranks the slot’s sub-category first when the request carries it as optionalFilters, flat or under params', async () => {
+    const client = await demo();
+    const specialties = async (request: object) => (await client.search([{ indexName: 'i', ...request } as never])).results[0].hits.map((h) => h.specialty);
+    const plain = await specialties({ params: { query: 'mar' } });
+    expect(new Set(plain).size).toBeGreaterThan(1);
+    expect(await specialties({ params: { query: 'mar', optionalFilters: ['specialty:Family Medicine'] } })).toEqual(Array(12).fill('Family Medicine'));
+    expect(await specialties({ query: 'mar', optionalFilters: 'specialty:Pediatrics' })).toEqual(Array(12).fill('Pediatrics'));
+  });
+
   it('is accent insensitive and typo tolerant', async () => {
     const client = await demo();
     const names = async (query: string) => (await client.search([{ indexName: 'i', params: { query } }])).results[0].hits.map((h) => h.name);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { $suggestions, closeSuggestions, configureSearch, hideSuggestions, moveActive, prepareSearch, typeQuery } from '../../src/stores/suggestions.ts';
+import { $suggestions, closeSuggestions, configureSearch, hideSuggestions, moveActive, prepareSearch, typeQuery, uniqueExactHit } from '../../src/stores/suggestions.ts';
 import type { NomineeSearchClient, SearchRequest } from '../../src/search/search-client.ts';
 import type { NomineeHit, NomineeResults } from '../../src/survey/nominee-search.ts';
 
@@ -33,6 +33,7 @@ function fakeClient() {
 }
 
 const SLOT = 'nominations[Surgery][Neurosurgery][1]';
+const SUBCATEGORY = 'Neurosurgery';
 
 describe('the suggestions store', () => {
   let fake: ReturnType<typeof fakeClient>;
@@ -63,7 +64,7 @@ describe('the suggestions store', () => {
     await vi.advanceTimersByTimeAsync(299);
     expect(fake.calls).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
-    expect(fake.calls).toEqual([[{ indexName: 'idx', params: { query: 'jo', hitsPerPage: 12, page: 0 } }]]);
+    expect(fake.calls).toEqual([[{ indexName: 'idx', params: { query: 'jo', hitsPerPage: 12, page: 0, optionalFilters: [`specialty:${SUBCATEGORY}`] } }]]);
     fake.answer(0, ['José', 'Joan']);
     await settle();
     expect($suggestions.get()).toMatchObject({ slot: SLOT, query: 'jo', status: 'done', nbHits: 2, open: true, active: -1 });
@@ -111,3 +112,18 @@ describe('the suggestions store', () => {
     expect(fake.calls).toHaveLength(0);
   });
 });
+
+describe('the one suggestion that is exactly the text', () => {
+  const hit = (id: string, name: string) => ({ objectID: id, id, name });
+  const hits = [hit('a', 'Zoë Nguyen-Laurent'), hit('b', "Siobhán O'Brien"), hit('c', 'Maria Garcia'), hit('d', 'Maria Garcia'), hit('e', 'Maria Garcias')];
+  it.each([
+    ['case and accents aside', 'zoe nguyen-laurent', 'a'],
+    ['a curly apostrophe and extra spaces', '  siobhan   o’brien ', 'b'],
+    ['two nominees of the name: none', 'Maria Garcia', undefined],
+    ['a prefix is not a name', 'Zoë Nguyen', undefined],
+    ['nothing typed', '  ', undefined],
+  ])('%s', (_, text, id) => {
+    expect(uniqueExactHit(hits, text)?.id).toBe(id);
+  });
+});
+

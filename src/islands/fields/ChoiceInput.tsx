@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { $answers, setAnswer, type Answer } from '../../stores/answers.ts';
-import { touch } from '../../stores/validation.ts';
+import { edit, touch } from '../../stores/validation.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
-import { FieldError } from './FieldError.tsx';
+import { FieldError, useShownProblems } from './FieldError.tsx';
+import { otherAnswerName } from '../../survey/ballot-keys.ts';
 
 interface Props {
   field: FieldDef;
@@ -14,12 +15,9 @@ interface Props {
   onChange: (value: Answer) => void;
 }
 
-/** The answer key for the text that goes with a ticked 'Other' option. */
-export const otherAnswerName = (name: string) => `${name}[other-answer]`;
-
 /** Radio buttons, fancy radio cards or checkboxes for a field's options; 'Other' reveals a text input. */
 export function ChoiceInput({ field, value, className, labelText, error, onChange }: Props) {
-  const answers = useStore($answers);
+  const answers = useStore($answers, { ssr: 'initial' });
   const multiple = field.type === 'checkbox';
   const chosen = Array.isArray(value) ? value : value ? [value] : [];
   const toggle = (option: string, checked: boolean) => {
@@ -27,6 +25,8 @@ export function ChoiceInput({ field, value, className, labelText, error, onChang
     onChange(checked ? [...chosen, option] : chosen.filter((o) => o !== option));
   };
   const otherName = otherAnswerName(field.name);
+  const otherId = `field-${field.name}-other`;
+  const otherError = useShownProblems()(otherName);
   const errorId = `field-${field.name}-error`;
   return (
     <fieldset
@@ -52,18 +52,24 @@ export function ChoiceInput({ field, value, className, labelText, error, onChang
         ))}
       </div>
       {multiple && chosen.includes('Other') && (
-        <label className="other-answer">
-          <span className="visually-hidden">Other, please specify</span>
+        <div className="other-answer">
+          <label className="visually-hidden" htmlFor={otherId}>
+            Other, please specify
+          </label>
           <input
+            id={otherId}
             className="input"
             type="text"
             name={otherName}
             placeholder="Please specify"
             value={String(answers[otherName] ?? '')}
-            onChange={(event) => setAnswer(otherName, event.target.value)}
-            onBlur={() => touch(field.name)}
+            aria-invalid={otherError ? true : undefined}
+            aria-describedby={otherError ? `${otherId}-error` : undefined}
+            onChange={(event) => (setAnswer(otherName, event.target.value), edit(otherName))}
+            onBlur={() => touch(otherName)}
           />
-        </label>
+          <FieldError id={`${otherId}-error`} message={otherError} />
+        </div>
       )}
       <FieldError id={errorId} message={error} />
     </fieldset>

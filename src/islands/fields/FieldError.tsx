@@ -1,15 +1,24 @@
 import { useStore } from '@nanostores/react';
-import { $attempted, $problems, $touched } from '../../stores/validation.ts';
+import { $attempted, $editing, $problems, $touched } from '../../stores/validation.ts';
 
 /**
  * The problems to show: a name's first problem once the voter has left it or tried to submit,
- * never before.
+ * never before, and not while a voter edits an answer that had none.
  */
 export function useShownProblems(): (name: string) => string | undefined {
   const problems = useStore($problems);
   const touched = useStore($touched);
   const attempted = useStore($attempted);
-  return (name) => ((attempted || touched[name]) && problems[name]) || undefined;
+  const editing = useStore($editing);
+  return (name) => ((attempted || touched[name]) && !editing[name] && problems[name]) || undefined;
+}
+
+/** True once a name's answer has been checked where the voter can see it: left, or the ballot submitted, and not being edited. */
+export function useChecked(): (name: string) => boolean {
+  const touched = useStore($touched);
+  const attempted = useStore($attempted);
+  const editing = useStore($editing);
+  return (name) => Boolean((attempted || touched[name]) && !editing[name]);
 }
 
 /** A problem under its input; the input names `id` in aria-describedby, so screen readers read it. */

@@ -1,16 +1,17 @@
 import { useStore } from '@nanostores/react';
 import type { ReactNode } from 'react';
 import { $answers, setAnswer, type Answer } from '../../stores/answers.ts';
-import { $attempted, $touched, touch } from '../../stores/validation.ts';
+import { $problems, edit, touch } from '../../stores/validation.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
 import type { PersonValues } from '../../survey/config.struct.ts';
 import { isBlank } from '../../survey/ballot-input.ts';
 import { isReadOnly } from '../../survey/read-only.ts';
+import { otherAnswerName } from '../../survey/ballot-keys.ts';
 import { ChoiceInput } from './ChoiceInput.tsx';
 import { FileInput } from './FileInput.tsx';
 import { FieldIcon } from './FieldIcon.tsx';
 import { Indicator, fieldStatus, type FieldStatus } from './Indicator.tsx';
-import { FieldError, useShownProblems } from './FieldError.tsx';
+import { FieldError, useChecked, useShownProblems } from './FieldError.tsx';
 
 interface Props {
   field: FieldDef;
@@ -34,15 +35,20 @@ function LabelText({ field, status }: { field: FieldDef; status: FieldStatus }) 
 
 /** One field of the layout, by its type, with its indicator and first error. */
 export function FieldView({ field, prefill }: Props) {
-  const answers = useStore($answers);
+  const answers = useStore($answers, { ssr: 'initial' });
   const shownProblem = useShownProblems();
-  const touched = useStore($touched);
-  const attempted = useStore($attempted);
+  const checked = useChecked();
+  const problems = useStore($problems);
   const value: Answer = answers[field.name] ?? '';
   const id = inputId(field.name);
   const required = Boolean(field.validation?.required);
-  const error = isReadOnly(field, prefill) ? undefined : shownProblem(field.name);
-  const status = fieldStatus({ required, filled: !isBlank(value), error, checked: touched[field.name] || attempted });
+  const readOnly = isReadOnly(field, prefill);
+  const error = readOnly ? undefined : shownProblem(field.name);
+  // A ticked 'Other' without its text marks the whole question, though its message sits under the text.
+  const otherError = field.type === 'checkbox' && !readOnly ? shownProblem(otherAnswerName(field.name)) : undefined;
+  // The check only on a value found valid: a problem not yet shown (an empty 'Other' text, say) withholds it.
+  const valid = !problems[field.name] && !(field.type === 'checkbox' && problems[otherAnswerName(field.name)]);
+  const status = fieldStatus({ required, filled: !isBlank(value) && valid, error: error ?? otherError, checked: readOnly || checked(field.name) });
   const className = `field field-${field.type} is-${status} ${field.labelAbove === false ? 'label-inline' : ''} ${field.class ?? ''}`;
 
   if (field.type === 'html') return <div className={`field field-html ${field.class ?? ''}`} dangerouslySetInnerHTML={{ __html: field.html ?? '' }} />;
@@ -65,7 +71,7 @@ export function FieldView({ field, prefill }: Props) {
     'aria-invalid': error ? true : undefined,
     'aria-describedby': error ? `${id}-error` : undefined,
   } as const;
-  if (isReadOnly(field, prefill)) {
+  if (readOnly) {
     return (
       <div className={className}>
         <label htmlFor={id}>{labelText}</label>
@@ -102,7 +108,7 @@ export function FieldView({ field, prefill }: Props) {
       </select>
     );
   } else if (field.type === 'textarea') {
-    control = <textarea {...common} value={String(value)} onChange={(event) => setAnswer(field.name, event.target.value)} rows={4} />;
+    control = <textarea {...common} value={String(value)} onChange={(event) => (setAnswer(field.name, event.target.value), edit(field.name))} rows={4} />;
   } else if (field.type === 'slider') {
     const options = field.options!;
     const position = Math.max(1, options.indexOf(String(value)) + 1);
@@ -129,7 +135,7 @@ export function FieldView({ field, prefill }: Props) {
         type={field.type === 'email' ? 'email' : 'text'}
         autoComplete={field.type === 'email' ? 'email' : undefined}
         value={String(value)}
-        onChange={(event) => setAnswer(field.name, event.target.value)}
+        onChange={(event) => (setAnswer(field.name, event.target.value), edit(field.name))}
       />
     );
   }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { $files, setFile } from '../../stores/answers.ts';
 import { touch } from '../../stores/validation.ts';
@@ -15,8 +15,16 @@ interface Props {
 
 /** A file chooser that names the chosen file, or says none is uploaded yet. */
 export function FileInput({ field, className, labelText, error }: Props) {
-  const file = useStore($files)[field.name];
+  const file = useStore($files, { ssr: 'initial' })[field.name];
   const id = `field-${field.name}`;
+  const input = useRef<HTMLInputElement>(null);
+  // A chosen file can be taken back: the input is emptied too, so the form does not send it.
+  const remove = () => {
+    if (input.current) input.current.value = '';
+    setFile(field.name, undefined);
+    touch(field.name);
+    input.current?.focus();
+  };
   return (
     <div className={className}>
       <span className="label" id={`${id}-label`}>
@@ -24,6 +32,7 @@ export function FileInput({ field, className, labelText, error }: Props) {
       </span>
       <div className="file-chooser">
         <input
+          ref={input}
           id={id}
           type="file"
           name={field.name}
@@ -43,6 +52,11 @@ export function FileInput({ field, className, labelText, error }: Props) {
         <span className="file-name" id={`${id}-name`}>
           {file?.name ?? 'No file uploaded'}
         </span>
+        {file && (
+          <button type="button" className="button button-secondary button-small" onClick={remove} aria-label={`Remove file ${file.name}`}>
+            Remove file
+          </button>
+        )}
       </div>
       <FieldError id={`${id}-error`} message={error} />
     </div>

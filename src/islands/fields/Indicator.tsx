@@ -1,10 +1,13 @@
 /** What a field's indicator shows (SPEC.md §2): required and empty, has an error, filled and valid, or nothing yet. */
 export type FieldStatus = 'required' | 'danger' | 'success' | 'neutral';
 
-/** Decides a field's indicator from whether it is required, filled, checked and in error. */
+/**
+ * Decides a field's indicator: a problem once checked; a check only on a value checked and found
+ * valid; else an asterisk on a required field. Nothing is marked wrong before the voter acts.
+ */
 export function fieldStatus({ required, filled, error, checked }: { required: boolean; filled: boolean; error?: string; checked?: boolean }): FieldStatus {
   if (error) return 'danger';
-  if (filled) return checked || required ? 'success' : 'neutral';
+  if (filled && checked) return 'success';
   return required ? 'required' : 'neutral';
 }
 

@@ -11,13 +11,17 @@ import { SLOT_PLACEHOLDERS } from './slots.ts';
 /** The part of a survey the nominations section needs. */
 export type NominationSurvey = Pick<PublicSurvey, 'project_id' | 'categories' | 'votes_per_category' | 'algolia_app_id' | 'algolia_api_key' | 'algolia_index'>;
 
+/** Ad image sizes by URL, read at build time, so an ad keeps its place while it loads. */
+export type AdSizes = Record<string, { width: number; height: number }>;
+
 interface Props {
   field: FieldDef;
   survey: NominationSurvey;
+  adSizes?: AdSizes;
 }
 
 /** The nominations section: per category group a heading and its ads, per sub-category its nomination inputs. */
-export function NominationsSection({ field, survey }: Props) {
+export function NominationsSection({ field, survey, adSizes = {} }: Props) {
   useEffect(() => configureSearch(searchSettings(survey)), [survey]);
   const headingId = `field-${field.name}-title`;
   const slots = SLOT_PLACEHOLDERS.slice(0, survey.votes_per_category);
@@ -30,7 +34,7 @@ export function NominationsSection({ field, survey }: Props) {
           {adsFor(survey, group.name).map((src) => (
             <figure key={src} className="ad">
               <figcaption aria-hidden="true">Advertisement</figcaption>
-              <img src={src} alt="Advertisement" loading="lazy" />
+              <img src={src} alt="Advertisement" loading="lazy" width={adSizes[src]?.width} height={adSizes[src]?.height} />
             </figure>
           ))}
           {group.subcategories.map((subcategory) => (

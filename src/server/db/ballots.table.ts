@@ -13,6 +13,12 @@ export interface BallotsTable {
   personal_secret: string | null;
   /** ISO 8601 UTC, e.g. 2027-03-01T09:30:00.000Z. */
   created_at: string;
+  /** The voter's receipt code: random, unique in the survey; NULL for ballots stored before receipts. */
+  receipt: string | null;
+  /** Salted hash of the client's address (src/server/signals-salt.ts), for fraud signals; NULL for ballots stored before it was kept. */
+  client_hash: string | null;
+  /** Salted hash of the client's User-Agent header, likewise. */
+  agent_hash: string | null;
 }
 
 /** A stored ballot. */

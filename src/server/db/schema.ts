@@ -10,6 +10,10 @@ import type { RateLimitsTable } from './rate-limits.table.ts';
 import type { WriteInDecisionsTable } from './write-in-decisions.table.ts';
 import type { ReservationDecisionsTable } from './reservation-decisions.table.ts';
 import type { AuditLogTable } from './audit-log.table.ts';
+import type { RefusedBallotsTable } from './refused-ballots.table.ts';
+import type { LinkOpensTable } from './link-opens.table.ts';
+import type { BallotPseudonymsTable } from './ballot-pseudonyms.table.ts';
+import type { BallotExclusionsTable } from './ballot-exclusions.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -25,4 +29,8 @@ export interface Database {
   write_in_decisions: WriteInDecisionsTable;
   reservation_decisions: ReservationDecisionsTable;
   audit_log: AuditLogTable;
+  refused_ballots: RefusedBallotsTable;
+  link_opens: LinkOpensTable;
+  ballot_pseudonyms: BallotPseudonymsTable;
+  ballot_exclusions: BallotExclusionsTable;
 }

@@ -7,6 +7,7 @@ import type { BallotReceipt, ReservationOutcome } from '../../survey/api-answers
 import { EXPERT_HOLD_MS } from '../../survey/tiles.ts';
 import { claimTile } from './tile-claims.repository.ts';
 import { completeIdempotencyKey } from './idempotency.repository.ts';
+import { newReceiptCode } from '../tokens.ts';
 
 /** Where a fault may be injected between the writes of one ballot (tests only). */
 export type Checkpoint = 'ballot' | 'answers' | 'nominations' | 'write-ins' | 'reservations' | 'uploads' | 'idempotency';
@@ -21,6 +22,11 @@ export interface BallotRecord {
   parts: Omit<BallotParts, 'files'>;
   uploads: Array<Omit<NewUpload, 'ballot_id' | 'created_at'>>;
   idempotencyKey?: string;
+  /** The voter's receipt code; a new random one when not given. */
+  receipt?: string;
+  /** Salted hashes of the client's address and user agent, for fraud signals (src/server/signals-salt.ts). */
+  clientHash?: string;
+  agentHash?: string;
 }
 
 /** A second ballot for a personal secret that already has one. */
@@ -39,10 +45,11 @@ export class AlreadySubmittedError extends Error {
 export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, checkpoint: (point: Checkpoint) => void = () => {}): Promise<BallotReceipt> {
   const createdAt = ballot.createdAt.toISOString();
   const ballotId = ballot.id;
+  const code = ballot.receipt ?? newReceiptCode();
   return db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('ballots')
-      .values({ id: ballotId, project_id: ballot.projectId, link: ballot.link, personal_secret: ballot.personalSecret, created_at: createdAt })
+      .values({ id: ballotId, project_id: ballot.projectId, link: ballot.link, personal_secret: ballot.personalSecret, created_at: createdAt, receipt: code, client_hash: ballot.clientHash ?? null, agent_hash: ballot.agentHash ?? null })
       .onConflict((conflict) => conflict.columns(['project_id', 'personal_secret']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new AlreadySubmittedError();
@@ -99,7 +106,7 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
     if (ballot.uploads.length) await trx.insertInto('uploads').values(ballot.uploads.map((u) => ({ ...u, ballot_id: ballotId, created_at: createdAt }))).execute();
     checkpoint('uploads');
 
-    const receipt: BallotReceipt = { ballot_id: ballotId, reservations: outcomes };
+    const receipt: BallotReceipt = { ballot_id: ballotId, receipt: code, reservations: outcomes };
     if (ballot.idempotencyKey) await completeIdempotencyKey(trx, ballot.idempotencyKey, { ballotId, status: 201, body: JSON.stringify(receipt) });
     checkpoint('idempotency');
     return receipt;

@@ -12,6 +12,8 @@ export interface TileDecision {
   tile: string;
   by: string;
   now: Date;
+  /** Why, in the operator's words, for the audit trail. */
+  why?: string;
 }
 
 /** The claim on a tile, if a ballot holds one (an expired Experts claim included: it is deleted only by the next claim). */
@@ -57,7 +59,7 @@ export async function releaseTile(db: Kysely<Database>, decision: TileDecision):
 }
 
 function audit(decision: TileDecision, action: string, details: Record<string, unknown>): AuditEntry {
-  return { projectId: decision.projectId, actor: decision.by, action, subject: `${decision.kind}/${decision.tile}`, details, now: decision.now };
+  return { projectId: decision.projectId, actor: decision.by, action, subject: `${decision.kind}/${decision.tile}`, reason: decision.why, details, now: decision.now };
 }
 
 function row(decision: TileDecision, action: ReservationDecisionRow['action'], ballotId: string | null, label: string | null): ReservationDecisionRow {

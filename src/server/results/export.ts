@@ -10,6 +10,9 @@ import { ballotRows, childRows, nominationRows, type BallotRow } from './ballot-
 import { csvLine } from './csv.ts';
 import { nameKey } from './identity-keys.ts';
 
+/** The name column of a nomination whose id is on neither the list nor a write-in decision. */
+const NOT_ON_LIST = '(not on the list)';
+
 /** The export's two formats: CSV, one line per ballot; JSON Lines, one object per ballot. */
 export type ExportFormat = 'csv' | 'jsonl';
 
@@ -126,7 +129,8 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
       const first = slotAt.get(group)?.get(subcategory);
       if (first === undefined || slot < 1 || slot > config.votes_per_category) continue;
       slotCells[(first + slot - 1) * 2] = id;
-      slotCells[(first + slot - 1) * 2 + 1] = names.get(id) ?? '';
+      // An id off the list (the tally excludes it as not_on_list) says so where its name would be.
+      slotCells[(first + slot - 1) * 2 + 1] = names.get(id) ?? NOT_ON_LIST;
     }
     const writeIns = childRows<[string, string, string]>(ballot.children.writeIns);
     const reservation = new Map(reservationsOf(ballot).map((r) => [r.field, r]));

@@ -64,6 +64,7 @@ export function methodologyText(config: Pick<SurveyConfig, 'survey_title' | 'pro
     pointsSentence(rules, config.votes_per_category),
     'Nominees written in by voters count once the editors have matched them to a nominee on the list or added them as new nominees.',
     'Ballots sent from the demonstration link are not counted.',
+    'A ballot an operator took out of the count after a review is not counted; the audit trail keeps who decided, when and why.',
     duplicateSentence(rules),
     'A nominee who is not on the nominee list is not counted, and a nominee named twice in one sub-category on one ballot counts once.',
     matchSentence(rules.subcategory_match.rule, `whose ${rules.subcategory_match.nominee_field} on the nominee list is not the sub-category they were named in`),

@@ -15,6 +15,8 @@ export interface TileRequest {
   by: string;
   label?: string;
   now?: Date;
+  /** Why, for the audit trail. */
+  why?: string;
 }
 
 /** Finds the tile a request names, by slug or title; throws an OperatorError naming the tiles there are. */
@@ -35,7 +37,7 @@ function findTile(config: SurveyConfig, request: TileRequest): { kind: Reservati
 export async function confirmReservation(db: Kysely<Database>, config: SurveyConfig, request: TileRequest) {
   const { kind, slug, title } = findTile(config, request);
   const label = request.label?.trim() || (kind === 'faces' ? `THE FACE OF ${title}` : title);
-  const claim = await confirmTile(db, { projectId: config.project_id, kind, tile: slug, by: request.by, now: request.now ?? new Date(), label });
+  const claim = await confirmTile(db, { projectId: config.project_id, kind, tile: slug, by: request.by, now: request.now ?? new Date(), label, why: request.why });
   if (!claim) throw new OperatorError(`No ballot holds the ${kind === 'faces' ? 'Faces' : 'Experts'} tile "${slug}" now${kind === 'asktheexpert' ? ' (an Experts hold lasts five days)' : ''}; nothing to confirm.`);
   return { kind, slug, label, ballotId: claim.ballot_id };
 }
@@ -44,6 +46,6 @@ export async function confirmReservation(db: Kysely<Database>, config: SurveyCon
 export async function releaseReservation(db: Kysely<Database>, config: SurveyConfig, request: TileRequest) {
   const { kind, slug } = findTile(config, request);
   if (configTakenSlugs(config, kind).includes(slug)) throw new OperatorError(`The tile "${slug}" is marked taken in survey.yaml; remove "taken: true" there to free it.`);
-  const claim = await releaseTile(db, { projectId: config.project_id, kind, tile: slug, by: request.by, now: request.now ?? new Date() });
+  const claim = await releaseTile(db, { projectId: config.project_id, kind, tile: slug, by: request.by, now: request.now ?? new Date(), why: request.why });
   return { kind, slug, ballotId: claim?.ballot_id };
 }

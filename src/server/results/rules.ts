@@ -30,12 +30,12 @@ export const EXCLUSION_REASONS: readonly ExclusionReason[] = [
 ];
 
 /** The reasons every tally reports, whatever its methodology: the columns the tally CSV has always had. */
-export const BASE_REASONS: readonly ExclusionReason[] = ['demo_ballot', 'duplicate_ballot', 'not_on_list', 'repeat_on_ballot', 'self_vote'];
+export const BASE_REASONS: readonly ExclusionReason[] = ['demo_ballot', 'operator_excluded', 'duplicate_ballot', 'not_on_list', 'repeat_on_ballot', 'self_vote'];
 
 /** What each reason means, for the reports. */
 export const REASON_TEXT: Record<ExclusionReason, string> = {
   demo_ballot: 'sent with the demo secret, which is for trying the survey out',
-  operator_excluded: 'the ballot was excluded by an operator, for the reason in the audit trail',
+  operator_excluded: 'an operator took the whole ballot out of the count (results exclude), for the reason recorded in the audit trail',
   duplicate_ballot: 'a later ballot from someone who had voted already (same personal link, email or license); the first one stands',
   not_on_list: 'names a nominee id that is not on the nominee list',
   repeat_on_ballot: 'the same nominee twice in one sub-category of one ballot (a slot and a reconciled write-in); counted once',
@@ -57,11 +57,10 @@ export function reasonText(reason: ExclusionReason, rules: TallyConfig): string 
 export const DEFAULT_TALLY: TallyConfig = create({}, TallyConfig);
 
 /** The reasons a tally under this methodology can exclude a vote for, in report order: the base ones, and those of the rules that exclude. */
-export function reasonsOf(rules: TallyConfig, operatorExclusions = false): ExclusionReason[] {
+export function reasonsOf(rules: TallyConfig): ExclusionReason[] {
   return EXCLUSION_REASONS.filter(
     (reason) =>
       BASE_REASONS.includes(reason) ||
-      (reason === 'operator_excluded' && operatorExclusions) ||
       (reason === 'outside_subcategory' && rules.subcategory_match.rule === 'exclude') ||
       (reason === 'outside_region' && rules.region_match.rule === 'exclude') ||
       (reason === 'same_practice' && rules.same_practice !== 'count'),
@@ -105,7 +104,7 @@ export interface DuplicateOf {
   by: 'personal link' | 'email' | 'license';
 }
 
-/** Why an operator excluded a ballot, and the audit entry that says so. */
+/** An operator's exclusion of a whole ballot: their why, and the audit entry that records it. */
 export interface OperatorExclusion {
   reason: string;
   auditId: string;
@@ -115,9 +114,9 @@ export interface OperatorExclusion {
 export interface BallotToJudge {
   id: string;
   demo: boolean;
-  duplicateOf?: DuplicateOf;
   /** An operator's exclusion of the whole ballot: their reason, and the audit entry that records it. */
   excluded?: OperatorExclusion;
+  duplicateOf?: DuplicateOf;
   voter: Voter;
   votes: readonly Vote[];
 }
@@ -135,10 +134,12 @@ export interface Verdict {
 
 /**
  * How a vote names the voter, or undefined when it does not: by nominee id when the voter's
- * personal link carries one, else by name, with the licenses agreeing where both are known.
+ * personal link carries one, else by name, with the licenses agreeing where both are known
+ * (after a purge, by the matches the name made before it went).
  */
 export function selfMatch(voter: Voter, nomineeId: string, nominee: NomineeFacts): string | undefined {
   if (voter.nomineeId) return voter.nomineeId === nomineeId ? `the voter's personal link names nominee ${nomineeId}` : undefined;
+  if (voter.selfMatches) return voter.selfMatches[nomineeId];
   if (!sameName(voter.nameWords, nominee.words ?? nameWords(nominee.name))) return undefined;
   const listed = licenseKey(nominee.license);
   if (listed && voter.license) return listed === voter.license ? `the voter's name and license are the nominee's` : undefined;
@@ -183,8 +184,9 @@ function breaks(verdict: Verdict, mode: 'flag' | 'exclude', reason: ExclusionRea
  */
 export function judgeBallot(ballot: BallotToJudge, nominees: (id: string) => NomineeFacts | undefined, rules: TallyConfig = DEFAULT_TALLY): Verdict[] {
   if (ballot.demo) return ballot.votes.map((vote) => ({ vote, counted: false, reason: 'demo_ballot' }));
-  if (ballot.excluded) {
-    const detail = `${ballot.excluded.reason} (audit entry ${ballot.excluded.auditId})`;
+  const excluded = ballot.excluded;
+  if (excluded) {
+    const detail = `excluded by an operator: ${excluded.reason} (audit ${excluded.auditId})`;
     return ballot.votes.map((vote) => ({ vote, counted: false, reason: 'operator_excluded', detail }));
   }
   const duplicate = ballot.duplicateOf;

@@ -4,13 +4,16 @@ import type { WriteInDecisionRow } from '../db/write-in-decisions.table.ts';
 import type { PersonValues } from '../../survey/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
+import { personOf } from '../../survey/secrets.ts';
 import { decisionKey, writeInDecisionsInForce } from '../repositories/write-in-decisions.repository.ts';
-import { ballotRows, childRows, nominationRows, type BallotRow } from './ballot-rows.ts';
+import { ballotRows, childRows, nominationRows } from './ballot-rows.ts';
 import { databaseRegister, identityKeys, type IdentityRegister } from './identities.ts';
 import { nameKey, nameWords } from './identity-keys.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
 import { DEFAULT_TALLY, EXCLUSION_REASONS, flagsOf, judgeBallot, reasonsOf, type ExclusionReason, type NomineeFacts, type OperatorExclusion, type Verdict, type Vote } from './rules.ts';
-import { voterFieldNames, voterFields, voterOf } from './voter.ts';
+import { voterFieldNames, voterFields, voterOf, type Voter } from './voter.ts';
+import type { BallotPseudonymRow } from '../db/ballot-pseudonyms.table.ts';
+import { pseudonym } from '../tokens.ts';
 
 /** One nominee's count in one sub-category. */
 export interface TallyRow {
@@ -66,18 +69,26 @@ export interface TallyInput {
   survey: LoadedSurvey;
   nominees: readonly Nominee[];
   prepopulation: Record<string, PersonValues>;
+  /**
+   * Ballots an operator took out of the count, by id (`results exclude`): their votes are
+   * excluded as `operator_excluded`, and they are left out of the duplicate register as demo
+   * ballots are, so that the same person's next ballot stands.
+   */
+  excludedBallots?: ReadonlyMap<string, OperatorExclusion>;
   /** Called for every vote not counted, in the order ballots were received. */
   onExclusion?: (exclusion: Exclusion) => void | Promise<void>;
+  /** Called for every ballot with how many votes it carries (counted or not). */
+  onVerdicts?: (ballotId: string, votes: number) => void;
   /** Called after every page with the ballots read so far. */
   onProgress?: (ballots: number) => void;
   pageSize?: number;
   /** The duplicate register; a temporary table of the database by default. */
   register?: IdentityRegister;
   /**
-   * Ballots an operator excluded, by ballot id: every vote of one is counted under
-   * `operator_excluded` with the operator's reason. Given (even empty), the CSV has the column.
+   * The survey's pseudonym key, once `purge-personal` has made one: every ballot's email and
+   * license are then compared by their keyed hashes, which is all a purged ballot has left.
    */
-  excludedBallots?: ReadonlyMap<string, OperatorExclusion>;
+  pseudonymKey?: Buffer;
 }
 
 /** A count per reason, all zero: the reasons given, every reason by default. */
@@ -97,16 +108,44 @@ export function nomineeFacts(nominees: readonly Nominee[], decisions: Iterable<W
   return facts;
 }
 
-/** A ballot's votes: its filled slots, then its write-ins that a decision counts for a nominee. */
-function votesOf(ballot: BallotRow, decisions: ReadonlyMap<string, WriteInDecisionRow>, totals: TallyTotals): Vote[] {
-  const votes = nominationRows(ballot.children.nominations, (group, subcategory, slot, nomineeId): Vote => ({ group, subcategory, nomineeId, source: 'slot', slot }));
-  for (const [group, subcategory, name] of childRows<[string, string, string]>(ballot.children.writeIns)) {
+/**
+ * A ballot's votes: its filled slots (the array given, added to), then its write-ins (group,
+ * sub-category, text) that a decision counts for a nominee; the others are counted in `totals`
+ * as pending or rejected.
+ */
+export function votesOf(slots: Vote[], writeIns: Iterable<readonly [string, string, string]>, decisions: ReadonlyMap<string, WriteInDecisionRow>, totals: Pick<TallyTotals, 'writeInsPending' | 'writeInsRejected'>): Vote[] {
+  const votes = slots;
+  for (const [group, subcategory, name] of writeIns) {
     const decision = decisions.get(decisionKey(group, subcategory, nameKey(name)));
     if (!decision) totals.writeInsPending++;
     else if (decision.action === 'reject' || !decision.nominee_id) totals.writeInsRejected++;
     else votes.push({ group, subcategory, nomineeId: decision.nominee_id, source: 'write-in', writeIn: name });
   }
   return votes;
+}
+
+/** The pseudonym rows of some ballots, by ballot id: those `purge-personal` has been through. */
+export async function pseudonymsOf(db: Kysely<Database>, ballotIds: readonly string[]): Promise<Map<string, BallotPseudonymRow>> {
+  if (!ballotIds.length) return new Map();
+  const rows = await db.selectFrom('ballot_pseudonyms').selectAll().where('ballot_id', 'in', ballotIds).execute();
+  return new Map(rows.map((row) => [row.ballot_id, row]));
+}
+
+/** For a purged ballot, the nominee id and name matches kept at purge time, which the self-vote rule reads instead of the name. */
+function purgedVoter(voter: Voter, purged: BallotPseudonymRow | undefined): Voter {
+  if (!purged) return voter;
+  return { ...voter, nomineeId: purged.nominee_id ?? voter.nomineeId, selfMatches: JSON.parse(purged.self_nominee_ids) as Record<string, string> };
+}
+
+/**
+ * The email and license a ballot is told apart by: as written, or, once the survey has a
+ * pseudonym key, as keyed hashes (stored for a purged ballot, computed for any other), so that
+ * purged and unpurged ballots still compare.
+ */
+function identityOf(voter: Voter, purged: BallotPseudonymRow | undefined, key: Buffer | undefined): { email: string; license: string } {
+  if (purged) return { email: purged.email_key ?? '', license: purged.license_key ?? '' };
+  if (!key) return voter;
+  return { email: voter.email && pseudonym(key, 'email', voter.email), license: voter.license && pseudonym(key, 'license', voter.license) };
 }
 
 /**
@@ -121,7 +160,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
   const decisions = await writeInDecisionsInForce(db, survey.config.project_id);
   const facts = nomineeFacts(input.nominees, decisions.values());
   const fields = voterFields(survey.config);
-  const reasons = reasonsOf(rules, input.excludedBallots !== undefined);
+  const reasons = reasonsOf(rules);
   const flags = flagsOf(rules);
   // Rows by sub-category (`group\u0000subcategory`), then nominee id: a vote looks up two short keys rather than building one.
   const counts = new Map<string, { rows: Map<string, TallyRow>; ballots: number }>();
@@ -148,27 +187,43 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
     try {
       const answerFields = voterFieldNames(fields);
       const column = new Map(answerFields.map((field, i) => [field, i]));
+      // Only a survey `purge-personal` has been through has pseudonym rows: the others skip a query a page.
+      const purgedAny = (await connection.selectFrom('ballot_pseudonyms').innerJoin('ballots', 'ballots.id', 'ballot_pseudonyms.ballot_id').select('ballot_pseudonyms.ballot_id').where('ballots.project_id', '=', survey.config.project_id).limit(1).execute()).length > 0;
       const pages = ballotRows(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, children: ['nominations', 'writeIns'] });
       for await (const page of pages) {
+        const purged = purgedAny ? await pseudonymsOf(connection, page.map((ballot) => ballot.id)) : new Map<string, BallotPseudonymRow>();
         const voters = page.map((ballot) => {
           const answers = { get: (field: string) => ballot.answers[column.get(field)!] ?? undefined };
-          return voterOf(fields, answers, ballot.personal_secret ? prepopulation[ballot.personal_secret] : undefined);
+          return purgedVoter(voterOf(fields, answers, personOf(prepopulation, ballot.personal_secret ?? undefined)), purged.get(ballot.id));
         });
         const counted = page.map((ballot) => ballot.link !== 'demo' && !input.excludedBallots?.has(ballot.id));
-        const candidates = page.flatMap((ballot, i) =>
-          counted[i]
-            ? [{ id: ballot.id, keys: identityKeys(screened.has('secret') ? ballot.personal_secret : null, screened.has('email') ? voters[i].email : '', screened.has('license') ? voters[i].license : '') }]
-            : [],
-        );
+        const candidates = page.flatMap((ballot, i) => {
+          if (!counted[i]) return [];
+          const { email, license } = identityOf(voters[i], purged.get(ballot.id), input.pseudonymKey);
+          return [{ id: ballot.id, keys: identityKeys(screened.has('secret') ? ballot.personal_secret : null, screened.has('email') ? email : '', screened.has('license') ? license : '') }];
+        });
         const repeats = await register.check(candidates);
         const duplicateOf = new Map(candidates.map((candidate, i) => [candidate.id, repeats[i]]));
         for (const [i, ballot] of page.entries()) {
           const verdicts = judgeBallot(
-            { id: ballot.id, demo: ballot.link === 'demo', excluded: input.excludedBallots?.get(ballot.id), duplicateOf: duplicateOf.get(ballot.id), voter: voters[i], votes: votesOf(ballot, decisions, totals) },
+            {
+              id: ballot.id,
+              demo: ballot.link === 'demo',
+              excluded: input.excludedBallots?.get(ballot.id),
+              duplicateOf: duplicateOf.get(ballot.id),
+              voter: voters[i],
+              votes: votesOf(
+                nominationRows(ballot.children.nominations, (group, subcategory, slot, nomineeId): Vote => ({ group, subcategory, nomineeId, source: 'slot', slot })),
+                childRows<[string, string, string]>(ballot.children.writeIns),
+                decisions,
+                totals,
+              ),
+            },
             lookup,
             rules,
           );
           totals.ballots++;
+          input.onVerdicts?.(ballot.id, verdicts.length);
           if (counted[i] && !duplicateOf.get(ballot.id)) totals.ballotsCounted++;
           const named: Array<{ ballots: number }> = [];
           for (const verdict of verdicts) {

@@ -25,6 +25,11 @@ export interface Voter {
   practice: string;
   /** The region as written (the methodology's `region_match.voter_field`), when the methodology compares regions. */
   region?: string;
+  /**
+   * After `purge-personal`, when the name is gone: the ballot's nominees the voter's name
+   * matched at purge time, nominee id → how. The self-vote rule reads these instead of the name.
+   */
+  selfMatches?: Record<string, string>;
 }
 
 /**

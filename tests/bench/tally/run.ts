@@ -44,7 +44,7 @@ for (const size of sizes) {
     console.log(`${size.toLocaleString('en')} ballots (${(size * VOTES_PER_BALLOT).toLocaleString('en')} nomination slots) generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     for (const what of ['tally', 'export']) {
       const results = Array.from({ length: runs }, () => {
-        const output = execFileSync(process.execPath, [`--max-old-space-size=${heapMB}`, '--expose-gc', '--experimental-transform-types', '--disable-warning=ExperimentalWarning', path.join(import.meta.dirname, 'measure.ts'), what], {
+        const output = execFileSync(process.execPath, [`--max-old-space-size=${heapMB}`, '--expose-gc', path.join(import.meta.dirname, 'measure.ts'), what], {
           env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' },
           encoding: 'utf8',
         });

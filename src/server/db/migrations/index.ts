@@ -2,6 +2,9 @@ import type { Migration } from 'kysely';
 import * as initial from './20261121130000-initial.ts';
 import * as operatorDecisions from './20261201090000-operator-decisions.ts';
 import * as auditLog from './20261205000000-audit-log.ts';
+import * as refusedBallots from './20261210090000-refused-ballots.ts';
+import * as voteTracking from './20261220000000-vote-tracking.ts';
+import * as fraudSignals from './20261230500000-fraud-signals.ts';
 
 /**
  * Every migration, by name, in the order they run. Listed here rather than read from the
@@ -12,4 +15,7 @@ export const migrations: Record<string, Migration> = {
   '20261121130000-initial': initial,
   '20261201090000-operator-decisions': operatorDecisions,
   '20261205000000-audit-log': auditLog,
+  '20261210090000-refused-ballots': refusedBallots,
+  '20261220000000-vote-tracking': voteTracking,
+  '20261230500000-fraud-signals': fraudSignals,
 };

@@ -1,0 +1,111 @@
+// The commands of `npm run results` that guard the count: fraud signals, operators' exclusions, the report.
+import { writeFileSync } from 'node:fs';
+import { countBallots } from '../../src/server/results/ballot-pages.ts';
+import { csvLine } from '../../src/server/results/csv.ts';
+import { OperatorError } from '../../src/server/results/operator-error.ts';
+import { DEFAULT_THRESHOLDS, detectSignals, strength, type SignalCluster, type SignalThresholds } from '../../src/server/results/signals.ts';
+import { signalBallots } from '../../src/server/results/signals-load.ts';
+import { ballotExclusions, excludeBallot, includeBallot } from '../../src/server/results/exclusions.ts';
+import { reportData } from '../../src/server/results/report-data.ts';
+import { reportHtml } from '../../src/server/results/report-html.ts';
+import { openOutput, progress } from './output.ts';
+import { who, type Context } from './results-commands.ts';
+
+const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
+
+/** The `signals` options that set a threshold: option name → key and whether it may be fractional. */
+export const THRESHOLD_OPTIONS: Record<string, { key: keyof SignalThresholds; fraction?: boolean }> = {
+  window: { key: 'windowMinutes', fraction: true },
+  'address-min': { key: 'addressMin' },
+  'device-min': { key: 'deviceMin' },
+  'nominee-min': { key: 'nomineeMin' },
+  'nominee-ratio': { key: 'nomineeRatio', fraction: true },
+  'similar-min': { key: 'similarMin' },
+  'similar-ballots': { key: 'similarBallots' },
+  'similar-lift': { key: 'similarLift', fraction: true },
+  'bloc-min': { key: 'blocMin' },
+  'bloc-size': { key: 'blocSize' },
+  'bloc-lift': { key: 'blocLift', fraction: true },
+};
+
+/** The thresholds the options give, the defaults for the rest; a value that is no positive number is one line. */
+export function thresholdsOf(options: Context['options']): SignalThresholds {
+  const thresholds = { ...DEFAULT_THRESHOLDS };
+  for (const [option, { key, fraction }] of Object.entries(THRESHOLD_OPTIONS)) {
+    const value = text(options[option]);
+    if (value === undefined) continue;
+    const ok = fraction ? /^\d+(\.\d+)?$/.test(value) && Number(value) > 0 : /^\d+$/.test(value) && Number(value) >= 2;
+    if (!ok) throw new OperatorError(`--${option} must be ${fraction ? 'a positive number' : 'a whole number of at least 2'}, got "${value}".`);
+    thresholds[key] = Number(value);
+  }
+  return thresholds;
+}
+
+/** Reads the ballots and finds the clusters, with progress on standard error. */
+async function findClusters({ db, survey, nominees, prepopulation, options }: Context): Promise<SignalCluster[]> {
+  const thresholds = thresholdsOf(options);
+  const total = await countBallots(db, survey.config.project_id);
+  const shown = progress('signals', total, Boolean(options.quiet));
+  const ballots = await signalBallots(db, { survey, nominees, prepopulation, onProgress: shown.update });
+  shown.done(total);
+  const names = new Map(nominees.map((n) => [n.id, n.name]));
+  return detectSignals(ballots, thresholds, (id) => (names.has(id) ? `${names.get(id)} (${id})` : id));
+}
+
+/** `signals`: every cluster of ballots the evidence ties together, strongest first, as a table or CSV. */
+export async function signalsCommand(context: Context): Promise<void> {
+  const { db, survey, options } = context;
+  const format = text(options.format) ?? 'table';
+  if (format !== 'table' && format !== 'csv') throw new OperatorError(`--format must be table or csv, got "${format}".`);
+  const clusters = await findClusters(context);
+  const excluded = await ballotExclusions(db, survey.config.project_id);
+  const excludedIn = (cluster: SignalCluster) => cluster.ballotIds.filter((id) => excluded.has(id)).length;
+  const output = openOutput(text(options.out));
+  if (format === 'csv') {
+    await output.write(csvLine(['kind', 'strength', 'score', 'ballots', 'excluded', 'evidence', 'ballot_ids']));
+    for (const c of clusters) await output.write(csvLine([c.kind, strength(c.score), c.score.toFixed(2), c.ballotIds.length, excludedIn(c), c.evidence, c.ballotIds.join(' ')]));
+  } else if (!clusters.length) {
+    await output.write(`No signals in ${survey.slug}: no cluster reaches its threshold.\n`);
+  } else {
+    for (const c of clusters) {
+      const already = excludedIn(c);
+      await output.write(`${strength(c.score).padEnd(7)}${c.score.toFixed(1).padStart(5)}  ${c.kind.padEnd(15)}${c.evidence}\n`);
+      await output.write(`${' '.repeat(14)}${c.ballotIds.length} ballot${c.ballotIds.length === 1 ? '' : 's'}${already ? `, ${already} excluded already` : ''}: ${c.ballotIds.join(' ')}\n`);
+    }
+    await output.write(`\n${clusters.length} cluster${clusters.length === 1 ? '' : 's'}. Flags, not verdicts: exclude a ballot with npm run results -- exclude ${survey.slug} <ballot-id> --why "…"\n`);
+  }
+  await output.close();
+}
+
+/** `exclude` and `include`: an operator takes a ballot out of the count or puts it back, with why, in the audit trail. */
+export async function exclusionCommand(action: 'exclude' | 'include', { db, survey, options, rest }: Context): Promise<void> {
+  const [ballotId] = rest;
+  if (!ballotId) throw new OperatorError(`${action} needs a ballot id: ${action} ${survey.slug} <ballot-id> --why "…".`);
+  const change = { projectId: survey.config.project_id, ballotId, why: text(options.why), by: who(options) };
+  if (action === 'exclude') {
+    const row = await excludeBallot(db, change);
+    process.stdout.write(`Excluded ballot ${row.ballot_id} from the count (by ${row.excluded_by} at ${row.excluded_at}); the tally lists its votes under operator_excluded.\n`);
+  } else {
+    await includeBallot(db, change);
+    process.stdout.write(`Ballot ${ballotId} counts again; the tally judges it by the rules like any other.\n`);
+  }
+}
+
+/** `report`: one self-contained HTML file of the results, for people to read and print. */
+export async function reportCommand(context: Context): Promise<void> {
+  const { db, survey, nominees, prepopulation, options } = context;
+  const out = text(options.out);
+  if (!out) throw new OperatorError('report needs --out FILE (an .html file): the report holds embargoed results and is never printed to the terminal.');
+  const quiet = Boolean(options.quiet);
+  const clusters = await findClusters(context);
+  const total = await countBallots(db, survey.config.project_id);
+  const shown = progress('report: tally', total, quiet);
+  const data = await reportData(db, { survey, nominees, prepopulation, clusters, onProgress: shown.update, now: new Date() });
+  shown.done(data.tally.totals.ballots);
+  try {
+    writeFileSync(out, reportHtml(data));
+  } catch (error) {
+    throw new OperatorError(`Cannot write ${out}: ${(error as Error).message}.`);
+  }
+  if (!quiet) process.stderr.write(`report: wrote ${out}\n`);
+}

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { join, normalize, sep } from 'node:path';
+
+/** An image's intrinsic size, for its `width` and `height` attributes: the page keeps its place while it loads. */
+export interface ImageSize {
+  width: number;
+  height: number;
+}
+
+function svgSize(text: string): ImageSize | undefined {
+  const tag = /<svg\b[^>]*>/i.exec(text)?.[0] ?? '';
+  const attribute = (name: string) => Number(new RegExp(`\\s${name}="([\\d.]+)(px)?"`).exec(tag)?.[1]);
+  const [width, height] = [attribute('width'), attribute('height')];
+  if (width > 0 && height > 0) return { width, height };
+  const box = /\sviewBox="[\d.-]+[\s,]+[\d.-]+[\s,]+([\d.]+)[\s,]+([\d.]+)"/.exec(tag);
+  return box ? { width: Number(box[1]), height: Number(box[2]) } : undefined;
+}
+
+function bitmapSize(bytes: Buffer): ImageSize | undefined {
+  if (bytes.length > 24 && bytes.toString('ascii', 1, 4) === 'PNG') return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  if (bytes.length > 10 && bytes.toString('ascii', 0, 3) === 'GIF') return { width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) };
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) {
+    // JPEG: walk the segments to the frame header (SOF0–SOF15, but not DHT, JPG or DAC).
+    for (let at = 2; at + 9 < bytes.length; ) {
+      if (bytes[at] !== 0xff) return undefined;
+      const marker = bytes[at + 1];
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+      }
+      at += 2 + bytes.readUInt16BE(at + 2);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The size of an image the site serves from `public/` (`/media/logo.svg`), read at build time;
+ * undefined for an image elsewhere or of a kind not read here (the CSS then keeps its place).
+ */
+export function localImageSize(url: string | undefined, publicDir = join(process.cwd(), 'public')): ImageSize | undefined {
+  if (!url?.startsWith('/') || url.startsWith('//')) return undefined;
+  const file = normalize(join(publicDir, decodeURIComponent(url.split(/[?#]/)[0])));
+  if (!file.startsWith(publicDir + sep)) return undefined;
+  try {
+    const bytes = readFileSync(file);
+    return /\.svg$/i.test(file) ? svgSize(bytes.toString('utf8', 0, 4096)) : bitmapSize(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import type { ApiErrorBody } from '../survey/api-answers.ts';
+import type { SurveyConfig } from '../survey/config.struct.ts';
+import { categoryKey, parseSlotName, writeInNames } from '../survey/ballot-keys.ts';
+import { WRITE_IN_KEY } from '../survey/ballot.struct.ts';
+import { allFields } from '../survey/layout.ts';
+import { IDEMPOTENCY_HEADER } from '../survey/ballot-keys.ts';
+import { findSurvey, type ServerSurvey } from './surveys.ts';
+import { nomineeIndex } from './nominees.ts';
+
+/**
+ * True for a ballot the browser's own form posted, its scripts off or failed: no
+ * Idempotency-Key (the islands always send one), and a navigation that wants HTML.
+ */
+export function isClassicPost(request: Request): boolean {
+  if (request.headers.has(IDEMPOTENCY_HEADER)) return false;
+  const mode = request.headers.get('sec-fetch-mode');
+  if (mode) return mode === 'navigate';
+  return (request.headers.get('accept') ?? '').includes('text/html');
+}
+
+/**
+ * The form as the islands would have sent it. A nomination slot carries the text the voter
+ * typed (and, if a script did pick a suggestion, the nominee id too): a nominee id of the list
+ * stays, any other text becomes a write-in for the slot's sub-category, after the write-ins
+ * the form carries. A slider's position (the range input's 1…n) becomes the option it stands for.
+ */
+export function classicFormAsBallot(form: FormData, config: Pick<SurveyConfig, 'layout'>, isKnownNominee: (id: string) => boolean): FormData {
+  const sliders = new Map(allFields(config.layout).filter((field) => field.type === 'slider').map((field) => [field.name, field.options ?? []]));
+  const out = new FormData();
+  let next = 0;
+  for (const [name] of form.entries()) {
+    const match = WRITE_IN_KEY.exec(name);
+    if (match) next = Math.max(next, Number(match[1]) + 1);
+  }
+  const typed: Array<{ name: string; category: string }> = [];
+  const slotsDone = new Set<string>();
+  for (const [name, value] of form.entries()) {
+    const slot = parseSlotName(name);
+    const options = sliders.get(name);
+    if (options && typeof value === 'string' && /^\d+$/.test(value) && !options.includes(value)) {
+      out.append(name, options[Number(value) - 1] ?? value);
+    } else if (!slot) {
+      out.append(name, value);
+    } else if (!slotsDone.has(name)) {
+      slotsDone.add(name);
+      const texts = form.getAll(name).map((one) => (typeof one === 'string' ? one.trim() : '')).filter(Boolean);
+      const id = texts.find(isKnownNominee);
+      if (id) out.append(name, id);
+      else if (texts[0]) typed.push({ name: texts[0], category: categoryKey(slot.group, slot.subcategory) });
+    }
+  }
+  for (const { name, category } of typed) {
+    const keys = writeInNames(next++);
+    out.append(keys.name, name);
+    out.append(keys.category, category);
+  }
+  return out;
+}
+
+/** A form posted without JavaScript, read as the islands' ballot against the survey's own nominee list. */
+export function adaptClassicForm(form: FormData, survey: ServerSurvey): FormData {
+  const nominees = survey.config.nominees ? nomineeIndex(survey) : undefined;
+  return classicFormAsBallot(form, survey.config, (id) => nominees?.has(id) ?? false);
+}
+
+/** Where a voter's browser goes after a stored ballot: the survey's thank-you page, on the site's origin. */
+function thankYouAddress(slug: string, request: Request): string {
+  const origin = request.headers.get('origin');
+  const base = origin && origin !== 'null' ? origin : new URL(request.url).origin;
+  return `${base}/${encodeURIComponent(slug)}/thankyou`;
+}
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A problem's place in words the voter reads on the ballot: the field's label, a choice, a write-in. */
+function placeOf(path: string, config: SurveyConfig | undefined): string {
+  const slot = parseSlotName(path);
+  if (slot) return `${slot.subcategory}, choice ${slot.slot}`;
+  const writeIn = WRITE_IN_KEY.exec(path);
+  if (writeIn) return `Write-in ${Number(writeIn[1]) + 1}`;
+  if (path === 'affirm') return 'Affirmation';
+  const field = config && allFields(config.layout).find((one) => one.name === path.replace(/\[.*$/, ''));
+  return field?.label ?? field?.name ?? path;
+}
+
+const STYLE = `body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1f2933;background:#f5f7fa}
+header{background:#0b3d91;color:#fff;padding:1rem}header h1{margin:0;font-size:1.25rem}
+main{max-width:40rem;margin:1.5rem auto;padding:1.5rem;background:#fff;border-radius:8px}
+h2{margin-top:0;color:#b42318}li{margin:.25rem 0}.button{display:inline-block;padding:.6rem 1.2rem;background:#0b3d91;color:#fff;border-radius:6px;text-decoration:none}`;
+
+/** The HTML answer's policy: nothing loads; only its own stylesheet applies. */
+const PAGE_POLICY = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
+
+/** What each kind of refusal tells the voter, above the list of problems. */
+function headline(status: number, body: ApiErrorBody): { title: string; text: string } {
+  if (body.error === 'already_submitted') return { title: 'This ballot has been received already', text: 'A ballot has already been received for this personal link; the first one is kept.' };
+  if (body.error === 'expired') return { title: 'Survey form has expired!', text: 'Ballots are no longer taken. Your answers were kept for the organisers.' };
+  if (status === 429 || status >= 500) return { title: 'Your ballot could not be sent just now', text: 'Please go back and press Submit again in a few minutes: your answers are still in the form.' };
+  return { title: 'There is a problem', text: 'Your ballot was not stored. Go back to the ballot with your browser’s Back button: your answers are still there. Then correct these and submit again:' };
+}
+
+/**
+ * The answer a form post gets instead of JSON: 303 to the thank-you page when the ballot was
+ * stored; otherwise a plain HTML page with the same status, the survey's title, the problems
+ * in the voter's words and the way back to the ballot (the browser keeps the answers).
+ */
+export async function classicAnswer(json: Response, request: Request): Promise<Response> {
+  const projectId = new URL(request.url).searchParams.get('project_id') ?? '';
+  const survey = findSurvey(projectId);
+  if (json.status === 201 && survey) return new Response(null, { status: 303, headers: { Location: thankYouAddress(survey.slug, request), 'Cache-Control': 'no-store' } });
+  const body = (await json.json()) as ApiErrorBody;
+  const { title, text } = headline(json.status, body);
+  const problems = (body.problems ?? []).map((problem) => `<li><strong>${escape(placeOf(problem.path, survey?.config))}</strong>: ${escape(problem.message)}</li>`).join('');
+  const surveyTitle = survey?.config.survey_title ?? 'Survey';
+  const back = survey ? `<p><a class="button" href="/${encodeURIComponent(survey.slug)}/">Open a new ballot</a></p>` : '';
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(title)} · ${escape(surveyTitle)}</title><style>${STYLE}</style></head><body><header><h1>${escape(surveyTitle)}</h1></header><main><h2>${escape(title)}</h2><p>${escape(text)}</p>${problems ? `<ul>${problems}</ul>` : ''}${back}</main></body></html>`;
+  const headers = new Headers(json.headers);
+  headers.set('Content-Type', 'text/html; charset=utf-8');
+  headers.set('Content-Security-Policy', PAGE_POLICY);
+  return new Response(html, { status: json.status, headers });
+}

@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+import { serverConfig } from './config.ts';
+import { database } from './db/instance.ts';
+import { refuse } from './http.ts';
+import { clientAddress } from './client-address.ts';
+import { countRequest } from './repositories/rate-limits.repository.ts';
+
+/** What a rate limit counts: ballot posts, searches, personal-link checks or receipt checks, each with its own allowance. */
+export type LimitedAction = 'ballot' | 'search' | 'link' | 'receipt';
+
+const MESSAGES: Record<LimitedAction, string> = {
+  ballot: 'Too many ballots from this address. Please try again later.',
+  search: 'Too many searches from this address. Please try again in a moment.',
+  link: 'Too many link checks from this address. Please try again later.',
+  receipt: 'Too many receipt checks from this address. Please try again later.',
+};
+
+/**
+ * Counts one request of a client for an action in the database (so every instance shares the
+ * count) and answers 429 with Retry-After once the window's allowance is used up; undefined to go on.
+ * The client is the SHA-256 of its address with the action, so each action has its own count.
+ */
+export async function rateLimited(action: LimitedAction, request: Request, connection: string | undefined, now: Date): Promise<Response | undefined> {
+  const config = serverConfig();
+  const max = { ballot: config.rateLimitMax, search: config.searchRateLimitMax, link: config.linkRateLimitMax, receipt: config.receiptRateLimitMax }[action];
+  if (max === 0) return undefined;
+  const { db } = await database();
+  const address = clientAddress(request, connection, config);
+  // Ballots keep the bare address as their key, so counts survive this change of code.
+  const client = createHash('sha256').update(action === 'ballot' ? address : `${action}:${address}`).digest('hex');
+  const { hits, resetAt } = await countRequest(db, client, now, config.rateLimitWindowMs);
+  if (hits <= max) return undefined;
+  const retryAfter = String(Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)));
+  return refuse(429, 'rate_limited', MESSAGES[action], [], { 'Retry-After': retryAfter });
+}

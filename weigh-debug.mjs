@@ -1,0 +1,12 @@
+import { chromium } from 'playwright-core';
+import { gzipSync } from 'node:zlib';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox','--disable-gpu'] });
+const page = await browser.newPage();
+const reads = [];
+page.on('response', (r) => { if (r.url().endsWith('.js')) reads.push(r.body().then((b) => [r.url().split('/').pop(), gzipSync(b).length])); });
+await page.goto(`http://127.0.0.1:${process.argv[2]}/top-doctors-demo/`, { waitUntil: 'networkidle' });
+const all = await Promise.all(reads);
+all.sort((a, b) => b[1] - a[1]);
+console.log(all.map(([u, n]) => `${n}\t${u}`).join('\n'));
+console.log('total', all.reduce((a, [, n]) => a + n, 0));
+await browser.close();
