@@ -22,7 +22,7 @@ const by: Options = { by: { type: 'string' } };
 const why: Options = { why: { type: 'string' } };
 
 /** Every command: its options, how it is used, and what it does. */
-const COMMANDS: Record<string, { options: Options; usage: string; about: string; run: (context: commands.Context) => Promise<void> }> = {
+const COMMANDS: Record<string, { options: Options; usage: string; about: string; run: (context: commands.Context) => Promise<void>; offline?: boolean }> = {
   export: {
     options: { format: { type: 'string' }, out: { type: 'string' }, quiet: { type: 'boolean' } },
     usage: 'export <slug> [--format csv|jsonl] [--out FILE] [--quiet]',
@@ -33,9 +33,18 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
     options: { out: { type: 'string' }, exclusions: { type: 'string' }, top: { type: 'string' }, threshold: { type: 'string' }, quiet: { type: 'boolean' } },
     usage: 'tally <slug> [--out FILE] [--exclusions FILE] [--top N] [--threshold N|P%] [--quiet]',
     about:
-      'Counted votes per nominee and sub-category, with excluded votes by reason, as CSV (stdout, or --out); a summary of the top N (default 5) per sub-category on the terminal. ' +
-      '--threshold marks winners: the top N of each sub-category, or every nominee with at least P% of its votes. --exclusions writes every excluded vote with its reason.',
+      "Counted votes per nominee and sub-category under the survey's methodology (its tally: block), with excluded votes by reason, as CSV (stdout, or --out, which also writes FILE.meta.json); " +
+      'a summary of the top N (default 5) per sub-category on the terminal, with the configuration digest and the audit entry the tally reflects. ' +
+      "--threshold marks winners, in place of the methodology's publish.top: the top N of each sub-category, or every nominee with at least P% of its votes. --exclusions writes every excluded vote with its reason.",
     run: commands.tallyCommand,
+  },
+  methodology: {
+    options: { out: { type: 'string' } },
+    usage: 'methodology <slug> [--out FILE]',
+    about: "The counting rules the tally applies (the survey's tally: block), one sentence each, as Markdown for the publication to print.",
+    run: commands.methodologyCommand,
+    // It reads survey.yaml alone: the methodology can be printed before any ballot is stored.
+    offline: true,
   },
   writeins: {
     options: { format: { type: 'string' }, candidates: { type: 'string' } },
@@ -189,7 +198,7 @@ if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] ===
 }
 const name = argv[0] === 'writeins' && ['resolve', 'log', 'publish'].includes(argv[1]) ? `writeins ${argv[1]}` : argv[0];
 const command = COMMANDS[name];
-if (!command) fail(`Unknown command "${argv[0]}"; the commands are export, tally, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report (--help explains them).`, 2);
+if (!command) fail(`Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report (--help explains them).`, 2);
 
 let parsed: ReturnType<typeof parseArgs>;
 try {
@@ -217,9 +226,9 @@ try {
   const nominees = loadNominees(survey);
   // invite may be the one to write the survey's first prepopulation file.
   const prepopulation = name === 'invite' && !existsSync(prepopulationFile(survey)) ? {} : loadPrepopulation(survey);
-  ({ db } = await openOperatorDatabase(readServerConfig()));
-  await command.run({ db, survey, nominees, prepopulation, options: parsed.values as commands.Context['options'], rest });
-  await db.destroy();
+  if (!command.offline) ({ db } = await openOperatorDatabase(readServerConfig()));
+  await command.run({ db: db!, survey, nominees, prepopulation, options: parsed.values as commands.Context['options'], rest });
+  await db?.destroy();
 } catch (error) {
   await db?.destroy().catch(() => undefined);
   if (error instanceof OperatorError || error instanceof EnvError || error instanceof ConfigError) fail(error.message);

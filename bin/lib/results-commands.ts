@@ -9,6 +9,8 @@ import { exportBallots, type ExportFormat } from '../../src/server/results/expor
 import { countBallots } from '../../src/server/results/ballot-pages.ts';
 import { tallySurvey } from '../../src/server/results/tally.ts';
 import { EXCLUSION_COLUMNS, exclusionCsvLine, parseThreshold, rankTally, tallyCsv, tallySummary } from '../../src/server/results/tally-report.ts';
+import { tallyDigest } from '../../src/server/results/tally-digest.ts';
+import { methodologyText } from '../../src/server/results/methodology.ts';
 import { csvLine } from '../../src/server/results/csv.ts';
 import { resolveWriteIn, writeInGroups, type Resolution } from '../../src/server/results/writeins.ts';
 import { appendNominees, nomineesToAppend } from '../../src/server/results/nominee-append.ts';
@@ -46,10 +48,14 @@ export function who(options: Context['options']): string {
   }
 }
 
+/** The newest audit entry in words (id, when, what), or that there is none: the state of the operators' decisions a result reflects. */
+function auditWords(entry: { id: string; at: string; action: string } | undefined): string {
+  return entry ? `audit entry ${entry.id} (${entry.at}, ${entry.action})` : "no audit entry: no operator has changed this survey's data";
+}
+
 /** Which state of the operators' decisions a result reflects: the newest audit entry when it was read. */
 export async function reflects(db: Kysely<Database>, projectId: string): Promise<string> {
-  const entry = await latestAudit(db, projectId);
-  return entry ? `Reflects audit entry ${entry.id} (${entry.at}, ${entry.action}).` : 'Reflects no audit entry: no operator has changed this survey\'s data.';
+  return `Reflects ${auditWords(await latestAudit(db, projectId))}.`;
 }
 
 function whole(value: string | boolean | undefined, name: string, fallback: number): number {
@@ -72,14 +78,19 @@ export async function exportCommand({ db, survey, nominees, options }: Context):
   if (!options.quiet) process.stderr.write(`${state}\n`);
 }
 
-/** `tally`: votes per nominee and sub-category with the rules applied, a CSV and a summary; every exclusion in `--exclusions`. */
+/**
+ * `tally`: votes per nominee and sub-category with the survey's methodology applied, a CSV and a
+ * summary; every exclusion in `--exclusions`. The summary names the configuration digest and the
+ * audit entry the tally reflects; with `--out FILE`, FILE.meta.json records them too.
+ */
 export async function tallyCommand({ db, survey, nominees, prepopulation, options }: Context): Promise<void> {
   const top = whole(options.top, 'top', 5);
   const thresholdText = text(options.threshold);
   const threshold = thresholdText === undefined ? undefined : parseThreshold(thresholdText);
   if (thresholdText !== undefined && !threshold) throw new OperatorError(`--threshold must be a number of winners (3) or a share of the votes (10%), got "${thresholdText}".`);
   const total = await countBallots(db, survey.config.project_id);
-  const state = await reflects(db, survey.config.project_id);
+  const entry = await latestAudit(db, survey.config.project_id);
+  const digest = tallyDigest(survey.config, nominees);
   const shown = progress('tally', total, Boolean(options.quiet));
   const exclusions = text(options.exclusions) ? openOutput(text(options.exclusions)) : undefined;
   await exclusions?.write(csvLine(EXCLUSION_COLUMNS));
@@ -95,11 +106,30 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
   await exclusions?.close();
   shown.done(tally.totals.ballots);
   const results = rankTally(survey.config, tally, threshold);
-  const output = openOutput(text(options.out));
-  await output.write(tallyCsv(results));
+  const out = text(options.out);
+  const output = openOutput(out);
+  await output.write(tallyCsv(results, tally));
   await output.close();
-  const summary = `${tallySummary(results, tally, top)}${state}\n`;
+  if (out) {
+    const meta = openOutput(`${out}.meta.json`);
+    await meta.write(
+      `${JSON.stringify(
+        { survey: survey.slug, config_digest: digest.config, nominee_list_digest: digest.nominees, audit_entry: entry?.id ?? 'none', threshold: thresholdText ?? null, ballots: tally.totals.ballots, methodology: survey.config.tally },
+        null,
+        2,
+      )}\n`,
+    );
+    await meta.close();
+  }
+  const summary = `${tallySummary(results, tally, top)}Config digest: ${digest.short}; reflects ${auditWords(entry)}.\n`;
   (output.toStdout ? process.stderr : process.stdout).write(summary);
+}
+
+/** `methodology`: the rules the tally applies, in plain words (Markdown) for the publication to print. */
+export async function methodologyCommand({ survey, options }: Context): Promise<void> {
+  const output = openOutput(text(options.out));
+  await output.write(methodologyText(survey.config));
+  await output.close();
 }
 
 /** `writeins`: the write-ins grouped by name and sub-category, with their closest nominees and any decision. */

@@ -19,6 +19,7 @@ import {
 } from 'superstruct';
 import { Layout, FieldName } from './field.struct.ts';
 import { ADS_GROUP } from './layout.ts';
+import { TallyConfig } from './tally.struct.ts';
 
 
 const Url = refine(string(), 'Url', (value) =>
@@ -123,6 +124,8 @@ export const SurveyConfig = object({
   license_field: defaulted(FieldName, 'medical-license'),
   /** The layout fields whose answers, in order, make the voter's name, for the tally's self-vote rule. */
   name_fields: optional(array(FieldName)),
+  /** The methodology the operators' tally counts by (see tally.struct.ts); the defaults are the sample rules. */
+  tally: defaulted(TallyConfig, {}),
   /** Roster columns besides layout fields that `invite` keeps with each person, for `responses --by` (specialty, region…). */
   roster_columns: defaulted(array(FieldName), []),
 });

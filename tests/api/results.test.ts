@@ -1,10 +1,15 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { rowCounts, startApi, type Api, type Fields } from './helpers.ts';
 import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS, PEER_CHECK_TALLY } from '../support/peer-check-ballots.ts';
 import type { HandBallot } from '../support/results-db.ts';
+import { loadPrepopulation, loadSurvey } from '../../src/survey/loader.ts';
+import { loadNominees } from '../../src/survey/nominee-file.ts';
+import { tallySurvey } from '../../src/server/results/tally.ts';
+import { exportBallots } from '../../src/server/results/export.ts';
+import { exclusionCsvLine, rankTally, tallyCsv } from '../../src/server/results/tally-report.ts';
 import { runResults } from '../support/results-cli.ts';
 
 // The operator's command line end to end: ballots go in through the API, `npm run results`
@@ -100,6 +105,68 @@ describe('npm run results', () => {
     const toFile = await results(['tally', 'peer-check', '--threshold', '2', '--out', file, '--quiet', '--top', '1']);
     expect(readFileSync(file, 'utf8')).toBe(PEER_CHECK_TALLY);
     expect(toFile.stdout).toMatch(/^Medicine \/ Cardiology: 9 votes counted, 4 excluded\n {2}# {3}Nominee/);
+  });
+
+  test("a survey's own methodology: the same CSV to the byte on SQLite and PostgreSQL and run after run, naming its configuration and audit entry", async () => {
+    // The peer-check survey with a tally: block, in a copy of the surveys that the other database's run shares.
+    const surveys = path.join(out, 'surveys-methodology');
+    cpSync(inject('surveysDir'), surveys, { recursive: true });
+    const yaml = path.join(surveys, 'peer-check', 'survey.yaml');
+    writeFileSync(yaml, `${readFileSync(yaml, 'utf8')}\ntally:\n  points: [3, 2, 1]\n  same_practice: exclude\n  publish: { top: 2, ties: exclude }\n`);
+    const file = path.join(out, 'weighted.csv');
+    const first = await results(['tally', 'peer-check', '--out', file, '--quiet'], { SURVEYS_DIR: surveys });
+    expect(first.code, first.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(
+      [
+        'category,subcategory,rank,nominee_id,nominee,practice,counted,points,share,winner,excluded_demo_ballot,excluded_operator_excluded,excluded_duplicate_ballot,excluded_not_on_list,excluded_repeat_on_ballot,excluded_self_vote,excluded_same_practice',
+        'Medicine,Cardiology,1,c-2,Bo Lindqvist,Riverside Heart,4,8,47.1,yes,1,0,0,0,1,0,1',
+        'Medicine,Cardiology,2,c-3,Chen Wei,Lakeside Group,3,6,35.3,yes,0,0,0,0,0,0,0',
+        'Medicine,Cardiology,3,c-4,Dana Kowalski,Northgate Clinic,1,3,17.6,,0,0,1,0,0,0,0',
+        'Medicine,Cardiology,,c-1,Ana Ferreira,Northgate Clinic,0,0,0.0,,0,0,0,0,0,1,0',
+        'Medicine,Dermatology,1,d-1,Émile Roux,Skin Partners,1,3,50.0,yes,0,0,0,0,0,0,1',
+        'Medicine,Dermatology,2,d-2,Fatima Khan,Northgate Clinic,1,2,33.3,yes,0,0,1,0,0,0,0',
+        'Medicine,Dermatology,3,wi-hana-sato,Hana Sato,,1,1,16.7,,0,0,0,0,0,0,0',
+        'Medicine,Dermatology,,d-3,Greta Olsen,Skin Partners,0,0,0.0,,0,0,0,0,0,1,0',
+      ]
+        .map((line) => `${line}\r\n`)
+        .join(''),
+    );
+    const again = await results(['tally', 'peer-check', '--quiet'], { SURVEYS_DIR: surveys });
+    expect(again.stdout).toBe(readFileSync(file, 'utf8'));
+
+    const trail = (await results(['audit', 'peer-check'])).stdout.trim().split('\r\n');
+    const [audit, at, , action] = trail[trail.length - 1].split(',');
+    const meta = JSON.parse(readFileSync(`${file}.meta.json`, 'utf8'));
+    expect(meta).toMatchObject({ survey: 'peer-check', audit_entry: audit, ballots: 9, threshold: null, methodology: { points: [3, 2, 1], same_practice: 'exclude' } });
+    expect(meta.config_digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.stdout).toContain(`Config digest: ${meta.config_digest.slice(0, 12)}; reflects audit entry ${audit} (${at}, ${action}).`);
+    expect(again.stderr).toContain(`Config digest: ${meta.config_digest.slice(0, 12)}; reflects audit entry ${audit} (${at}, ${action}).`);
+    // The survey without a block counts by other rules, so it names another configuration.
+    expect((await results(['tally', 'peer-check', '--quiet'])).stderr).not.toContain(meta.config_digest.slice(0, 12));
+
+    const methodology = await results(['methodology', 'peer-check'], { SURVEYS_DIR: surveys, DATA_DIR: '/nonexistent/peervote', DATABASE_URL: '' });
+    expect(methodology.code, methodology.stderr).toBe(0);
+    expect(methodology.stdout).toMatch(/^# How the votes of Peer Check are counted\n\n- /);
+    expect(methodology.stdout).toContain("- A vote for a colleague of the voter's own practice is not counted.\n");
+  });
+
+  test('pages of any size read the same tally, exclusions and export, on either database', async () => {
+    const survey = loadSurvey('peer-check', inject('surveysDir'));
+    const input = { survey, nominees: loadNominees(survey), prepopulation: loadPrepopulation(survey) };
+    const read = async (pageSize?: number) => {
+      let exclusions = '';
+      const tally = await tallySurvey(api.db(), { ...input, pageSize, onExclusion: (e) => void (exclusions += exclusionCsvLine(e)) });
+      let csv = '';
+      let jsonl = '';
+      const now = new Date('2030-02-01T00:00:00Z');
+      await exportBallots(api.db(), { ...input, format: 'csv', pageSize, now, write: (chunk) => void (csv += chunk) });
+      await exportBallots(api.db(), { ...input, format: 'jsonl', pageSize, now, write: (chunk) => void (jsonl += chunk) });
+      return { tally: tallyCsv(rankTally(survey.config, tally, { top: 2 }), tally), exclusions, csv, jsonl };
+    };
+    const whole = await read();
+    expect(whole.tally).toBe(PEER_CHECK_TALLY);
+    expect(whole.exclusions.split('\r\n')).toHaveLength(7);
+    for (const pageSize of [1, 2, 4]) expect(await read(pageSize)).toEqual(whole);
   });
 
   test('export: every ballot as CSV or JSON Lines, in the order received', async () => {

@@ -22,7 +22,7 @@ let privateDir: string;
 
 async function results(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--experimental-transform-types', '--disable-warning=ExperimentalWarning', 'bin/results.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['bin/results.ts', ...args], {
       cwd: ROOT,
       env: { ...process.env, SURVEYS_DIR: inject('surveysDir'), DATA_DIR: api.dataDir, DATABASE_URL: api.databaseUrl, PEERVOTE_PRIVATE_DIR: privateDir },
     });
@@ -93,6 +93,11 @@ describe('receipts', () => {
     expect(operator.stdout).toContain('The tally counts it: all 1 of its votes.');
     const duplicate = await results(['receipt', 'peer-check', other.body.receipt]);
     expect(duplicate.stdout).toContain(`The tally does not count it: none of its 1 votes; each is left out:\n  Cardiology: c-3 (Chen Wei): duplicate_ballot, same email as ballot ${first.body.ballot_id}, which stands\n`);
+    // A ballot an operator took out of the count says so, with the why; put back, it counts again.
+    expect((await results(['exclude', 'peer-check', first.body.ballot_id, '--why', 'sent from a shared clinic account', '--by', 'tester'])).code).toBe(0);
+    expect((await results(['receipt', 'peer-check', typed])).stdout).toMatch(/The tally does not count it: none of its 1 votes; each is left out:\n {2}Cardiology: c-3 \(Chen Wei\): operator_excluded, excluded by an operator: sent from a shared clinic account \(audit [0-9a-f-]{36}\)\n/);
+    expect((await results(['include', 'peer-check', first.body.ballot_id, '--why', 'checked: a real voter', '--by', 'tester'])).code).toBe(0);
+    expect((await results(['receipt', 'peer-check', typed])).stdout).toContain('The tally counts it: all 1 of its votes.');
     expect((await results(['receipt', 'peer-check', unknown])).stderr).toBe(`No ballot of peer-check has the receipt ${unknown.slice(0, 4)}-${unknown.slice(4, 8)}-${unknown.slice(8)}.\n`);
   }, SLOW);
 });
@@ -210,17 +215,19 @@ describe('purging personal data', () => {
     expect(left).toEqual([]);
     const tallyAfter = await results(['tally', 'peer-check', '--threshold', '2', '--quiet']);
     expect(tallyAfter.stdout).toBe(tallyBefore.stdout);
-    expect(tallyAfter.stderr).toMatch(/Reflects audit entry [0-9a-f-]{36} \(\d{4}-[^,]+, purge-personal\)\.\n$/);
+    expect(tallyAfter.stderr).toMatch(/Config digest: [0-9a-f]{12}; reflects audit entry [0-9a-f-]{36} \(\d{4}-[^,]+, purge-personal\)\.\n$/);
     expect(existsSync(path.join(privateDir, 'peer-check', 'pseudonym.key'))).toBe(true);
 
     const entries = csv((await results(['audit', 'peer-check'])).stdout).slice(1);
     expect(entries.map((cells) => [cells[2], cells[3], cells[5]])).toEqual([
+      ['tester', 'exclude', 'sent from a shared clinic account'],
+      ['tester', 'include', 'checked: a real voter'],
       ['editor', 'invite', 'spring mailing'],
       [expect.any(String), 'invite', ''],
       ['dpo', 'purge-personal', 'test of the retention rule'],
     ]);
     expect((await results(['purge-personal', 'peer-check', '--force', '--why', 'again', '--quiet'])).stdout).toBe('Nothing to purge: every ballot of peer-check has been purged already.\n');
-    expect(await auditActions()).toHaveLength(3);
+    expect(await auditActions()).toHaveLength(5);
   }, SLOW);
 });
 

@@ -4,10 +4,10 @@ import type { Database } from '../../src/server/db/schema.ts';
 import { reportData, type ReportData } from '../../src/server/results/report-data.ts';
 import { reportHtml } from '../../src/server/results/report-html.ts';
 import { renderMarkdown } from '../../src/server/results/markdown.ts';
-import { methodologyMarkdown } from '../../src/server/results/methodology.ts';
+import { methodologyText } from '../../src/server/results/methodology.ts';
 import { excludeBallot, includeBallot, ballotExclusions } from '../../src/server/results/exclusions.ts';
 import { tallySurvey } from '../../src/server/results/tally.ts';
-import { EXCLUSION_REASONS } from '../../src/server/results/rules.ts';
+import { DEFAULT_TALLY, EXCLUSION_REASONS, reasonsOf, type ExclusionReason } from '../../src/server/results/rules.ts';
 import { auditTrail } from '../../src/server/repositories/audit.repository.ts';
 import { peerCheck, scratchDatabase, storeBallots } from '../support/results-db.ts';
 import { PEER_CHECK_BALLOTS } from '../support/peer-check-ballots.ts';
@@ -60,7 +60,7 @@ describe('the report', () => {
     expect(data.tally.totals).toEqual(tally.totals);
     expect(data.tally.totals.excluded.operator_excluded).toBe(3);
     expect(data.ballotsExcluded).toBe(1);
-    expect(data.votesExcluded).toBe(EXCLUSION_REASONS.reduce((n, r) => n + tally.totals.excluded[r], 0));
+    expect(data.votesExcluded).toBe(EXCLUSION_REASONS.reduce((n, r) => n + (tally.totals.excluded[r] ?? 0), 0));
     expect(data.exclusions.map((e) => [e.reason, e.votes])).toEqual(EXCLUSION_REASONS.filter((r) => tally.totals.excluded[r]).map((r) => [r, tally.totals.excluded[r]]));
     expect(data.results.reduce((n, sub) => n + sub.counted, 0)).toBe(tally.totals.votesCounted);
     // Demo ballots are left out of the days, as on the stats page.
@@ -89,12 +89,22 @@ describe('the report', () => {
     expect(html).toContain('@media print');
     expect(html).toContain(`<td class="ids">${ids[4]}</td><td>editor<div class="muted">`);
     expect(html).toContain('<td>one of a &lt;b&gt;burst&lt;/b&gt;</td>');
-    expect(html).toContain('<h2>Methodology</h2><h3>How the votes were counted</h3>');
+    expect(html).toContain('<h2>Methodology</h2><h3>How the votes of Peer Check are counted</h3>');
   });
 
   test('the methodology lists every rule, and the Markdown renderer lets no HTML through', () => {
-    const text = methodologyMarkdown(survey);
-    for (const reason of EXCLUSION_REASONS) expect(text).toContain(`**${reason.replaceAll('_', ' ')}**`);
+    // The report prints the very text of `results methodology`, its title under the report's heading.
+    expect(data.methodology).toBe(methodologyText(survey.config).replace(/^# /, '## '));
+    const text = methodologyText(survey.config);
+    const sentence: Partial<Record<ExclusionReason, string>> = {
+      demo_ballot: 'Ballots sent from the demonstration link are not counted.',
+      operator_excluded: 'A ballot an operator took out of the count after a review is not counted',
+      duplicate_ballot: 'When one person sends more than one ballot',
+      not_on_list: 'A nominee who is not on the nominee list is not counted',
+      repeat_on_ballot: 'a nominee named twice in one sub-category on one ballot counts once',
+      self_vote: 'A vote for oneself counts only when',
+    };
+    for (const reason of reasonsOf(survey.config.tally ?? DEFAULT_TALLY)) expect(text).toContain(sentence[reason]);
     expect(renderMarkdown('## A <b>\n\n- one `x<y`\n- **two**\n\nplain <script>alert(1)</script>')).toBe(
       '<h3>A &lt;b&gt;</h3>\n<ul><li>one <code>x&lt;y</code></li><li><strong>two</strong></li></ul>\n<p>plain &lt;script&gt;alert(1)&lt;/script&gt;</p>',
     );

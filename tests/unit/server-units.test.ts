@@ -111,6 +111,12 @@ test('uuidv7 ids are UUIDs that sort by time', () => {
   expect(a < b).toBe(true);
 });
 
+test('uuidv7 ids made in one millisecond sort in the order they were made', () => {
+  const ids = Array.from({ length: 200 }, () => uuidv7(5_000));
+  expect([...ids].sort()).toEqual(ids);
+  expect(new Set(ids).size).toBe(200);
+});
+
 test('a tile is known by its slug, or its title in dashed lower case', () => {
   expect(tileSlug({ title: 'When should a headache worry me?' })).toBe('when-should-a-headache-worry-me');
   expect(tileSlug({ title: 'Sports Medicine', slug: 'sports' })).toBe('sports');

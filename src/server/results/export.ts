@@ -6,10 +6,9 @@ import type { Nominee } from '../../survey/nominee.struct.ts';
 import { allFields, categoryGroups } from '../../survey/layout.ts';
 import { categoryKey } from '../../survey/ballot-keys.ts';
 import { decisionKey, writeInDecisionsInForce } from '../repositories/write-in-decisions.repository.ts';
-import { ballotPages, type FullBallot } from './ballot-pages.ts';
+import { ballotRows, childRows, nominationRows, type BallotRow } from './ballot-rows.ts';
 import { csvLine } from './csv.ts';
 import { nameKey } from './identity-keys.ts';
-
 
 /** The name column of a nomination whose id is on neither the list nor a write-in decision. */
 const NOT_ON_LIST = '(not on the list)';
@@ -100,26 +99,52 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
     );
   }
 
-  const csvOf = (ballot: FullBallot) => {
-    const values = new Map<string, string[]>();
-    for (const answer of ballot.answers) values.set(answer.field, [...(values.get(answer.field) ?? []), answer.value]);
-    const slot = new Map(ballot.nominations.map((n) => [`${n.category_group}\u0000${n.subcategory}\u0000${n.slot}`, n.nominee_id]));
-    const reservation = new Map(ballot.reservations.map((r) => [r.field, r]));
-    const upload = new Map(ballot.uploads.map((u) => [u.field, u]));
+  // Each slot's place among the slot columns, by group, sub-category and slot: found without building a key per nomination.
+  const slotAt = new Map<string, Map<string, number>>();
+  slots.forEach(({ group, subcategory, slot }, i) => {
+    if (!slotAt.has(group)) slotAt.set(group, new Map());
+    if (slot === 1) slotAt.get(group)!.set(subcategory, i);
+  });
+  const reservationsOf = (ballot: BallotRow) =>
+    childRows<[string, string, string | null, string | null, ReservationRow['status']]>(ballot.children.reservations).map(
+      ([field, kind, tile, custom_text, status]): ReservationRow => ({ ballot_id: ballot.id, field, kind, tile, custom_text, status }),
+    );
+  const uploadsOf = (ballot: BallotRow) =>
+    childRows<[string, string, string, string, number]>(ballot.children.uploads).map(([field, original_name, id, content_type, size]) => ({ field, original_name, id, content_type, size }));
+
+  // A ballot's answers, one JSON list per ballot, into the answer columns: a field's values joined by "; " in their order.
+  const answerColumn = new Map(answerFields.map((field, i) => [field, i]));
+  const answerCells = (ballot: BallotRow) => {
+    const cells: Array<string | undefined> = new Array(answerFields.length);
+    for (const [field, value] of childRows<[string, string]>(ballot.children.answers)) {
+      const i = answerColumn.get(field);
+      if (i !== undefined) cells[i] = cells[i] === undefined ? value : `${cells[i]}; ${value}`;
+    }
+    return cells;
+  };
+
+  const csvOf = (ballot: BallotRow) => {
+    const slotCells: Array<string | undefined> = new Array(slots.length * 2);
+    for (const [group, subcategory, slot, id] of nominationRows(ballot.children.nominations)) {
+      const first = slotAt.get(group)?.get(subcategory);
+      if (first === undefined || slot < 1 || slot > config.votes_per_category) continue;
+      slotCells[(first + slot - 1) * 2] = id;
+      // An id off the list (the tally excludes it as not_on_list) says so where its name would be.
+      slotCells[(first + slot - 1) * 2 + 1] = names.get(id) ?? NOT_ON_LIST;
+    }
+    const writeIns = childRows<[string, string, string]>(ballot.children.writeIns);
+    const reservation = new Map(reservationsOf(ballot).map((r) => [r.field, r]));
+    const upload = new Map(uploadsOf(ballot).map((u) => [u.field, u]));
     return csvLine([
       ballot.id,
       ballot.created_at,
       ballot.link,
       ballot.personal_secret,
-      ...answerFields.map((field) => values.get(field)?.join('; ')),
-      ...slots.flatMap(({ group, subcategory, slot: n }) => {
-        const id = slot.get(`${group}\u0000${subcategory}\u0000${n}`);
-        // An id off the list (the tally excludes it as not_on_list) says so where its name would be.
-        return [id, id === undefined ? undefined : (names.get(id) ?? NOT_ON_LIST)];
-      }),
+      ...answerCells(ballot),
+      ...slotCells,
       ...Array.from({ length: config.write_in_limit }, (_, i) => {
-        const w = ballot.writeIns[i];
-        return w ? [w.name, categoryKey(w.category_group, w.subcategory), writeInOf(w.category_group, w.subcategory, w.name)] : [undefined, undefined, undefined];
+        const w = writeIns[i];
+        return w ? [w[2], categoryKey(w[0], w[1]), writeInOf(w[0], w[1], w[2])] : [undefined, undefined, undefined];
       }).flat(),
       ...reservationFields.flatMap((field) => {
         const r = reservation.get(field);
@@ -129,11 +154,11 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
     ]);
   };
 
-  const jsonOf = (ballot: FullBallot) => {
+  const jsonOf = (ballot: BallotRow) => {
     const answers: Record<string, string | string[]> = {};
-    for (const answer of ballot.answers) {
-      const before = answers[answer.field];
-      answers[answer.field] = before === undefined ? answer.value : [...(Array.isArray(before) ? before : [before]), answer.value];
+    for (const [field, value] of childRows<[string, string]>(ballot.children.answers)) {
+      const before = answers[field];
+      answers[field] = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
     }
     return `${JSON.stringify({
       ballot_id: ballot.id,
@@ -141,15 +166,18 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
       link: ballot.link,
       personal_secret: ballot.personal_secret,
       answers,
-      nominations: ballot.nominations.map((n) => ({ category: n.category_group, subcategory: n.subcategory, slot: n.slot, nominee_id: n.nominee_id, nominee: names.get(n.nominee_id) ?? null })),
-      write_ins: ballot.writeIns.map((w) => ({ name: w.name, category: w.category_group, subcategory: w.subcategory, nominee_id: writeInOf(w.category_group, w.subcategory, w.name) || null })),
-      reservations: ballot.reservations.map((r) => ({ field: r.field, kind: r.kind, tile: r.tile, custom_text: r.custom_text, status: r.status, outcome: outcome(r, now) })),
-      files: ballot.uploads.map((u) => ({ field: u.field, name: u.original_name, stored_as: u.id, content_type: u.content_type, size: u.size })),
+      nominations: nominationRows(ballot.children.nominations).map(([category, subcategory, slot, id]) => ({ category, subcategory, slot, nominee_id: id, nominee: names.get(id) ?? null })),
+      write_ins: childRows<[string, string, string]>(ballot.children.writeIns).map(([category, subcategory, name]) => ({ name, category, subcategory, nominee_id: writeInOf(category, subcategory, name) || null })),
+      reservations: reservationsOf(ballot).map((r) => ({ field: r.field, kind: r.kind, tile: r.tile, custom_text: r.custom_text, status: r.status, outcome: outcome(r, now) })),
+      files: uploadsOf(ballot).map((u) => ({ field: u.field, name: u.original_name, stored_as: u.id, content_type: u.content_type, size: u.size })),
     })}\n`;
   };
 
   let count = 0;
-  for await (const page of ballotPages(db, config.project_id, { pageSize: input.pageSize, full: true })) {
+  const children = ['nominations', 'writeIns', 'reservations', 'uploads'] as const;
+  // All of a ballot's answers in one list rather than a query per field: a survey asks a dozen questions and a voter answers a few.
+  const rows = ballotRows(db, config.project_id, { pageSize: input.pageSize, answerFields: [], children: ['answers', ...children] });
+  for await (const page of rows) {
     let chunk = '';
     for (const ballot of page) chunk += input.format === 'csv' ? csvOf(ballot) : jsonOf(ballot);
     await input.write(chunk);

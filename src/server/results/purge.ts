@@ -5,11 +5,12 @@ import type { PersonValues } from '../../survey/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { allFields } from '../../survey/layout.ts';
+import { personOf } from '../../survey/secrets.ts';
 import { writeInDecisionsInForce } from '../repositories/write-in-decisions.repository.ts';
 import { pseudonym } from '../tokens.ts';
 import { ballotPages, type FullBallot } from './ballot-pages.ts';
-import { selfMatch } from './rules.ts';
-import { nomineeFacts, noExclusions, votesOf } from './tally.ts';
+import { selfMatch, type Vote } from './rules.ts';
+import { nomineeFacts, votesOf } from './tally.ts';
 import { voterFields, voterOf } from './voter.ts';
 
 /** What one step of a purge was given: the ballots of this page, the personal fields, whether to change anything. */
@@ -143,10 +144,12 @@ export async function purgePersonal(db: Transaction<Database> | Kysely<Database>
   function pseudonymRow(ballot: FullBallot): NewBallotPseudonym {
     const answers = new Map<string, string>();
     for (const answer of ballot.answers) if (answer.position === 0) answers.set(answer.field, answer.value);
-    const voter = voterOf(fields, answers, ballot.personal_secret ? input.prepopulation[ballot.personal_secret] : undefined);
+    const voter = voterOf(fields, answers, personOf(input.prepopulation, ballot.personal_secret ?? undefined));
     const byName = { ...voter, nomineeId: undefined };
     const matches: Record<string, string> = {};
-    for (const vote of votesOf(ballot, decisions, { ballots: 0, ballotsCounted: 0, votesCounted: 0, excluded: noExclusions(), writeInsPending: 0, writeInsRejected: 0 })) {
+    const slots = ballot.nominations.map((n): Vote => ({ group: n.category_group, subcategory: n.subcategory, nomineeId: n.nominee_id, source: 'slot' }));
+    const writeIns = ballot.writeIns.map((w) => [w.category_group, w.subcategory, w.name] as const);
+    for (const vote of votesOf(slots, writeIns, decisions, { writeInsPending: 0, writeInsRejected: 0 })) {
       const nominee = facts.get(vote.nomineeId);
       const how = nominee && selfMatch(byName, vote.nomineeId, nominee);
       if (how) matches[vote.nomineeId] = how;

@@ -6,6 +6,7 @@ import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { formatReceipt, normalizeReceipt } from '../../survey/receipt-code.ts';
 import { ballotByReceipt } from '../repositories/receipts.repository.ts';
+import { ballotExclusions } from './exclusions.ts';
 import { tallySurvey, type Exclusion } from './tally.ts';
 import { OperatorError } from './operator-error.ts';
 import { readPseudonymKey } from './pseudonym-key.ts';
@@ -35,8 +36,10 @@ export async function receiptStatus(db: Kysely<Database>, input: { survey: Loade
   await tallySurvey(db, {
     ...input,
     pseudonymKey: readPseudonymKey(input.survey),
+    excludedBallots: await ballotExclusions(db, input.survey.config.project_id),
     onExclusion: (exclusion) => {
-      if (exclusion.ballotId === ballot.id) exclusions.push(exclusion);
+      // A vote a rule set to `flag` marks is counted all the same: only the excluded are listed.
+      if (exclusion.ballotId === ballot.id && !exclusion.verdict.counted) exclusions.push(exclusion);
     },
     onVerdicts: (ballotId, verdicts) => {
       if (ballotId === ballot.id) votes.all = verdicts;

@@ -8,8 +8,9 @@ import { participation } from '../repositories/stats.repository.ts';
 import { latestAudit } from '../repositories/audit.repository.ts';
 import { exclusionList } from './exclusions.ts';
 import type { BallotExclusionRow } from '../db/ballot-exclusions.table.ts';
-import { methodologyMarkdown } from './methodology.ts';
-import { EXCLUSION_REASONS, REASON_TEXT, type ExclusionReason } from './rules.ts';
+import { methodologyText } from './methodology.ts';
+import { readPseudonymKey } from './pseudonym-key.ts';
+import { DEFAULT_TALLY, EXCLUSION_REASONS, reasonText, type ExclusionReason } from './rules.ts';
 import { SIGNAL_KINDS, SIGNAL_TEXT, type SignalCluster, type SignalKind } from './signals.ts';
 import { tallySurvey, type Tally } from './tally.ts';
 import { rankTally, type SubcategoryResult } from './tally-report.ts';
@@ -52,9 +53,10 @@ export async function reportData(db: Kysely<Database>, input: ReportInput): Prom
   const projectId = survey.config.project_id;
   const operatorExclusions = await exclusionList(db, projectId);
   const excludedBallots = new Map(operatorExclusions.map((row) => [row.ballot_id, { reason: row.reason, auditId: row.audit_id }]));
-  const tally = await tallySurvey(db, { survey, nominees: input.nominees, prepopulation: input.prepopulation, excludedBallots, onProgress: input.onProgress });
+  const tally = await tallySurvey(db, { survey, nominees: input.nominees, prepopulation: input.prepopulation, excludedBallots, pseudonymKey: readPseudonymKey(survey), onProgress: input.onProgress });
   const { perDay } = await participation(db, projectId);
-  const votesExcluded = EXCLUSION_REASONS.reduce((sum, reason) => sum + tally.totals.excluded[reason], 0);
+  const reasons = tally.reasons ?? EXCLUSION_REASONS;
+  const votesExcluded = reasons.reduce((sum, reason) => sum + (tally.totals.excluded[reason] ?? 0), 0);
   return {
     slug: survey.slug,
     title: survey.config.survey_title ?? survey.slug,
@@ -66,13 +68,14 @@ export async function reportData(db: Kysely<Database>, input: ReportInput): Prom
     ballotsExcluded: excludedBallots.size,
     operatorExclusions,
     votesExcluded,
-    exclusions: EXCLUSION_REASONS.filter((reason) => tally.totals.excluded[reason]).map((reason) => ({ reason, votes: tally.totals.excluded[reason], text: REASON_TEXT[reason] })),
+    exclusions: reasons.filter((reason) => tally.totals.excluded[reason]).map((reason) => ({ reason, votes: tally.totals.excluded[reason]!, text: reasonText(reason, tally.rules ?? DEFAULT_TALLY) })),
     signals: SIGNAL_KINDS.flatMap((kind) => {
       const of = clusters.filter((c) => c.kind === kind);
       if (!of.length) return [];
       return [{ kind, text: SIGNAL_TEXT[kind], clusters: of.length, ballots: new Set(of.flatMap((c) => c.ballotIds)).size, strongest: Math.max(...of.map((c) => c.score)) }];
     }),
     clusters,
-    methodology: methodologyMarkdown(survey),
+    // The very text `results methodology` prints, its title one level down, under the report's Methodology heading.
+    methodology: methodologyText(survey.config).replace(/^# /, '## '),
   };
 }

@@ -80,7 +80,7 @@ function responses(data: ReportData): string {
 function subcategories(data: ReportData): string {
   const parts = data.results.map((sub) => {
     const rows = sub.rows.filter((row) => row.counted > 0 || EXCLUSION_REASONS.some((r) => row.excluded[r]));
-    const total = (row: (typeof rows)[number]) => EXCLUSION_REASONS.reduce((n, r) => n + row.excluded[r], 0);
+    const total = (row: (typeof rows)[number]) => EXCLUSION_REASONS.reduce((n, r) => n + (row.excluded[r] ?? 0), 0);
     const scale = Math.max(1, ...rows.map((row) => row.counted + total(row)));
     const shown = rows.slice(0, NOMINEES_SHOWN);
     const body = shown

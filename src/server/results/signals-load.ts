@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.ts';
 import type { PersonValues } from '../../survey/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
+import { personOf } from '../../survey/secrets.ts';
 import { ballotPages } from './ballot-pages.ts';
 import { licenseKey, nameKey } from './identity-keys.ts';
 import { voterFieldNames, voterFields, voterOf } from './voter.ts';
@@ -32,7 +33,7 @@ export async function signalBallots(db: Kysely<Database>, { survey, nominees, pr
       if (ballot.link === 'demo') continue;
       const answers = new Map<string, string>();
       for (const answer of ballot.answers) if (answer.position === 0) answers.set(answer.field, answer.value);
-      const voter = voterOf(fields, answers, ballot.personal_secret ? prepopulation[ballot.personal_secret] : undefined);
+      const voter = voterOf(fields, answers, personOf(prepopulation, ballot.personal_secret ?? undefined));
       ballots.push({
         id: ballot.id,
         at: Date.parse(ballot.created_at),

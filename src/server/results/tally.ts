@@ -6,10 +6,11 @@ import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { personOf } from '../../survey/secrets.ts';
 import { decisionKey, writeInDecisionsInForce } from '../repositories/write-in-decisions.repository.ts';
-import { ballotPages, type FullBallot } from './ballot-pages.ts';
+import { ballotRows, childRows, nominationRows } from './ballot-rows.ts';
 import { databaseRegister, identityKeys, type IdentityRegister } from './identities.ts';
-import { nameKey } from './identity-keys.ts';
-import { EXCLUSION_REASONS, judgeBallot, type ExclusionReason, type NomineeFacts, type OperatorExclusion, type Verdict, type Vote } from './rules.ts';
+import { nameKey, nameWords } from './identity-keys.ts';
+import type { TallyConfig } from '../../survey/tally.struct.ts';
+import { DEFAULT_TALLY, EXCLUSION_REASONS, flagsOf, judgeBallot, reasonsOf, type ExclusionReason, type NomineeFacts, type OperatorExclusion, type Verdict, type Vote } from './rules.ts';
 import { voterFieldNames, voterFields, voterOf, type Voter } from './voter.ts';
 import type { BallotPseudonymRow } from '../db/ballot-pseudonyms.table.ts';
 import { pseudonym } from '../tokens.ts';
@@ -22,7 +23,12 @@ export interface TallyRow {
   nomineeName: string;
   practice: string;
   counted: number;
-  excluded: Record<ExclusionReason, number>;
+  /** The counted votes' points: the same as `counted` unless the methodology weighs slots (absent: `counted`). */
+  points?: number;
+  /** Excluded votes by reason: every reason the tally can give (Tally.reasons), no other. */
+  excluded: Partial<Record<ExclusionReason, number>>;
+  /** Counted votes that a rule set to `flag` marks, by reason. */
+  flagged?: Partial<Record<ExclusionReason, number>>;
 }
 
 /** A vote that was not counted, with the ballot it came from: one line of the exclusions report. */
@@ -38,7 +44,8 @@ export interface TallyTotals {
   ballots: number;
   ballotsCounted: number;
   votesCounted: number;
-  excluded: Record<ExclusionReason, number>;
+  /** Excluded votes by reason: every reason the tally can give, no other. */
+  excluded: Partial<Record<ExclusionReason, number>>;
   /** Write-ins no decision covers yet: not votes until reconciled. */
   writeInsPending: number;
   writeInsRejected: number;
@@ -48,6 +55,13 @@ export interface TallyTotals {
 export interface Tally {
   rows: TallyRow[];
   totals: TallyTotals;
+  /** The methodology it counted by. */
+  rules?: TallyConfig;
+  /** The reasons it can give (the CSV's `excluded_…` columns) and the rules that flag. */
+  reasons?: readonly ExclusionReason[];
+  flags?: readonly ExclusionReason[];
+  /** Counted ballots with a counted vote in the sub-category, by `group\u0000subcategory`: what `min_share` is a share of. */
+  subcategoryBallots?: ReadonlyMap<string, number>;
 }
 
 /** What the tally reads besides the database. */
@@ -77,28 +91,35 @@ export interface TallyInput {
   pseudonymKey?: Buffer;
 }
 
-/** A count per reason, all zero. */
-export const noExclusions = (): Record<ExclusionReason, number> => Object.fromEntries(EXCLUSION_REASONS.map((reason) => [reason, 0])) as Record<ExclusionReason, number>;
+/** A count per reason, all zero: the reasons given, every reason by default. */
+export const noExclusions = (reasons: readonly ExclusionReason[] = EXCLUSION_REASONS): Partial<Record<ExclusionReason, number>> => Object.fromEntries(reasons.map((reason) => [reason, 0]));
 
 /** The nominees the tally knows: the list, and the new nominees write-in decisions created. */
 export function nomineeFacts(nominees: readonly Nominee[], decisions: Iterable<WriteInDecisionRow>): Map<string, NomineeFacts> {
-  const facts = new Map<string, NomineeFacts>(nominees.map((nominee) => [nominee.id, { name: nominee.name, practice: nominee.practice, license: nominee.license }]));
+  const facts = new Map<string, NomineeFacts>(
+    nominees.map((nominee) => [nominee.id, { name: nominee.name, words: nameWords(nominee.name), practice: nominee.practice, license: nominee.license, specialty: nominee.specialty, city: nominee.city }]),
+  );
   for (const decision of decisions) {
     if (decision.action === 'new' && decision.nominee_id && !facts.has(decision.nominee_id)) {
-      facts.set(decision.nominee_id, { name: decision.nominee_name ?? decision.nominee_id, practice: decision.nominee_practice ?? undefined });
+      const name = decision.nominee_name ?? decision.nominee_id;
+      facts.set(decision.nominee_id, { name, words: nameWords(name), practice: decision.nominee_practice ?? undefined });
     }
   }
   return facts;
 }
 
-/** A ballot's votes: its filled slots, then its write-ins that a decision counts for a nominee. */
-export function votesOf(ballot: FullBallot, decisions: ReadonlyMap<string, WriteInDecisionRow>, totals: TallyTotals): Vote[] {
-  const votes: Vote[] = ballot.nominations.map((n) => ({ group: n.category_group, subcategory: n.subcategory, nomineeId: n.nominee_id, source: 'slot' }));
-  for (const writeIn of ballot.writeIns) {
-    const decision = decisions.get(decisionKey(writeIn.category_group, writeIn.subcategory, nameKey(writeIn.name)));
+/**
+ * A ballot's votes: its filled slots (the array given, added to), then its write-ins (group,
+ * sub-category, text) that a decision counts for a nominee; the others are counted in `totals`
+ * as pending or rejected.
+ */
+export function votesOf(slots: Vote[], writeIns: Iterable<readonly [string, string, string]>, decisions: ReadonlyMap<string, WriteInDecisionRow>, totals: Pick<TallyTotals, 'writeInsPending' | 'writeInsRejected'>): Vote[] {
+  const votes = slots;
+  for (const [group, subcategory, name] of writeIns) {
+    const decision = decisions.get(decisionKey(group, subcategory, nameKey(name)));
     if (!decision) totals.writeInsPending++;
     else if (decision.action === 'reject' || !decision.nominee_id) totals.writeInsRejected++;
-    else votes.push({ group: writeIn.category_group, subcategory: writeIn.subcategory, nomineeId: decision.nominee_id, source: 'write-in', writeIn: writeIn.name });
+    else votes.push({ group, subcategory, nomineeId: decision.nominee_id, source: 'write-in', writeIn: name });
   }
   return votes;
 }
@@ -135,63 +156,109 @@ function identityOf(voter: Voter, purged: BallotPseudonymRow | undefined, key: B
  */
 export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Promise<Tally> {
   const { survey, prepopulation } = input;
+  const rules = survey.config.tally ?? DEFAULT_TALLY;
   const decisions = await writeInDecisionsInForce(db, survey.config.project_id);
   const facts = nomineeFacts(input.nominees, decisions.values());
   const fields = voterFields(survey.config);
-  const counts = new Map<string, TallyRow>();
-  const totals: TallyTotals = { ballots: 0, ballotsCounted: 0, votesCounted: 0, excluded: noExclusions(), writeInsPending: 0, writeInsRejected: 0 };
+  const reasons = reasonsOf(rules);
+  const flags = flagsOf(rules);
+  // Rows by sub-category (`group\u0000subcategory`), then nominee id: a vote looks up two short keys rather than building one.
+  const counts = new Map<string, { rows: Map<string, TallyRow>; ballots: number }>();
+  const subOf = new Map<string, Map<string, { rows: Map<string, TallyRow>; ballots: number }>>();
+  const subcategory = (group: string, name: string) => {
+    let byName = subOf.get(group);
+    if (!byName) subOf.set(group, (byName = new Map()));
+    let sub = byName.get(name);
+    if (!sub) {
+      sub = { rows: new Map(), ballots: 0 };
+      byName.set(name, sub);
+      counts.set(`${group}\u0000${name}`, sub);
+    }
+    return sub;
+  };
+  const totals: TallyTotals = { ballots: 0, ballotsCounted: 0, votesCounted: 0, excluded: noExclusions(reasons), writeInsPending: 0, writeInsRejected: 0 };
+  const screened = new Set(rules.duplicates);
+  const lookup = (id: string) => facts.get(id);
+  const pointsOf = (vote: Vote) => rules.points[Math.min(vote.slot ?? rules.points.length, rules.points.length) - 1];
 
   return db.connection().execute(async (connection) => {
     const owned = input.register ? undefined : await databaseRegister(connection);
     const register = input.register ?? owned!;
     try {
-      for await (const page of ballotPages(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields: voterFieldNames(fields) })) {
-        const purged = await pseudonymsOf(connection, page.map((ballot) => ballot.id));
+      const answerFields = voterFieldNames(fields);
+      const column = new Map(answerFields.map((field, i) => [field, i]));
+      // Only a survey `purge-personal` has been through has pseudonym rows: the others skip a query a page.
+      const purgedAny = (await connection.selectFrom('ballot_pseudonyms').innerJoin('ballots', 'ballots.id', 'ballot_pseudonyms.ballot_id').select('ballot_pseudonyms.ballot_id').where('ballots.project_id', '=', survey.config.project_id).limit(1).execute()).length > 0;
+      const pages = ballotRows(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, children: ['nominations', 'writeIns'] });
+      for await (const page of pages) {
+        const purged = purgedAny ? await pseudonymsOf(connection, page.map((ballot) => ballot.id)) : new Map<string, BallotPseudonymRow>();
         const voters = page.map((ballot) => {
-          const answers = new Map<string, string>();
-          for (const answer of ballot.answers) if (answer.position === 0) answers.set(answer.field, answer.value);
+          const answers = { get: (field: string) => ballot.answers[column.get(field)!] ?? undefined };
           return purgedVoter(voterOf(fields, answers, personOf(prepopulation, ballot.personal_secret ?? undefined)), purged.get(ballot.id));
         });
         const counted = page.map((ballot) => ballot.link !== 'demo' && !input.excludedBallots?.has(ballot.id));
         const candidates = page.flatMap((ballot, i) => {
           if (!counted[i]) return [];
           const { email, license } = identityOf(voters[i], purged.get(ballot.id), input.pseudonymKey);
-          return [{ id: ballot.id, keys: identityKeys(ballot.personal_secret, email, license) }];
+          return [{ id: ballot.id, keys: identityKeys(screened.has('secret') ? ballot.personal_secret : null, screened.has('email') ? email : '', screened.has('license') ? license : '') }];
         });
         const repeats = await register.check(candidates);
         const duplicateOf = new Map(candidates.map((candidate, i) => [candidate.id, repeats[i]]));
         for (const [i, ballot] of page.entries()) {
           const verdicts = judgeBallot(
-            { id: ballot.id, demo: ballot.link === 'demo', excluded: input.excludedBallots?.get(ballot.id), duplicateOf: duplicateOf.get(ballot.id), voter: voters[i], votes: votesOf(ballot, decisions, totals) },
-            (id) => facts.get(id),
+            {
+              id: ballot.id,
+              demo: ballot.link === 'demo',
+              excluded: input.excludedBallots?.get(ballot.id),
+              duplicateOf: duplicateOf.get(ballot.id),
+              voter: voters[i],
+              votes: votesOf(
+                nominationRows(ballot.children.nominations, (group, subcategory, slot, nomineeId): Vote => ({ group, subcategory, nomineeId, source: 'slot', slot })),
+                childRows<[string, string, string]>(ballot.children.writeIns),
+                decisions,
+                totals,
+              ),
+            },
+            lookup,
+            rules,
           );
           totals.ballots++;
           input.onVerdicts?.(ballot.id, verdicts.length);
           if (counted[i] && !duplicateOf.get(ballot.id)) totals.ballotsCounted++;
+          const named: Array<{ ballots: number }> = [];
           for (const verdict of verdicts) {
-            const { group, subcategory, nomineeId } = verdict.vote;
-            const key = `${group}\u0000${subcategory}\u0000${nomineeId}`;
-            let row = counts.get(key);
+            const { group, subcategory: name, nomineeId } = verdict.vote;
+            const sub = subcategory(group, name);
+            let row = sub.rows.get(nomineeId);
             if (!row) {
               const nominee = facts.get(nomineeId);
-              row = { group, subcategory, nomineeId, nomineeName: nominee?.name ?? '', practice: nominee?.practice ?? '', counted: 0, excluded: noExclusions() };
-              counts.set(key, row);
+              row = { group, subcategory: name, nomineeId, nomineeName: nominee?.name ?? '', practice: nominee?.practice ?? '', counted: 0, points: 0, excluded: noExclusions(reasons), flagged: noExclusions(flags) };
+              sub.rows.set(nomineeId, row);
             }
             if (verdict.counted) {
               row.counted++;
+              row.points! += pointsOf(verdict.vote);
               totals.votesCounted++;
+              if (!named.includes(sub)) named.push(sub);
+              if (verdict.flag) {
+                row.flagged![verdict.flag]!++;
+                await input.onExclusion?.({ ballotId: ballot.id, submittedAt: ballot.created_at, verdict, nomineeName: row.nomineeName });
+              }
             } else {
-              row.excluded[verdict.reason!]++;
-              totals.excluded[verdict.reason!]++;
+              row.excluded[verdict.reason!]!++;
+              totals.excluded[verdict.reason!]!++;
               await input.onExclusion?.({ ballotId: ballot.id, submittedAt: ballot.created_at, verdict, nomineeName: row.nomineeName });
             }
           }
+          for (const sub of named) sub.ballots++;
         }
         input.onProgress?.(totals.ballots);
       }
     } finally {
       await owned?.drop();
     }
-    return { rows: [...counts.values()], totals };
+    const rows = [...counts.values()].flatMap((sub) => [...sub.rows.values()]);
+    const subcategoryBallots = new Map([...counts].map(([key, sub]) => [key, sub.ballots]));
+    return { rows, totals, rules, reasons, flags, subcategoryBallots };
   });
 }

@@ -1,8 +1,9 @@
 // One measured run, in a process of its own so that its peak memory is its own: tallies (or
-// exports) the demo survey in the database at DATA_DIR and prints {"ms", "rssMB", "heapMB",
+// exports) the demo survey in the database at DATA_DIR and prints {"ms", "cpuMs", "rssMB", "heapMB",
 // "liveMB", "ballots"} as JSON. heapMB is the largest JavaScript heap seen, garbage included;
 // liveMB the largest heap right after a full collection (run with --expose-gc), what the
-// command really holds: that is the figure that must not grow with the ballots.
+// command really holds: that is the figure that must not grow with the ballots. cpuMs is the
+// processor time it took, user and system: on a shared machine, steadier than the time.
 import { performance } from 'node:perf_hooks';
 import { loadPrepopulation, loadSurvey } from '../../../src/survey/loader.ts';
 import { loadNominees } from '../../../src/survey/nominee-file.ts';
@@ -29,6 +30,7 @@ const sample = () => {
   }
 };
 const started = performance.now();
+const cpuAtStart = process.cpuUsage();
 let ballots: number;
 let summary = '';
 if (what === 'export') {
@@ -45,4 +47,5 @@ const ms = performance.now() - started;
 sample();
 await db.destroy();
 const rssMB = process.resourceUsage().maxRSS / 1024;
-console.log(JSON.stringify({ ms: Math.round(ms), rssMB: Math.round(rssMB), heapMB: Math.round(heap / 1048576), liveMB: Math.round(live / 1048576), ballots, summary }));
+const cpu = process.cpuUsage(cpuAtStart);
+console.log(JSON.stringify({ ms: Math.round(ms), cpuMs: Math.round((cpu.user + cpu.system) / 1000), rssMB: Math.round(rssMB), heapMB: Math.round(heap / 1048576), liveMB: Math.round(live / 1048576), ballots, summary }));

@@ -3,11 +3,17 @@
 // time and the peak memory: the resident set, the JavaScript heap with its garbage, and the
 // heap that is live after a full collection. The tally reads a page of ballots at a time and
 // keeps who has voted in a temporary table, so its live memory is the same for both sizes.
-// Export is measured the same way.
+// Export is measured the same way. Each measurement runs `--runs` times (the median is shown):
+// on a machine others share, one run says little.
 //
-//   npm run bench:tally       BENCH_SIZES=10000,1000000 by default; BENCH_KEEP=1 keeps the databases;
-//                             BENCH_HEAP_MB=64 runs the measured processes with that much old-space heap at most
+//   npm run bench:tally -- [--ballots 10000,1000000] [--runs 3]
+//                             (or BENCH_SIZES=…); BENCH_KEEP=1 keeps the databases;
+//                             BENCH_HEAP_MB=128 (the default) caps the measured processes' old-space heap:
+//                             the tally holds some 45 MB, and an uncapped heap grows with garbage it has not collected yet
+//
+// The last lines are `tally: N ballots in S s (R ballots/s)` and `export: …` for each size.
 import { execFileSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,7 +23,12 @@ import { loadSurvey } from '../../../src/survey/loader.ts';
 import { loadNominees } from '../../../src/survey/nominee-file.ts';
 import { generateBallots, VOTES_PER_BALLOT } from './generate.ts';
 
-const sizes = (process.env.BENCH_SIZES ?? '10000,1000000').split(',').map(Number);
+const { values: args } = parseArgs({ options: { ballots: { type: 'string' }, runs: { type: 'string' } } });
+const sizes = (args.ballots ?? process.env.BENCH_SIZES ?? '10000,1000000').split(',').map(Number);
+const runs = Math.max(1, Number(args.runs ?? 1));
+const heapMB = process.env.BENCH_HEAP_MB ?? '128';
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+const last: string[] = [];
 const nominees = loadNominees(loadSurvey('top-doctors-demo'));
 const rows: string[] = [];
 
@@ -32,19 +43,25 @@ for (const size of sizes) {
     generateBallots(file, size, nominees);
     console.log(`${size.toLocaleString('en')} ballots (${(size * VOTES_PER_BALLOT).toLocaleString('en')} nomination slots) generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     for (const what of ['tally', 'export']) {
-      const output = execFileSync(process.execPath, [...(process.env.BENCH_HEAP_MB ? [`--max-old-space-size=${process.env.BENCH_HEAP_MB}`] : []), '--expose-gc', path.join(import.meta.dirname, 'measure.ts'), what], {
-        env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' },
-        encoding: 'utf8',
+      const results = Array.from({ length: runs }, () => {
+        const output = execFileSync(process.execPath, [`--max-old-space-size=${heapMB}`, '--expose-gc', path.join(import.meta.dirname, 'measure.ts'), what], {
+          env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' },
+          encoding: 'utf8',
+        });
+        return JSON.parse(output.trim().split('\n').pop()!);
       });
-      const result = JSON.parse(output.trim().split('\n').pop()!);
+      const result = { ...results[0], ms: median(results.map((r) => r.ms)), cpuMs: median(results.map((r) => r.cpuMs)), rssMB: Math.max(...results.map((r) => r.rssMB)) };
       if (result.summary) console.log(result.summary.replace(/^/gm, '  '));
       const rate = Math.round(result.ballots / (result.ms / 1000));
-      rows.push(`${what.padEnd(7)}${size.toLocaleString('en').padStart(10)} ballots  ${(result.ms / 1000).toFixed(2).padStart(7)} s  ${rate.toLocaleString('en').padStart(8)} ballots/s  peak RSS ${String(result.rssMB).padStart(4)} MB  peak heap ${String(result.heapMB).padStart(4)} MB, live after GC ${String(result.liveMB).padStart(3)} MB`);
+      const each = runs > 1 ? `  (runs: ${results.map((r) => (r.ms / 1000).toFixed(1)).join(', ')} s)` : '';
+      rows.push(`${what.padEnd(7)}${size.toLocaleString('en').padStart(10)} ballots  ${(result.ms / 1000).toFixed(2).padStart(7)} s  cpu ${(result.cpuMs / 1000).toFixed(2).padStart(6)} s  ${rate.toLocaleString('en').padStart(8)} ballots/s  peak RSS ${String(result.rssMB).padStart(4)} MB  peak heap ${String(result.heapMB).padStart(4)} MB, live after GC ${String(result.liveMB).padStart(3)} MB${each}`);
       console.log(rows[rows.length - 1]);
+      last.push(`${what}: ${size} ballots in ${(result.ms / 1000).toFixed(2)} s (${rate} ballots/s)`);
     }
   } finally {
     if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
     else console.log(`kept ${dir}`);
   }
 }
-console.log(`\nSQLite, Node ${process.version}, pages of 2,000 ballots${process.env.BENCH_HEAP_MB ? `, old space at most ${process.env.BENCH_HEAP_MB} MB` : ''}:\n${rows.join('\n')}`);
+console.log(`\nSQLite, Node ${process.version}, pages of 10,000 ballots, old space at most ${heapMB} MB, median of ${runs} run${runs === 1 ? '' : 's'}:\n${rows.join('\n')}\n`);
+console.log(last.join('\n'));
