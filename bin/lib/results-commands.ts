@@ -58,6 +58,13 @@ export async function reflects(db: Kysely<Database>, projectId: string): Promise
   return `Reflects ${auditWords(await latestAudit(db, projectId))}.`;
 }
 
+/** Why an operator decided, for the audit trail: `--why` (or `--note`), required wherever a decision is made. */
+function reasonGiven(options: Context['options'], command: string): string {
+  const why = (text(options.why) ?? text(options.note))?.trim();
+  if (!why) throw new OperatorError(`${command} is a decision: say why with --why "…"; the audit trail keeps it with who and when.`);
+  return why;
+}
+
 function whole(value: string | boolean | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1) throw new OperatorError(`--${name} must be a whole number of at least 1, got "${value}".`);
@@ -179,7 +186,7 @@ export async function resolveCommand({ db, survey, nominees, options }: Context)
   else if (options.new) {
     resolution = { action: 'new', nomineeId: text(options.id), name: text(options['display-name']), specialty: text(options.specialty), practice: text(options.practice), city: text(options.city) };
   } else resolution = { action: 'reject' };
-  const rows = await resolveWriteIn(db, survey.config, nominees, { name, category: text(options.category), resolution, by: who(options), note: text(options.note) ?? text(options.why) });
+  const rows = await resolveWriteIn(db, survey.config, nominees, { name, category: text(options.category), resolution, by: who(options), note: reasonGiven(options, 'writeins resolve') });
   for (const row of rows) {
     const what = row.action === 'reject' ? 'rejected' : row.action === 'merge' ? `counts for ${row.nominee_id}` : `counts for the new nominee ${row.nominee_id} (${row.nominee_name})`;
     process.stdout.write(`"${name}" in ${categoryKey(row.category_group, row.subcategory)}: ${what}; decided by ${row.decided_by} at ${row.decided_at}.\n`);
@@ -217,11 +224,12 @@ export async function publishCommand({ db, survey, nominees, options }: Context)
 export async function reservationCommand(action: 'confirm' | 'release', { db, survey, options, rest }: Context): Promise<void> {
   const [kind, tile] = rest;
   if (!kind || !tile) throw new OperatorError(`${action}-reservation needs the kind and the tile: ${action}-reservation ${survey.slug} faces|experts <tile slug or title>.`);
+  const why = reasonGiven(options, `${action}-reservation`);
   if (action === 'confirm') {
-    const done = await confirmReservation(db, survey.config, { kind, tile, by: who(options), label: text(options.label), why: text(options.why) });
+    const done = await confirmReservation(db, survey.config, { kind, tile, by: who(options), label: text(options.label), why });
     process.stdout.write(`Confirmed ${done.slug} for ballot ${done.ballotId}; the confirmed list shows "${done.label}".\n`);
   } else {
-    const done = await releaseReservation(db, survey.config, { kind, tile, by: who(options), why: text(options.why) });
+    const done = await releaseReservation(db, survey.config, { kind, tile, by: who(options), why });
     process.stdout.write(`Released ${done.slug}${done.ballotId ? ` (held by ballot ${done.ballotId})` : ' (no ballot held it)'}; the next ballot may take it.\n`);
   }
 }

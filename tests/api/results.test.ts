@@ -68,7 +68,7 @@ describe('npm run results', () => {
   test('writeins resolve records decisions with who and when; tally honours them: the exact CSV', async () => {
     for (const [name, category, resolution] of PEER_CHECK_DECISIONS) {
       const how = resolution.action === 'merge' ? ['--nominee', resolution.nomineeId] : resolution.action === 'new' ? ['--new', '--id', resolution.nomineeId] : ['--reject'];
-      const { code, stdout } = await results(['writeins', 'resolve', 'peer-check', '--name', name, '--category', category, ...how, '--by', 'tester']);
+      const { code, stdout } = await results(['writeins', 'resolve', 'peer-check', '--name', name, '--category', category, ...how, '--by', 'tester', '--why', 'checked against the state register']);
       expect(code, stdout).toBe(0);
       expect(stdout).toMatch(/decided by tester at \d{4}-/);
     }
@@ -192,11 +192,11 @@ describe('npm run results', () => {
     const before = await api.get('/api/survey/faces/peer-check');
     expect(before.body).toEqual({ taken: ['cardiology'], confirmed: ['Dr. Past, THE FACE OF Cardiology 2026'] });
 
-    const confirmed = await results(['confirm-reservation', 'peer-check', 'faces', 'cardiology', '--label', 'Dr. Carl Lee, THE FACE OF Cardiology 2030', '--by', 'tester']);
+    const confirmed = await results(['confirm-reservation', 'peer-check', 'faces', 'cardiology', '--label', 'Dr. Carl Lee, THE FACE OF Cardiology 2030', '--by', 'tester', '--why', 'paid in full']);
     expect(confirmed.stdout).toBe(`Confirmed cardiology for ballot ${ids[0]}; the confirmed list shows "Dr. Carl Lee, THE FACE OF Cardiology 2030".\n`);
     expect((await api.get('/api/survey/faces/peer-check')).body).toEqual({ taken: ['cardiology'], confirmed: ['Dr. Past, THE FACE OF Cardiology 2026', 'Dr. Carl Lee, THE FACE OF Cardiology 2030'] });
 
-    const released = await results(['release-reservation', 'peer-check', 'faces', 'Cardiology', '--by', 'tester']);
+    const released = await results(['release-reservation', 'peer-check', 'faces', 'Cardiology', '--by', 'tester', '--why', 'withdrew']);
     expect(released.stdout).toBe(`Released cardiology (held by ballot ${ids[0]}); the next ballot may take it.\n`);
     expect((await api.get('/api/survey/faces/peer-check')).body).toEqual({ taken: [], confirmed: ['Dr. Past, THE FACE OF Cardiology 2026'] });
     const next = await api.post(fields({ at: '', answers: { 'name-first': 'Una', 'name-last': 'Next' }, votes: { Cardiology: ['c-3'] }, faces: 'cardiology' }), { query: QUERY });
@@ -209,7 +209,7 @@ describe('npm run results', () => {
     const ballot = fields({ at: t0, answers: { 'name-first': 'Eve', 'name-last': 'Expert' }, votes: { Cardiology: ['c-3'] } });
     ballot.push(['asktheexpert', 'is-coffee-good-for-me']);
     expect((await api.post(ballot, { query: QUERY, headers: { 'X-Peervote-Now': t0 } })).body.reservations[0].status).toBe('reserved');
-    const confirmed = await results(['confirm-reservation', 'peer-check', 'experts', 'is-coffee-good-for-me']);
+    const confirmed = await results(['confirm-reservation', 'peer-check', 'experts', 'is-coffee-good-for-me', '--why', 'question approved']);
     expect(confirmed.code, confirmed.stderr).toBe(0);
     expect((await api.get('/api/survey/experts/peer-check', later)).body).toEqual({ taken: ['is-coffee-good-for-me'], confirmed: ['Is coffee good for me?'] });
   });
@@ -230,8 +230,9 @@ describe('the audit trail', () => {
       [expect.any(String), 'confirm-reservation', 'asktheexpert/is-coffee-good-for-me'],
     ]);
     expect(rows.slice(1).every((cells) => /^\d{4}-\d\d-\d\dT/.test(cells[1]))).toBe(true);
+    expect(rows.slice(1, 6).map((cells) => cells[5])).toEqual(['checked against the state register', 'checked against the state register', 'checked against the state register', 'paid in full', 'withdrew']);
 
-    const failed = await results(['confirm-reservation', 'peer-check', 'faces', 'oncology', '--by', 'tester']);
+    const failed = await results(['confirm-reservation', 'peer-check', 'faces', 'oncology', '--by', 'tester', '--why', 'paid']);
     expect(failed.code).not.toBe(0);
     // publish writes the nominee file: on a copy of the surveys, which the other database's run shares.
     const surveys = path.join(out, 'surveys');
@@ -255,8 +256,11 @@ describe('the tally-only data stays private', () => {
 describe('bad input: one line naming the problem, a non-zero exit, nothing changed', () => {
   test.each([
     ['an unknown slug', ['tally', 'nope'], {}, 'There is no survey "nope"; the surveys are '],
-    ['an unknown nominee id in a resolve', ['writeins', 'resolve', 'peer-check', '--name', 'Nobody Known', '--nominee', 'zz-404'], {}, 'Nominee id "zz-404" is not on the nominee list of peer-check, nor added by a write-in decision.'],
-    ['an unknown tile', ['confirm-reservation', 'peer-check', 'faces', 'oncology'], {}, 'peer-check has no Faces tile "oncology"'],
+    ['an unknown nominee id in a resolve', ['writeins', 'resolve', 'peer-check', '--name', 'Nobody Known', '--nominee', 'zz-404', '--why', 'same person'], {}, 'Nominee id "zz-404" is not on the nominee list of peer-check, nor added by a write-in decision.'],
+    ['an unknown tile', ['confirm-reservation', 'peer-check', 'faces', 'oncology', '--why', 'paid'], {}, 'peer-check has no Faces tile "oncology"'],
+    ['a write-in decision without a reason', ['writeins', 'resolve', 'peer-check', '--name', 'Hana Sato', '--reject'], {}, 'writeins resolve is a decision: say why with --why'],
+    ['a reservation confirmed without a reason', ['confirm-reservation', 'peer-check', 'faces', 'dermatology'], {}, 'confirm-reservation is a decision: say why with --why'],
+    ['a reservation released without a reason', ['release-reservation', 'peer-check', 'faces', 'dermatology', '--why', '  '], {}, 'release-reservation is a decision: say why with --why'],
     ['an unknown option', ['tally', 'peer-check', '--treshold', '3'], {}, "Unknown option '--treshold'"],
     ['a file that cannot be written', ['export', 'peer-check', '--out', '/nonexistent/ballots.csv', '--quiet'], {}, 'Cannot write /nonexistent/ballots.csv: '],
     ['a database that cannot be opened (SQLite)', ['tally', 'peer-check'], { DATABASE_URL: '', DATA_DIR: '/nonexistent/peervote' }, 'Cannot open the database: there is no SQLite file at /nonexistent/peervote/peervote.sqlite'],
