@@ -8,6 +8,8 @@ import { storeBallot } from '../../src/server/repositories/ballots.repository.ts
 import { uuidv7 } from '../../src/server/ids.ts';
 import { loadNominees } from '../../src/survey/nominee-file.ts';
 import { loadPrepopulation, loadSurvey } from '../../src/survey/loader.ts';
+import { resolveWriteIn, type Resolution } from '../../src/server/results/writeins.ts';
+import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS } from './peer-check-ballots.ts';
 
 /** The test surveys of the API tests, peer-check among them. */
 export const FIXTURE_SURVEYS = path.resolve(import.meta.dirname, '../api/fixtures/surveys');
@@ -67,6 +69,19 @@ export async function storeBallots(db: Kysely<Database>, ballots: HandBallot[]):
       },
       uploads: [],
     });
+  }
+  return ids;
+}
+
+/**
+ * Stores the peer-check ballots (one per rule of the tally), then `extra` after them, and records
+ * the operators' write-in decisions on them; answers the ballots' ids in order.
+ */
+export async function storePeerCheck(db: Kysely<Database>, extra: HandBallot[] = []): Promise<string[]> {
+  const { survey, nominees } = peerCheck();
+  const ids = await storeBallots(db, [...PEER_CHECK_BALLOTS, ...extra]);
+  for (const [name, category, resolution] of PEER_CHECK_DECISIONS) {
+    await resolveWriteIn(db, survey.config, nominees, { name, category, resolution: resolution as Resolution, by: 'tester' });
   }
   return ids;
 }

@@ -4,10 +4,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/server/db/schema.ts';
 import { tallySurvey, type Exclusion } from '../../src/server/results/tally.ts';
 import { rankTally, tallyCsv } from '../../src/server/results/tally-report.ts';
-import { resolveWriteIn, type Resolution } from '../../src/server/results/writeins.ts';
 import { personalFieldNames, purgePersonal } from '../../src/server/results/purge.ts';
-import { peerCheck, scratchDatabase, storeBallots, type HandBallot } from '../support/results-db.ts';
-import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS } from '../support/peer-check-ballots.ts';
+import { peerCheck, scratchDatabase, storeBallots, storePeerCheck, type HandBallot } from '../support/results-db.ts';
 
 const { survey, nominees, prepopulation } = peerCheck();
 let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
@@ -30,10 +28,7 @@ const personalAnswers = async () =>
 beforeAll(async () => {
   scratch = await scratchDatabase();
   db = scratch.db;
-  ids = await storeBallots(db, [...PEER_CHECK_BALLOTS, CHEN]);
-  for (const [name, category, resolution] of PEER_CHECK_DECISIONS) {
-    await resolveWriteIn(db, survey.config, nominees, { name, category, resolution: resolution as Resolution, by: 'tester' });
-  }
+  ids = await storePeerCheck(db, [CHEN]);
 });
 afterAll(() => scratch?.close());
 

@@ -5,9 +5,8 @@ import type { Database } from '../../src/server/db/schema.ts';
 import { TallyConfig } from '../../src/survey/tally.struct.ts';
 import { tallySurvey, type Exclusion } from '../../src/server/results/tally.ts';
 import { exclusionCsvLine, rankTally, tallyCsv, type Threshold } from '../../src/server/results/tally-report.ts';
-import { resolveWriteIn, type Resolution } from '../../src/server/results/writeins.ts';
-import { peerCheck, scratchDatabase, storeBallots } from '../support/results-db.ts';
-import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS, PEER_CHECK_TALLY } from '../support/peer-check-ballots.ts';
+import { peerCheck, scratchDatabase, storeBallots, storePeerCheck } from '../support/results-db.ts';
+import { PEER_CHECK_TALLY } from '../support/peer-check-ballots.ts';
 
 // The peer-check ballots (one per rule, see peer-check-ballots.ts) counted under other methodologies.
 const base = peerCheck();
@@ -18,10 +17,7 @@ let ids: string[];
 beforeAll(async () => {
   scratch = await scratchDatabase();
   db = scratch.db;
-  ids = await storeBallots(db, PEER_CHECK_BALLOTS);
-  for (const [name, category, resolution] of PEER_CHECK_DECISIONS) {
-    await resolveWriteIn(db, base.survey.config, base.nominees, { name, category, resolution: resolution as Resolution, by: 'tester' });
-  }
+  ids = await storePeerCheck(db);
 });
 afterAll(() => scratch?.close());
 

@@ -3,10 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/server/db/schema.ts';
 import { tallySurvey, type Exclusion } from '../../src/server/results/tally.ts';
 import { parseThreshold, rankTally, tallyCsv, tallySummary } from '../../src/server/results/tally-report.ts';
-import { resolveWriteIn, type Resolution } from '../../src/server/results/writeins.ts';
 import { memoryRegister, databaseRegister, identityKeys } from '../../src/server/results/identities.ts';
-import { peerCheck, scratchDatabase, storeBallots } from '../support/results-db.ts';
-import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS, PEER_CHECK_TALLY } from '../support/peer-check-ballots.ts';
+import { peerCheck, scratchDatabase, storePeerCheck } from '../support/results-db.ts';
+import { PEER_CHECK_TALLY } from '../support/peer-check-ballots.ts';
 
 const { survey, nominees, prepopulation } = peerCheck();
 let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
@@ -16,10 +15,7 @@ let ids: string[];
 beforeAll(async () => {
   scratch = await scratchDatabase();
   db = scratch.db;
-  ids = await storeBallots(db, PEER_CHECK_BALLOTS);
-  for (const [name, category, resolution] of PEER_CHECK_DECISIONS) {
-    await resolveWriteIn(db, survey.config, nominees, { name, category, resolution: resolution as Resolution, by: 'tester' });
-  }
+  ids = await storePeerCheck(db);
 });
 afterAll(() => scratch?.close());
 
