@@ -7,6 +7,7 @@ import precompress from './src/integrations/precompress.ts';
 import nomineeLists from './src/integrations/nominee-lists.ts';
 import personalLinks from './src/integrations/personal-links.ts';
 import { loadSite } from './src/survey/loader.ts';
+import { clientCodeSplitting } from './src/integrations/client-chunks.ts';
 
 const site = loadSite();
 
@@ -49,5 +50,6 @@ export default defineConfig({
     // Sentry's build flags: no debug logging, no performance tracing. Errors are all we send,
     // and the browser SDK (built only with PUBLIC_SENTRY_DSN) shrinks by about half.
     define: { __SENTRY_DEBUG__: 'false', __SENTRY_TRACING__: 'false' },
+    environments: { client: { build: { rolldownOptions: { output: { codeSplitting: clientCodeSplitting } } } } },
   },
 });
