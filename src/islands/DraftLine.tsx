@@ -5,7 +5,8 @@ const day = new Intl.DateTimeFormat('en', { dateStyle: 'long' });
 
 /** The line that says the answers are kept on this device, with a way to clear them, and whether a ballot left from here. */
 export function DraftLine() {
-  const draft = useStore($draft);
+  // The page's script may learn that this device keeps drafts before the island hydrates: the first render matches the HTML.
+  const draft = useStore($draft, { ssr: 'initial' });
   if (!draft.keeping) return null;
   return (
     <div className="draft-line">
