@@ -98,13 +98,20 @@ async function lighthouseComparison() {
     try {
       const measure = async (url) => {
         const runs = [];
-        for (let i = 0; i < RUNS; i++) {
-          console.error(`lighthouse ${i + 1}/${RUNS}: ${url}`);
+        // A run Lighthouse could not finish (a busy machine: no paint in time) is retried, a few times at most.
+        for (let attempt = 1; runs.length < RUNS; attempt++) {
+          if (attempt > RUNS * 2) throw new Error(`Lighthouse could not measure ${url} ${RUNS} times in ${RUNS * 2} attempts`);
+          console.error(`lighthouse ${runs.length + 1}/${RUNS}: ${url}`);
           const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
-          const requests = lhr.audits['network-requests'].details.items;
+          const requests = lhr.audits['network-requests']?.details?.items;
+          const lcp = lhr.audits['largest-contentful-paint']?.numericValue;
+          if (lhr.runtimeError || !requests || lcp === undefined) {
+            console.error(`  no result (${lhr.runtimeError?.code ?? lhr.audits['network-requests']?.errorMessage ?? 'no figures'}), once more`);
+            continue;
+          }
           runs.push({
             score: Math.round((lhr.categories.performance.score ?? 0) * 100),
-            lcp: lhr.audits['largest-contentful-paint'].numericValue,
+            lcp,
             tbt: lhr.audits['total-blocking-time'].numericValue,
             requests: requests.length,
             // Bytes on the wire, headers included, as the browser received them.
