@@ -8,6 +8,7 @@ import nomineeLists from './src/integrations/nominee-lists.ts';
 import personalLinks from './src/integrations/personal-links.ts';
 import { loadSite } from './src/survey/loader.ts';
 import { readServerConfig } from './src/server/config.ts';
+import { clientCodeSplitting } from './src/integrations/client-chunks.ts';
 
 const site = loadSite();
 
@@ -42,5 +43,6 @@ export default defineConfig({
     // Sentry's build flags: no debug logging, no performance tracing. Errors are all we send,
     // and the browser SDK (built only with PUBLIC_SENTRY_DSN) shrinks by about half.
     define: { __SENTRY_DEBUG__: 'false', __SENTRY_TRACING__: 'false' },
+    environments: { client: { build: { rolldownOptions: { output: { codeSplitting: clientCodeSplitting } } } } },
   },
 });

@@ -13,3 +13,8 @@ export function toPublicSurvey(slug: string, config: SurveyConfig): PublicSurvey
 export function pick<K extends keyof PublicSurvey>(survey: PublicSurvey, keys: readonly K[]): Pick<PublicSurvey, K> {
   return Object.fromEntries(keys.map((key) => [key, survey[key]])) as Pick<PublicSurvey, K>;
 }
+
+/** The splash image the welcome section shows, if any: the home page's largest paint, which its head preloads. */
+export function welcomeSplash(survey: Pick<PublicSurvey, 'welcome' | 'welcome_splash'>): string | undefined {
+  return survey.welcome ? survey.welcome_splash : undefined;
+}

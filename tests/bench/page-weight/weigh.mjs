@@ -1,7 +1,7 @@
 // What a first visit to a built page downloads: the module scripts, island components and
 // renderers the HTML names, and every module they import statically (not `import()`,
-// which loads later), plus the stylesheets. Sizes raw and gzipped (zlib's default level, as
-// most servers and CDNs send them).
+// which loads later), plus the stylesheets. Sizes raw, gzipped (zlib's default level, as
+// most servers and CDNs send them) and in Brotli (the `.br` copies `npm start` serves).
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -29,8 +29,10 @@ export function weighPage(clientDir, htmlFile) {
   const inline = [...html.matchAll(/<script(?![^>]*src=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('');
   const sum = (files) => files.reduce((total, file) => {
     const bytes = readFileSync(file);
-    return { raw: total.raw + bytes.length, gzip: total.gzip + gzipSync(bytes).length };
-  }, { raw: 0, gzip: 0 });
+    // A file too small to be worth compressing has no `.br` copy and goes out as it is.
+    const brotli = existsSync(`${file}.br`) ? readFileSync(`${file}.br`).length : bytes.length;
+    return { raw: total.raw + bytes.length, gzip: total.gzip + gzipSync(bytes).length, brotli: total.brotli + brotli };
+  }, { raw: 0, gzip: 0, brotli: 0 });
   return {
     js: sum([...js]),
     jsFiles: [...js].map((file) => path.relative(clientDir, file)),
