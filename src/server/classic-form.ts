@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { ApiErrorBody } from '../survey/api-answers.ts';
+import { problemLine } from '../survey/ballot-answer.ts';
+import { escapeHtml, plainPage, wantsPage } from './html-page.ts';
 import type { SurveyConfig } from '../survey/config.struct.ts';
 import { categoryKey, parseSlotName, writeInNames } from '../survey/ballot-keys.ts';
 import { WRITE_IN_KEY } from '../survey/ballot.struct.ts';
@@ -13,10 +14,7 @@ import { nomineeIndex } from './nominees.ts';
  * Idempotency-Key (the islands always send one), and a navigation that wants HTML.
  */
 export function isClassicPost(request: Request): boolean {
-  if (request.headers.has(IDEMPOTENCY_HEADER)) return false;
-  const mode = request.headers.get('sec-fetch-mode');
-  if (mode) return mode === 'navigate';
-  return (request.headers.get('accept') ?? '').includes('text/html');
+  return !request.headers.has(IDEMPOTENCY_HEADER) && wantsPage(request);
 }
 
 /**
@@ -71,26 +69,16 @@ function thankYouAddress(slug: string, request: Request): string {
   return `${base}/${encodeURIComponent(slug)}/thankyou`;
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** A problem's place in words the voter reads on the ballot: the field's label, a choice, a write-in. */
-function placeOf(path: string, config: SurveyConfig | undefined): string {
+/** A problem's place in words the voter reads on the ballot: the field's label, a choice, a write-in; none for what is no part of the ballot. */
+function placeOf(path: string, config: SurveyConfig | undefined): string | undefined {
   const slot = parseSlotName(path);
   if (slot) return `${slot.subcategory}, choice ${slot.slot}`;
   const writeIn = WRITE_IN_KEY.exec(path);
   if (writeIn) return `Write-in ${Number(writeIn[1]) + 1}`;
   if (path === 'affirm') return 'Affirmation';
   const field = config && allFields(config.layout).find((one) => one.name === path.replace(/\[.*$/, ''));
-  return field?.label ?? field?.name ?? path;
+  return field && (field.label ?? field.name);
 }
-
-const STYLE = `body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1f2933;background:#f5f7fa}
-header{background:#0b3d91;color:#fff;padding:1rem}header h1{margin:0;font-size:1.25rem}
-main{max-width:40rem;margin:1.5rem auto;padding:1.5rem;background:#fff;border-radius:8px}
-h2{margin-top:0;color:#b42318}li{margin:.25rem 0}.button{display:inline-block;padding:.6rem 1.2rem;background:#0b3d91;color:#fff;border-radius:6px;text-decoration:none}`;
-
-/** The HTML answer's policy: nothing loads; only its own stylesheet applies. */
-const PAGE_POLICY = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
 
 /** What each kind of refusal tells the voter, above the list of problems. */
 function headline(status: number, body: ApiErrorBody): { title: string; text: string } {
@@ -111,12 +99,8 @@ export async function classicAnswer(json: Response, request: Request): Promise<R
   if (json.status === 201 && survey) return new Response(null, { status: 303, headers: { Location: thankYouAddress(survey.slug, request), 'Cache-Control': 'no-store' } });
   const body = (await json.json()) as ApiErrorBody;
   const { title, text } = headline(json.status, body);
-  const problems = (body.problems ?? []).map((problem) => `<li><strong>${escape(placeOf(problem.path, survey?.config))}</strong>: ${escape(problem.message)}</li>`).join('');
-  const surveyTitle = survey?.config.survey_title ?? 'Survey';
+  const lines = (body.problems ?? []).map((problem) => problemLine(problem, placeOf(problem.path, survey?.config))).filter((line) => line !== undefined);
+  const problems = lines.length ? `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>` : '';
   const back = survey ? `<p><a class="button" href="/${encodeURIComponent(survey.slug)}/">Open a new ballot</a></p>` : '';
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(title)} · ${escape(surveyTitle)}</title><style>${STYLE}</style></head><body><header><h1>${escape(surveyTitle)}</h1></header><main><h2>${escape(title)}</h2><p>${escape(text)}</p>${problems ? `<ul>${problems}</ul>` : ''}${back}</main></body></html>`;
-  const headers = new Headers(json.headers);
-  headers.set('Content-Type', 'text/html; charset=utf-8');
-  headers.set('Content-Security-Policy', PAGE_POLICY);
-  return new Response(html, { status: json.status, headers });
+  return plainPage({ status: json.status, site: survey?.config.survey_title ?? 'Survey', title, text, html: problems + back, headers: json.headers });
 }

@@ -7,18 +7,7 @@ import { normalizeReceipt, receiptAnswerText } from '../survey/receipt-code.ts';
 import type { ReceiptCheck } from '../survey/api-answers.ts';
 import { requestTime } from './test-hooks.ts';
 import { rateLimited } from './rate-limit.ts';
-
-/** True when a browser navigated here (the check form without JavaScript): it is answered a page, not JSON. */
-function wantsPage(request: Request): boolean {
-  const accept = request.headers.get('accept') ?? '';
-  return accept.includes('text/html') && !accept.startsWith('application/json');
-}
-
-function page(status: number, sentence: string, headers: Record<string, string> = {}): Response {
-  const escaped = sentence.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-  const body = `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Receipt check</title></head>\n<body><h1>Receipt check</h1><p>${escaped}</p><p>Use your browser's Back button to return to the survey.</p></body></html>\n`;
-  return new Response(body, { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
-}
+import { plainPage, wantsPage } from './html-page.ts';
 
 /**
  * Answers a voter's receipt check (`GET /api/survey/receipt/{projectId}/{code}`, or `?code=`
@@ -30,10 +19,12 @@ export async function checkReceipt(request: Request, connection: string | undefi
   const config = serverConfig();
   const now = requestTime(request, config);
   const asPage = wantsPage(request);
+  const survey = findSurvey(projectId ?? '');
+  const page = (status: number, sentence: string, headers?: HeadersInit) =>
+    plainPage({ status, site: survey?.config.survey_title ?? 'Survey', title: 'Receipt check', text: sentence, html: "<p>Use your browser's Back button to return to the survey.</p>", headers });
   const { db } = await database();
   const limited = await rateLimited('receipt', request, connection, now);
   if (limited) return asPage ? page(429, receiptAnswerText('too-many', ''), { 'Retry-After': limited.headers.get('Retry-After') ?? '60' }) : limited;
-  const survey = findSurvey(projectId ?? '');
   if (!survey) return refuse(404, 'unknown_survey', 'There is no survey with this project id.');
   const code = normalizeReceipt(typed ?? '');
   if (!code) {

@@ -54,16 +54,25 @@ export function isFinal(verdict: BallotVerdict): boolean {
 }
 
 /**
- * The reasons of a refusal as the voter reads them: the API's sentence, then each problem,
- * named by the field's label when the problem is about a field of the ballot. A problem about
- * something that is not a field (the link, a header) is already said by the sentence.
+ * The reasons of a refusal as the voter reads them: the API's sentence, then each problem once
+ * (`problemLine`). A problem about something that is not a field (the link, a header) is
+ * already said by the sentence.
  */
 export function refusalLines(verdict: { message?: string; problems: Problem[] }, labels: Record<string, string>): string[] {
   const lines = verdict.message ? [verdict.message] : [];
   for (const problem of verdict.problems) {
-    const label = labels[problem.path];
-    const line = label ? `${label}: ${problem.message}` : /^[A-Z]/.test(problem.message) ? problem.message : undefined;
+    const line = problemLine(problem, labels[problem.path]);
     if (line && !lines.includes(line)) lines.push(line);
   }
   return lines;
+}
+
+/**
+ * One problem as the voter reads it: a whole sentence (the ballot's messages name their field,
+ * src/survey/field-messages.ts) as it is; a fragment ("is not valid.") after the label of what
+ * it is about, or nothing when no label is known (a form-data name or a header means nothing to a voter).
+ */
+export function problemLine(problem: Problem, label: string | undefined): string | undefined {
+  if (/^[A-Z“"]/.test(problem.message)) return problem.message;
+  return label ? `${label}: ${problem.message}` : undefined;
 }

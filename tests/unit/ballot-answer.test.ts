@@ -52,6 +52,7 @@ describe('a refusal in the voter’s words', () => {
     ['a field by its label', { message: 'Some answers need another look.', problems: [{ path: 'email', message: 'email is not valid.' }] }, ['Some answers need another look.', 'Email: email is not valid.']],
     ['no form-data name or code for what is no field', { message: 'Sorry, this link is invalid!', problems: [{ path: 'secret', message: 'is not a valid personal link.' }] }, ['Sorry, this link is invalid!']],
     ['a whole sentence about what is no field', { problems: [{ path: 'nominations[A][B][1]', message: 'That nominee is not on the list.' }] }, ['That nominee is not on the list.']],
+    ['a sentence that names its field, without the label again', { problems: [{ path: 'email', message: 'Email is not valid. Enter an address like name@example.org.' }] }, ['Email is not valid. Enter an address like name@example.org.']],
     ['each line once', { message: 'x.', problems: [{ path: 'affirm', message: 'is required.' }, { path: 'affirm', message: 'is required.' }] }, ['x.', 'I Affirm: is required.']],
   ])('%s', (_, refusal, lines) => {
     expect(refusalLines(refusal, labels)).toEqual(lines);

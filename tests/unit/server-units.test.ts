@@ -7,6 +7,7 @@ import { clientAddress } from '../../src/server/client-address.ts';
 import { readIdempotencyKey } from '../../src/server/idempotency.ts';
 import { uuidv7 } from '../../src/server/ids.ts';
 import { tileSlug } from '../../src/survey/tiles.ts';
+import { escapeHtml, plainPage, wantsPage } from '../../src/server/html-page.ts';
 
 describe('configuration from the environment', () => {
   test('defaults: SQLite under ./data, 12 MB bodies, 30 posts a minute', () => {
@@ -120,4 +121,30 @@ test('uuidv7 ids made in one millisecond sort in the order they were made', () =
 test('a tile is known by its slug, or its title in dashed lower case', () => {
   expect(tileSlug({ title: 'When should a headache worry me?' })).toBe('when-should-a-headache-worry-me');
   expect(tileSlug({ title: 'Sports Medicine', slug: 'sports' })).toBe('sports');
+});
+
+describe('pages the API answers a browser with', () => {
+  const request = (headers: Record<string, string>) => new Request('http://127.0.0.1/api/x', { headers });
+
+  test.each<[string, Record<string, string>, boolean]>([
+    ['a navigation', { 'Sec-Fetch-Mode': 'navigate', Accept: '*/*' }, true],
+    ['a browser asking for HTML', { Accept: 'text/html,application/xhtml+xml' }, true],
+    ["a page's script", { 'Sec-Fetch-Mode': 'cors', Accept: 'application/json' }, false],
+    ['JSON first, HTML too', { Accept: 'application/json, text/html' }, false],
+    ['no preference', {}, false],
+  ])('%s wants a page: %s', (_, headers, page) => {
+    expect(wantsPage(request(headers))).toBe(page);
+  });
+
+  test('a plain page escapes its texts, loads nothing and is never cached', async () => {
+    const answer = plainPage({ status: 422, site: 'A & B', title: '<b>x</b>', text: '"quoted"', html: '<p>ok</p>', headers: { 'Content-Type': 'application/json', 'Retry-After': '5' } });
+    expect(answer.status).toBe(422);
+    expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(answer.headers.get('retry-after')).toBe('5');
+    expect(answer.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-/);
+    const html = await answer.text();
+    expect(html).toContain('<h1>A &amp; B</h1></header><main><h2>&lt;b&gt;x&lt;/b&gt;</h2><p>&quot;quoted&quot;</p><p>ok</p>');
+    expect(escapeHtml(`<'&">`)).toBe('&lt;&#39;&amp;&quot;&gt;');
+  });
 });

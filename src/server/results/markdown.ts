@@ -1,7 +1,4 @@
-/** Escapes text for HTML: the five characters that could open markup or end an attribute. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+import { escapeHtml } from '../html-page.ts';
 
 /** Inline Markdown on escaped text: `code` and **bold**, nothing else. */
 function inline(text: string): string {

@@ -1,4 +1,4 @@
-import { escapeHtml } from './markdown.ts';
+import { escapeHtml } from '../html-page.ts';
 
 const fmt = (n: number) => n.toLocaleString('en');
 

@@ -1,4 +1,5 @@
-import { escapeHtml as esc, renderMarkdown } from './markdown.ts';
+import { renderMarkdown } from './markdown.ts';
+import { escapeHtml as esc } from '../html-page.ts';
 import { perDayChart, voteBar } from './report-charts.ts';
 import type { ReportData } from './report-data.ts';
 import { EXCLUSION_REASONS } from './rules.ts';
