@@ -19,7 +19,9 @@ const { bodySizeLimit, allowedDomains } = readServerConfig();
 export default defineConfig({
   output: 'static',
   trailingSlash: 'ignore',
-  adapter: node({ mode: 'middleware', bodySizeLimit }),
+  // Middleware mode: bin/serve.mjs serves the files and hands Astro the API; `staticHeaders` gives
+  // each built page's headers (its Content-Security-Policy) to the build instead of a <meta>.
+  adapter: node({ mode: 'middleware', bodySizeLimit, staticHeaders: true }),
   integrations: [react(), nomineeLists(), personalLinks(), staticHostRules(), precompress()],
   security: {
     // src/middleware.ts checks the origin of every API post instead: Astro's check admits only
@@ -29,7 +31,8 @@ export default defineConfig({
     // only, so a request's origin is the public https one.
     allowedDomains: allowedDomains.map((hostname) => ({ hostname, protocol: 'https' })),
     // Astro hashes the scripts and styles it inlines into each page's policy; the pages add the
-    // rest (src/components/ContentPolicy.astro) and the build copies it to `_headers`.
+    // rest (src/components/ContentPolicy.astro). With the adapter's `staticHeaders`, the policy
+    // is a header, not a <meta>: the build writes it to `_headers` (static-host-rules.ts).
     csp: true,
   },
   redirects: {

@@ -8,6 +8,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { headersFor, matchRule, parseHeaderRules, parseRules } from './static-rules.mjs';
 import { refusedPath, staticFiles } from './static-files.mjs';
 
+/** The not-found page's path in `_headers` (src/integrations/static-host-rules.ts). */
+const NOT_FOUND_PAGE = '/404.html';
+
 // The survey API trusts the peer header below only when this server set it.
 process.env.PEERVOTE_PEER_HEADER = '1';
 // PEERVOTE_DIST serves another build's output (`astro build --outDir …`); tests use it.
@@ -59,6 +62,18 @@ const REFUSED_METHOD = JSON.stringify({ error: 'method_not_allowed', message: `T
 const refuse = (res, why) =>
   res.writeHead(400, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify({ error: 'bad_request', message: `This address cannot be served: ${why}.`, problems: [] }));
 
+/**
+ * A page address that names no built file: Astro answers with the not-found page, which
+ * carries its own policy from `_headers` wherever the address's folder gave none (outside
+ * every survey's folder), as under a survey's folder that folder's policy covers it.
+ */
+function notFound(req, res) {
+  if (!res.hasHeader('Content-Security-Policy')) {
+    for (const [name, value] of headersFor(headerRules(), NOT_FOUND_PAGE)) if (name.toLowerCase() === 'content-security-policy') res.appendHeader(name, value);
+  }
+  handler(req, res);
+}
+
 const server = http.createServer((req, res) => {
   if (NEVER_TAKEN.has(req.method ?? '')) {
     res.writeHead(405, { Allow: ALLOW, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' }).end(REFUSED_METHOD);
@@ -80,7 +95,7 @@ const server = http.createServer((req, res) => {
   if (action?.rewrite) req.url = action.rewrite + url.search;
   const pathname = action?.rewrite ?? url.pathname;
   if (pathname.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) handler(req, res);
-  else files(req, res, () => handler(req, res));
+  else files(req, res, () => notFound(req, res));
 });
 
 // A CONNECT never reaches the request handler: Node hands it over as a raw socket.

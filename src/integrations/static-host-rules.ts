@@ -1,6 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
 import type { AstroIntegration } from 'astro';
 import { listSurveySlugs, loadSite } from '../survey/loader.ts';
 import { HEADER_ONLY_DIRECTIVES, mergePolicies, staticHeaders } from '../survey/headers.ts';
@@ -20,59 +18,71 @@ export function redirectRules(slugs: string[], defaultSurvey: string): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The page a static host sends for an address that names no file; `bin/serve.mjs` does the same. */
+export const NOT_FOUND_PAGE = '/404.html';
+
 /**
  * The `_headers` file for static hosts, the same headers `bin/serve.mjs` sends: the hardening
- * headers for every path, and for each survey's folder its Content-Security-Policy. A host
- * sends every block whose path matches, so no policy sits under `/*`, where it would add to
- * (and so narrow) each survey's own.
+ * headers for every path, each survey's Content-Security-Policy under its folder, and the
+ * not-found page's own. A host sends every block whose path matches, so no policy sits under
+ * `/*`, where it would add to (and so narrow) each survey's own.
  */
-export function headerRules(surveyPolicies: Record<string, string> = {}): string {
+export function headerRules(surveyPolicies: Record<string, string> = {}, notFoundPolicy?: string): string {
   const block = (pattern: string, headers: Record<string, string>) =>
     `${pattern}\n${Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`).join('\n')}\n`;
-  return [block('/*', staticHeaders()), ...Object.entries(surveyPolicies).map(([slug, policy]) => block(`/${slug}/*`, { 'Content-Security-Policy': policy }))].join('');
+  return [
+    block('/*', staticHeaders()),
+    ...Object.entries(surveyPolicies).map(([slug, policy]) => block(`/${slug}/*`, { 'Content-Security-Policy': policy })),
+    ...(notFoundPolicy ? [block(NOT_FOUND_PAGE, { 'Content-Security-Policy': notFoundPolicy })] : []),
+  ].join('');
 }
 
-const META_POLICY = /<meta http-equiv="content-security-policy" content="([^"]*)"/i;
-
-/** The policy Astro wrote into a page's <meta http-equiv>, if any. */
-export function metaPolicy(html: string): string | undefined {
-  const content = META_POLICY.exec(html)?.[1];
-  return content?.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
-}
-
-function htmlFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.html'))
-    .map((file) => path.join(dir, file));
+/** The Content-Security-Policy Astro gave each page it built, by the page's path (`/404`, `/{slug}/thankyou`…). */
+export function routePolicies(routeToHeaders: ReadonlyMap<string, { headers: Headers }>): Map<string, string> {
+  const policies = new Map<string, string>();
+  for (const [pathname, { headers }] of routeToHeaders) {
+    const policy = headers.get('content-security-policy');
+    if (policy) policies.set(pathname, policy);
+  }
+  return policies;
 }
 
 /**
- * Each survey's header policy: every one of its pages' <meta> policies merged (a personal link
- * is rewritten to one of them, and a host may match headers before it rewrites), plus what
- * only a header can say (frame-ancestors).
+ * Each survey's header policy: the policies of all its pages merged (a personal link is
+ * rewritten to one of them, and a host matches headers before it rewrites), with the
+ * not-found page's (served at any address in the folder that names no page), plus what only
+ * a header can say (frame-ancestors).
  */
-export function surveyPolicies(clientDir: string, slugs: string[]): Record<string, string> {
+export function surveyPolicies(policies: ReadonlyMap<string, string>, slugs: string[]): Record<string, string> {
+  const notFound = policies.get('/404');
   return Object.fromEntries(
     slugs.map((slug) => {
-      const policies = htmlFiles(path.join(clientDir, slug))
-        .map((file) => metaPolicy(readFileSync(file, 'utf8')))
-        .filter((policy): policy is string => Boolean(policy));
-      return [slug, mergePolicies(policies, HEADER_ONLY_DIRECTIVES)];
+      const own = [...policies].filter(([pathname]) => pathname === `/${slug}` || pathname.startsWith(`/${slug}/`)).map(([, policy]) => policy);
+      return [slug, mergePolicies(notFound ? [...own, notFound] : own, HEADER_ONLY_DIRECTIVES)];
     }),
   );
 }
 
-/** Writes `_redirects` and `_headers` beside the built pages. */
+/**
+ * Writes `_redirects` and `_headers` beside the built pages. The Node adapter's `staticHeaders`
+ * makes Astro hand each page's policy to the build (with the hashes of what it inlined)
+ * instead of writing it into the page, so these headers are the only place it is said.
+ */
 export default function staticHostRules(): AstroIntegration {
+  let policies = new Map<string, string>();
   return {
     name: 'peervote:static-host-rules',
     hooks: {
+      'astro:build:generated': ({ routeToHeaders }) => {
+        policies = routePolicies(routeToHeaders);
+      },
       'astro:build:done': ({ dir, logger }) => {
         const slugs = listSurveySlugs();
         const rules = redirectRules(slugs, loadSite().default_survey);
+        const notFound = policies.get('/404');
         writeFileSync(new URL('_redirects', dir), rules);
-        writeFileSync(new URL('_headers', dir), headerRules(surveyPolicies(fileURLToPath(dir), slugs)));
-        logger.info(`wrote _redirects (${rules.trim().split('\n').length} rules) and _headers (a Content-Security-Policy for each of ${slugs.length} surveys) for static hosts`);
+        writeFileSync(new URL('_headers', dir), headerRules(surveyPolicies(policies, slugs), notFound && mergePolicies([notFound], HEADER_ONLY_DIRECTIVES)));
+        logger.info(`wrote _redirects (${rules.trim().split('\n').length} rules) and _headers (a Content-Security-Policy for each of ${slugs.length} surveys and the not-found page) for static hosts`);
       },
     },
   };

@@ -42,9 +42,19 @@ test('a survey with nothing configured allows no third party: its own origin and
   expect(directive(policy, 'connect-src')).toBe("connect-src 'self'");
   expect(directive(policy, 'object-src')).toBe("object-src 'none'");
   expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'none'");
-  // The page's <meta> carries the same policy but frame-ancestors, which only a header can.
-  const meta = await (await request.get('/top-doctors-demo/')).text();
-  expect(meta).toContain('http-equiv="content-security-policy"');
+  // The header is the policy's only home: Astro hands it to the build instead of a <meta>.
+  const html = await (await request.get('/top-doctors-demo/')).text();
+  expect(html).not.toMatch(/http-equiv="content-security-policy"/i);
+});
+
+test('the not-found page carries its own policy outside every survey, and its folder\'s inside one', async ({ request }) => {
+  const outside = await request.get('/nowhere/');
+  expect(outside.status()).toBe(404);
+  expect([outside.headers()['content-security-policy']]).toEqual(written('/404.html')['content-security-policy']);
+  expect(directive(outside.headers()['content-security-policy'], 'script-src')).toMatch(/^script-src 'self'( 'sha256-[\w+/=]+')+$/);
+  const inside = await request.get('/top-doctors-demo/no/such/page');
+  expect(inside.status()).toBe(404);
+  expect([inside.headers()['content-security-policy']]).toEqual(written('/top-doctors-demo/')['content-security-policy']);
 });
 
 test('a survey that configures third parties allows exactly their hosts, for a personal link too', async ({ request }) => {
@@ -67,7 +77,7 @@ test('the API answers with a policy that loads nothing and may not be framed', a
   expect(response.headers()['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
 });
 
-for (const pathname of ['/top-doctors-demo/', '/top-doctors-demo/thankyou', '/members-choice/demo', '/best-dentists-2024/', '/nowhere/']) {
+for (const pathname of ['/top-doctors-demo/', '/top-doctors-demo/thankyou', '/members-choice/demo', '/best-dentists-2024/', '/nowhere/', '/members-choice/no/such/page']) {
   test(`${pathname} runs under its policy without a single violation`, async ({ page }) => {
     await interceptThirdParties(page);
     const violations: string[] = [];

@@ -3,7 +3,7 @@ import { loadSurvey } from '../../src/survey/loader.ts';
 import { toPublicSurvey } from '../../src/survey/public.ts';
 import { pagePolicy, surveyCspSources, thirdPartyConfig } from '../../src/survey/third-parties.ts';
 import { mergePolicies, parsePolicy } from '../../src/survey/headers.ts';
-import { headerRules, metaPolicy } from '../../src/integrations/static-host-rules.ts';
+import { headerRules, routePolicies, surveyPolicies } from '../../src/integrations/static-host-rules.ts';
 import { headersFor, parseHeaderRules } from '../../bin/static-rules.mjs';
 import { listenBallotEvents, type BallotEvent } from '../../src/third-party/ballot-events.ts';
 import { $nominations, clearNominee, pickNominee } from '../../src/stores/nominations.ts';
@@ -64,8 +64,22 @@ describe('merging the policies of a survey\'s pages', () => {
     expect(merged.get('frame-src')).toEqual(['https://x.example']);
   });
 
-  it('reads the policy Astro writes into a page', () => {
-    expect(metaPolicy(`<meta http-equiv="content-security-policy" content="script-src &#39;self&#39;">`)).toBe("script-src 'self'");
+  it("reads the policy Astro hands the build for each page, and merges a survey's with the not-found page's", () => {
+    const page = (policy?: string) => ({ headers: new Headers(policy ? { 'Content-Security-Policy': policy } : {}) });
+    const policies = routePolicies(
+      new Map([
+        ['/demo', page("script-src 'self' 'sha256-a'")],
+        ['/demo/thankyou', page("script-src 'self' 'sha256-b'")],
+        ['/demo-two', page("script-src 'self' 'sha256-c'")],
+        ['/404', page("script-src 'self' 'sha256-d'")],
+        ['/plain', page()],
+      ]),
+    );
+    expect([...policies.keys()]).toEqual(['/demo', '/demo/thankyou', '/demo-two', '/404']);
+    expect(surveyPolicies(policies, ['demo', 'demo-two'])).toEqual({
+      demo: "script-src 'self' 'sha256-a' 'sha256-b' 'sha256-d'; frame-ancestors 'none'",
+      'demo-two': "script-src 'self' 'sha256-c' 'sha256-d'; frame-ancestors 'none'",
+    });
   });
 });
 
@@ -78,6 +92,13 @@ describe('_headers', () => {
     expect(names('/api/health')).not.toContain('Content-Security-Policy');
     expect(headersFor(rules, '/demo/s3cr3t')).toContainEqual(['Content-Security-Policy', "default-src 'self'"]);
     expect(names('/demo-two/')).not.toContain('Content-Security-Policy');
+  });
+
+  it("gives the not-found page its own policy, under its own path only", () => {
+    const withNotFound = parseHeaderRules(headerRules({ demo: "default-src 'self'" }, "default-src 'none'"));
+    expect(headersFor(withNotFound, '/404.html')).toContainEqual(['Content-Security-Policy', "default-src 'none'"]);
+    expect(headersFor(withNotFound, '/nowhere/').map(([name]) => name)).not.toContain('Content-Security-Policy');
+    expect(headersFor(withNotFound, '/demo/x').filter(([name]) => name === 'Content-Security-Policy')).toEqual([['Content-Security-Policy', "default-src 'self'"]]);
   });
 });
 
