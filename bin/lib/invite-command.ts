@@ -1,6 +1,7 @@
 // `invite`: from a roster to personal links and the mail-merge list.
-import { readFileSync } from 'node:fs';
-import { stringify } from 'yaml';
+import { existsSync, readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import { Document, parseDocument } from 'yaml';
 import type { Context } from './results-commands.ts';
 import { who } from './results-commands.ts';
 import { prepopulationFile, privateDir } from '../../src/survey/loader.ts';
@@ -13,6 +14,24 @@ import { newSecret } from '../../src/server/tokens.ts';
 import { openOutput } from './output.ts';
 
 const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
+
+/**
+ * The prepopulation file's new text: the file on disk edited in place (people removed, changed
+ * or added), so that the comments an operator wrote there stay, or a new file under `header`.
+ */
+export function prepopulationText(file: string, map: Record<string, unknown>, header: string): string {
+  const source = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const document = source ? parseDocument(source) : new Document({});
+  if (!document.contents) document.contents = document.createNode({});
+  // A file that opens with a comment has its header already (invite's, or the operator's own).
+  if (!source.trimStart().startsWith('#')) document.commentBefore = header.replace(/^# ?/gm, ' ').trimEnd();
+  const before = (document.toJSON() ?? {}) as Record<string, unknown>;
+  for (const secret of Object.keys(before)) if (!Object.hasOwn(map, secret)) document.delete(secret);
+  for (const [secret, person] of Object.entries(map)) {
+    if (!Object.hasOwn(before, secret) || !isDeepStrictEqual(before[secret], person)) document.set(secret, document.createNode(person));
+  }
+  return document.toString();
+}
 
 /** The site's address for personal links: `--base-url`, else `PEERVOTE_BASE_URL`, else `npm start`'s. */
 export function baseUrl(options: Context['options']): string {
@@ -50,7 +69,7 @@ export async function inviteCommand({ db, survey, nominees, prepopulation, optio
     const person = plan.map[secret];
     links += csvLine([greetingName(person, survey.config), person.email as string, personalLink(url, survey.slug, secret)]);
   }
-  const staged: StagedFile[] = [stageFile(file, header + stringify(plan.map))];
+  const staged: StagedFile[] = [stageFile(file, prepopulationText(file, plan.map, header))];
   const out = text(options.out);
   try {
     if (out) staged.push(stageFile(out, links));
