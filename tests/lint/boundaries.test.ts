@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The import boundaries of STYLE.md, as biome.jsonc states them, each shown to fail: every case is a
+// The import boundaries of STYLE.md, as biome.jsonc states them, and its ban on focused and skipped
+// tests, each shown to fail: every case is a
 // one-line file written at the path it names, in a scratch project holding a copy of biome.jsonc,
 // linted by the project's Biome. A case with a `refused` message must draw exactly that
 // diagnostic; a case without one must draw none, so a rule that grows too wide fails here too.
@@ -69,7 +70,14 @@ const cases: Case[] = [
   { file: 'src/pages/api/probe.ts', source: "import { x } from '../../stores/answers.ts';", refused: ENDPOINT_SIDE },
   { file: 'src/pages/api/probe.ts', source: "import { x } from '../../server/survey-routes.ts';" },
   { file: 'src/middleware.ts', source: "import { x } from './server/config.ts';" },
+  // no test is focused or skipped
+  { file: 'tests/unit/probe.test.ts', source: "import { it } from 'vitest';\nit.only('runs alone', () => {});", refused: "Don't focus the test." },
+  { file: 'tests/e2e/probe.spec.ts', source: "import { test } from '@playwright/test';\ntest.skip('never runs', () => {});", refused: "Don't disable tests." },
+  { file: 'tests/unit/probe.test.ts', source: "import { it } from 'vitest';\nit('runs', () => {});" },
 ];
+
+/** The rules these cases are about; the probes' other findings (their unused imports) are not. */
+const RULES = ['style/noRestrictedImports', 'suspicious/noFocusedTests', 'suspicious/noSkippedTests'];
 
 const root = path.resolve(import.meta.dirname, '../..');
 const biome = path.join(root, 'node_modules/.bin/biome');
@@ -83,7 +91,7 @@ function caseFile(c: Case, index: number): string {
   return path.join(dir, `${name}-${index}${ext}`);
 }
 
-/** The boundary diagnostics Biome gives, by the file they are about. */
+/** The diagnostics of those rules, by the file they are about. */
 const found = new Map<string, string[]>();
 
 beforeAll(() => {
@@ -95,7 +103,7 @@ beforeAll(() => {
     writeFileSync(file, `${c.source}\n`);
   });
   for (const d of lint(scratch).diagnostics) {
-    if (d.category === 'lint/style/noRestrictedImports') found.set(d.location.path, [...(found.get(d.location.path) ?? []), d.message]);
+    if (RULES.some((rule) => d.category === `lint/${rule}`)) found.set(d.location.path, [...(found.get(d.location.path) ?? []), d.message]);
   }
 }, 60_000);
 
@@ -105,7 +113,8 @@ afterAll(() => {
 
 /** Biome's JSON report for the scratch project, linted with a copy of the project's configuration. */
 function lint(folder: string): { diagnostics: { category: string; message: string; location: { path: string } }[] } {
-  const args = ['lint', '--vcs-enabled=false', '--reporter=json', '--max-diagnostics=none', '--only=style/noRestrictedImports', '.'];
+  const rules = RULES.map((rule) => `--only=${rule}`);
+  const args = ['lint', '--vcs-enabled=false', '--reporter=json', '--max-diagnostics=none', ...rules, '.'];
   try {
     return JSON.parse(execFileSync(biome, args, { cwd: folder, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
   } catch (error) {
@@ -114,7 +123,7 @@ function lint(folder: string): { diagnostics: { category: string; message: strin
   }
 }
 
-describe('STYLE.md import boundaries', () => {
+describe('STYLE.md import boundaries and whole test runs', () => {
   cases.forEach((c, index) => {
     const title = `${c.file}: ${c.source.replace(/\n/g, ' ')} is ${c.refused ? 'refused' : 'allowed'}`;
     it(title, () => {
