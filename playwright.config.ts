@@ -6,6 +6,8 @@ const port = Number(process.env.E2E_PORT ?? 4322);
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
+  // A `test.only` left in a file would run that test alone and pass the rest unseen: CI refuses it.
+  forbidOnly: !!process.env.CI,
   workers: process.env.CI ? 2 : undefined,
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],

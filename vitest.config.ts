@@ -5,7 +5,7 @@ import { getViteConfig } from 'astro/config';
 // own configuration (vitest.api.config.ts, `npm run test:api`).
 export default getViteConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts'],
+    include: ['tests/unit/**/*.test.ts', 'tests/lint/**/*.test.ts'],
     testTimeout: 120_000,
   },
 });

@@ -19,9 +19,9 @@ const csvValue = (value = '') => (/[",\n\r]/.test(value) ? `"${value.replaceAll(
 
 /** The list as CSV with a header row, or as JSON Lines. */
 export function formatNominees(nominees: Nominee[], jsonLines: boolean): string {
-  if (jsonLines) return nominees.map((nominee) => JSON.stringify(nominee)).join('\n') + '\n';
+  if (jsonLines) return `${nominees.map((nominee) => JSON.stringify(nominee)).join('\n')}\n`;
   const rows = nominees.map((nominee) => COLUMNS.map((column) => csvValue(nominee[column])).join(','));
-  return [COLUMNS.join(','), ...rows].join('\n') + '\n';
+  return `${[COLUMNS.join(','), ...rows].join('\n')}\n`;
 }
 
 const { values, positionals } = parseArgs({

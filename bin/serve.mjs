@@ -99,7 +99,7 @@ const server = http.createServer((req, res) => {
 });
 
 // A CONNECT never reaches the request handler: Node hands it over as a raw socket.
-server.on('connect', (req, socket) => {
+server.on('connect', (_req, socket) => {
   const head = `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(REFUSED_METHOD)}\r\nConnection: close\r\n\r\n`;
   socket.end(head + REFUSED_METHOD);
 });

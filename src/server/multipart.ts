@@ -3,9 +3,6 @@ import { formDataToBallot, type BallotInput } from '../survey/ballot-input.ts';
 import { nulProblems, stripStrayControls } from '../survey/control-characters.ts';
 import type { Problem } from '../survey/errors.ts';
 
-/** Why a body could not be read: larger than the limit, or not well-formed multipart. */
-export type BodyFailure = 'too-large' | 'malformed';
-
 /**
  * Reads a request body up to `limit` bytes and stops reading at once past it, so an oversized
  * body never sits in memory whole. Returns the bytes, or 'too-large'.

@@ -4,6 +4,7 @@ import type { Problem } from './errors.ts';
 const NUL = '\u0000';
 
 /** C0 controls and DEL other than tab, newline and carriage return: invisible debris of copy and paste. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching these controls is this pattern's whole point.
 const STRAY_CONTROLS = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
 /** The words a voter reads for a text that holds a NUL character. */

@@ -17,6 +17,7 @@ export function startAnalytics(id: string, pageLocation: string): void {
   window.dataLayer = window.dataLayer ?? [];
   // gtag.js reads the `arguments` objects the snippet queues, not arrays.
   window.gtag = function gtag() {
+    // biome-ignore lint/complexity/noArguments: see above: gtag.js wants the arguments object itself.
     window.dataLayer!.push(arguments);
   };
   window.gtag('js', new Date());

@@ -15,6 +15,7 @@ declare global {
 /** Starts the Facebook (Meta) pixel with a page view: Meta's snippet, without its inline script. */
 export function startFacebookPixel(id: string): void {
   if (!window.fbq) {
+    // biome-ignore lint/complexity/useArrowFunction: kept in the shape of Meta's snippet, which fbevents.js takes over.
     const fbq = function (...args: unknown[]) {
       if (fbq.callMethod) fbq.callMethod(...args);
       else fbq.queue.push(args);

@@ -117,7 +117,7 @@ test.describe('a personal link', () => {
 
   test('keeps the secret out of the Referer of every request the page makes', async ({ page }) => {
     const referers: Array<string | undefined> = [];
-    page.on('request', (request) => referers.push(request.headers()['referer']));
+    page.on('request', (request) => referers.push(request.headers().referer));
     const response = await page.goto(`/top-doctors-demo/${SECRETS.evelyn}`);
     expect(response?.headers()['referrer-policy']).toBe('no-referrer');
     await expect(page.getByRole('textbox', { name: 'First name' })).toHaveValue('Evelyn');

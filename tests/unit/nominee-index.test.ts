@@ -25,6 +25,7 @@ describe('the sample surveys', () => {
 
   it('the demo list has the names search must cope with', () => {
     const names = loadNominees(loadSurvey('top-doctors-demo')).map((n) => n.name);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the range spells "any non-ASCII character".
     expect(names.filter((n) => /[^\x00-\x7f]/.test(n)).length).toBeGreaterThan(300);
     expect(names.filter((n) => /\S-\S/.test(n)).length).toBeGreaterThan(100);
     expect(names.filter((n) => n.includes("'")).length).toBeGreaterThan(50);
