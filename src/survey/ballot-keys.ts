@@ -14,6 +14,11 @@
  * the API and the operator's CLI all call these.
  */
 
+/** True for a name a layout field may have: letters, digits, dashes and underscores, starting with a letter (no brackets, so no clash with the names below). */
+export function isFieldName(name: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9_-]*$/.test(name);
+}
+
 /** The form-data name of one nomination slot (slot counts from 1). */
 export function slotName(group: string, subcategory: string, slot: number): string {
   return `nominations[${group}][${subcategory}][${slot}]`;
@@ -75,7 +80,8 @@ export function parseCustomReservationName(name: string): string | undefined {
 }
 
 function fieldOfSuffixed(name: string, suffix: string): string | undefined {
-  return name.length > suffix.length && name.endsWith(suffix) ? name.slice(0, -suffix.length) : undefined;
+  const field = name.endsWith(suffix) ? name.slice(0, -suffix.length) : '';
+  return isFieldName(field) ? field : undefined;
 }
 
 /** The layout field a name of its own or a suffixed one belongs to: what comes before the first `[` (field names hold none). */

@@ -13,13 +13,14 @@ import {
   type Infer,
 } from 'superstruct';
 import { FIELD_TABLE, hasOptions, type FieldTypeName } from './fields.ts';
+import { isFieldName } from './ballot-keys.ts';
 
 /** Every kind of input a survey layout can place (SPEC.md §3): the names of the field table's rows. */
 export const FIELD_TYPES = Object.keys(FIELD_TABLE) as FieldTypeName[];
 
 /** A field name: letters, digits, dashes and underscores, as used in form data keys. */
 export const FieldName = refine(string(), 'FieldName', (value) =>
-  /^[A-Za-z][A-Za-z0-9_-]*$/.test(value) ? true : `expected a name of letters, digits, dashes and underscores that starts with a letter, got "${value}"`,
+  isFieldName(value) ? true : `expected a name of letters, digits, dashes and underscores that starts with a letter, got "${value}"`,
 );
 
 /** The rules a field's answer must follow; `message` replaces the default error text. */
