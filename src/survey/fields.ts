@@ -9,9 +9,10 @@ import { customReservationName, otherAnswerName } from './ballot-keys.ts';
  * To add a field type:
  * 1. add its row here: its `kind`, and for an answer the `value` it sends (which names the
  *    struct it is checked with, in ballot-rules.ts) and any flag it needs;
- * 2. render it in its component, src/islands/fields/FieldView.tsx (a new kind of section: its
- *    own island, placed by src/survey/segments.ts).
- * Its form-data names, its checks, how it is stored and exported follow from the row.
+ * 2. render it in its component, src/islands/fields/FieldView.tsx.
+ * Its config check, its form-data names, its ballot checks and error words, how the store
+ * sends it, how the API stores it and how the export writes it follow from the row. (A third
+ * kind of reservation is more than a type: it also needs its tiles in the survey config.)
  */
 
 /**
