@@ -26,15 +26,13 @@ export function collectBallot(survey: Pick<BallotSurvey, 'layout'>): BallotInput
       const reservation = $reservations.get()[field.name];
       if (reservation?.tile) input[field.name] = reservation.tile;
       if (reservation?.custom?.trim()) input[customReservationName(field.name)] = reservation.custom.trim();
-    } else if (!isKind(field, 'answer')) {
-      continue;
-    } else if (fieldRow(field).positional && answers[field.name] === undefined && field.options?.length) {
-      // A slider not yet moved shows its first option: that is its answer.
-      input[field.name] = field.options[0];
-    } else if (answers[field.name] !== undefined) {
+    } else if (isKind(field, 'answer') && answers[field.name] !== undefined) {
       input[field.name] = answers[field.name];
       const other = answers[otherAnswerName(field.name)];
       if (fieldRow(field).value === 'choices' && other !== undefined && [answers[field.name]].flat().includes('Other')) input[otherAnswerName(field.name)] = other;
+    } else if (isKind(field, 'answer') && fieldRow(field).positional && field.options?.length) {
+      // A slider not yet moved shows its first option: that is its answer.
+      input[field.name] = field.options[0];
     }
   }
   for (const [slot, nomineeId] of Object.entries($nominations.get())) if (nomineeId) input[slot] = nomineeId;
