@@ -66,7 +66,7 @@ export function FieldView({ field, prefill }: Props) {
     );
   }
   // The nominations and reservation sections are islands of their own (src/survey/segments.ts).
-  if (fieldRow(field).kind === 'nomination' || fieldRow(field).kind === 'reservation') return null;
+  if (['nomination', 'reservation'].includes(fieldRow(field).kind)) return null;
 
   const labelText: ReactNode = <LabelText field={field} status={status} />;
   const described = {
