@@ -2,10 +2,9 @@ import type { ApiErrorBody } from '../survey/api-answers.ts';
 import { problemLine } from '../survey/ballot-answer.ts';
 import { escapeHtml, plainPage, wantsPage } from './html-page.ts';
 import type { SurveyConfig } from '../survey/config.struct.ts';
-import { categoryKey, parseSlotName, writeInNames } from '../survey/ballot-keys.ts';
-import { WRITE_IN_KEY } from '../survey/ballot.struct.ts';
+import { AFFIRM_NAME, IDEMPOTENCY_HEADER, categoryKey, fieldNameOf, parseSlotName, parseWriteInName, writeInIndices, writeInNames } from '../survey/ballot-keys.ts';
+import { fieldRow } from '../survey/fields.ts';
 import { allFields } from '../survey/layout.ts';
-import { IDEMPOTENCY_HEADER } from '../survey/ballot-keys.ts';
 import { findSurvey, type ServerSurvey } from './surveys.ts';
 import { nomineeIndex } from './nominees.ts';
 
@@ -24,13 +23,9 @@ export function isClassicPost(request: Request): boolean {
  * the form carries. A slider's position (the range input's 1…n) becomes the option it stands for.
  */
 export function classicFormAsBallot(form: FormData, config: Pick<SurveyConfig, 'layout'>, isKnownNominee: (id: string) => boolean): FormData {
-  const sliders = new Map(allFields(config.layout).filter((field) => field.type === 'slider').map((field) => [field.name, field.options ?? []]));
+  const sliders = new Map(allFields(config.layout).filter((field) => fieldRow(field).positional).map((field) => [field.name, field.options ?? []]));
   const out = new FormData();
-  let next = 0;
-  for (const [name] of form.entries()) {
-    const match = WRITE_IN_KEY.exec(name);
-    if (match) next = Math.max(next, Number(match[1]) + 1);
-  }
+  let next = (writeInIndices(form.keys()).at(-1) ?? -1) + 1;
   const typed: Array<{ name: string; category: string }> = [];
   const slotsDone = new Set<string>();
   for (const [name, value] of form.entries()) {
@@ -73,10 +68,10 @@ function thankYouAddress(slug: string, request: Request): string {
 function placeOf(path: string, config: SurveyConfig | undefined): string | undefined {
   const slot = parseSlotName(path);
   if (slot) return `${slot.subcategory}, choice ${slot.slot}`;
-  const writeIn = WRITE_IN_KEY.exec(path);
-  if (writeIn) return `Write-in ${Number(writeIn[1]) + 1}`;
-  if (path === 'affirm') return 'Affirmation';
-  const field = config && allFields(config.layout).find((one) => one.name === path.replace(/\[.*$/, ''));
+  const writeIn = parseWriteInName(path);
+  if (writeIn) return `Write-in ${writeIn.index + 1}`;
+  if (path === AFFIRM_NAME) return 'Affirmation';
+  const field = config && allFields(config.layout).find((one) => one.name === fieldNameOf(path));
   return field && (field.label ?? field.name);
 }
 

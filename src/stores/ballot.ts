@@ -1,6 +1,7 @@
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import type { BallotInput } from '../survey/ballot-input.ts';
-import { AFFIRM_NAME, customReservationName, writeInNames } from '../survey/ballot-keys.ts';
+import { AFFIRM_NAME, customReservationName, otherAnswerName, writeInNames } from '../survey/ballot-keys.ts';
+import { fieldRow, isKind } from '../survey/fields.ts';
 import { allFields } from '../survey/layout.ts';
 import { $affirmed } from './affirmation.ts';
 import { $answers, $files, type Answer } from './answers.ts';
@@ -18,20 +19,20 @@ export function collectBallot(survey: Pick<BallotSurvey, 'layout'>): BallotInput
   const answers = $answers.get();
   const files = $files.get();
   for (const field of allFields(survey.layout)) {
-    if (field.type === 'file') {
+    if (isKind(field, 'file')) {
       const file = files[field.name];
       if (file) input[field.name] = file;
-    } else if (field.type === 'faces' || field.type === 'asktheexpert') {
+    } else if (isKind(field, 'reservation')) {
       const reservation = $reservations.get()[field.name];
       if (reservation?.tile) input[field.name] = reservation.tile;
       if (reservation?.custom?.trim()) input[customReservationName(field.name)] = reservation.custom.trim();
-    } else if (field.type === 'slider' && answers[field.name] === undefined && field.options?.length) {
+    } else if (isKind(field, 'answer') && answers[field.name] !== undefined) {
+      input[field.name] = answers[field.name];
+      const other = answers[otherAnswerName(field.name)];
+      if (fieldRow(field).value === 'choices' && other !== undefined && [answers[field.name]].flat().includes('Other')) input[otherAnswerName(field.name)] = other;
+    } else if (isKind(field, 'answer') && fieldRow(field).positional && field.options?.length) {
       // A slider not yet moved shows its first option: that is its answer.
       input[field.name] = field.options[0];
-    } else if (answers[field.name] !== undefined && field.type !== 'nomination' && field.type !== 'html') {
-      input[field.name] = answers[field.name];
-      const other = answers[`${field.name}[other-answer]`];
-      if (field.type === 'checkbox' && other !== undefined && [answers[field.name]].flat().includes('Other')) input[`${field.name}[other-answer]`] = other;
     }
   }
   for (const [slot, nomineeId] of Object.entries($nominations.get())) if (nomineeId) input[slot] = nomineeId;
@@ -56,7 +57,7 @@ export function ballotEntries(input: BallotInput): Array<[string, string | File]
 export function voterOf(input: BallotInput, survey: Pick<BallotSurvey, 'layout'>, key: string): { id: string; email?: string; name?: string } {
   const fields = allFields(survey.layout);
   const text = (name: string) => (typeof input[name] === 'string' ? (input[name] as string).trim() : '');
-  const email = fields.find((field) => field.type === 'email');
+  const email = fields.find((field) => fieldRow(field).email);
   const name = fields
     .filter((field) => field.type === 'text' && /(^|-)name($|-)/.test(field.name))
     .map((field) => text(field.name))

@@ -4,6 +4,7 @@ import { isBallotFile, isBlank, type BallotFile } from './ballot-input.ts';
 import { acceptedTypes, maxFileSize } from './file-rules.ts';
 import { fieldMessages } from './field-messages.ts';
 import { isNpi } from './npi.ts';
+import { fieldRow } from './fields.ts';
 
 /** The longest text any ballot part may hold when its field sets no `maxLength`. */
 export const MAX_TEXT_LENGTH = 5000;
@@ -38,11 +39,12 @@ export function shortText(max: number, message: string): Struct<string | undefin
   return checked(OptionalText, [['maxLength', (value) => (value ?? '').length <= max || message]]);
 }
 
-/** The struct for the answer to one layout field of a single-valued or multiple-choice type. */
+/** The struct for the answer to one layout field, by the value its row of the field table says it sends. */
 export function answerStruct(field: FieldDef): Struct<unknown, null> {
   const rules = field.validation ?? {};
-  if (field.type === 'file') return fileStruct(field) as Struct<unknown, null>;
-  if (field.type === 'checkbox') {
+  const row = fieldRow(field);
+  if (row.value === 'file') return fileStruct(field) as Struct<unknown, null>;
+  if (row.value === 'choices') {
     const options = new Set(field.options ?? []);
     return checked(OptionalTexts, [
       ['required', (value) => !rules.required || !isBlank(listOf(value)) || fieldMessages.required(field)],
@@ -54,14 +56,14 @@ export function answerStruct(field: FieldDef): Struct<unknown, null> {
     ['required', (value) => !rules.required || !isBlank(value) || fieldMessages.required(field)],
     ['maxLength', (value) => (value ?? '').length <= max || fieldMessages.maxLength(field, max)],
   ];
-  if (field.type === 'email' || rules.email) checks.push(['email', (value) => isBlank(value) || EMAIL.test(value!.trim()) || fieldMessages.email(field)]);
+  if (row.email || rules.email) checks.push(['email', (value) => isBlank(value) || EMAIL.test(value!.trim()) || fieldMessages.email(field)]);
   if (rules.minLength !== undefined) checks.push(['minLength', (value) => isBlank(value) || value!.trim().length >= rules.minLength! || fieldMessages.minLength(field, rules.minLength!)]);
   if (rules.pattern !== undefined) {
     const pattern = new RegExp(rules.pattern);
     checks.push(['pattern', (value) => isBlank(value) || pattern.test(value!) || fieldMessages.pattern(field)]);
   }
   if (rules.npi) checks.push(['npi', (value) => isBlank(value) || isNpi(value!) || fieldMessages.npi(field)]);
-  if (field.options && field.type !== 'text' && field.type !== 'textarea' && field.type !== 'email') {
+  if (row.value === 'choice' && field.options) {
     const options = new Set(field.options);
     checks.push(['options', (value) => isBlank(value) || options.has(value!) || fieldMessages.option(field)]);
   }

@@ -1,8 +1,9 @@
 import { Struct, refine, validate, type Failure } from 'superstruct';
 import type { SurveyConfig } from './config.struct.ts';
 import type { FieldDef } from './field.struct.ts';
-import { allFields, categoryGroups } from './layout.ts';
-import { AFFIRM_NAME, categoryKey, customReservationName, otherAnswerName, slotName } from './ballot-keys.ts';
+import { allFields, ballotCategories, ballotSlots } from './layout.ts';
+import { AFFIRM_NAME, customReservationName, otherAnswerName, parseWriteInName, writeInIndices, writeInNames } from './ballot-keys.ts';
+import { asksOtherText, isKind } from './fields.ts';
 import { isBlank, textOf, type BallotInput } from './ballot-input.ts';
 import { MAX_SHORT_TEXT, MAX_TEXT_LENGTH, OptionalText, answerStruct, shortText } from './ballot-rules.ts';
 import { AFFIRM_MESSAGE, fieldMessages, writeInNameTooLong } from './field-messages.ts';
@@ -28,9 +29,6 @@ export interface BallotContext {
   isKnownNominee?: (id: string) => boolean;
 }
 
-/** Matches a write-in's form-data names, `writeins[{i}][name]` and `writeins[{i}][category]`, i below 1000. */
-export const WRITE_IN_KEY = /^writeins\[(\d{1,3})\]\[(name|category)\]$/;
-
 /** True when the ballot must carry the affirmation: its points are shown unless configured as an empty list. */
 export function affirmationRequired(config: Pick<SurveyConfig, 'affirmation_points'>): boolean {
   return config.affirmation_points === undefined || config.affirmation_points.length > 0;
@@ -38,7 +36,7 @@ export function affirmationRequired(config: Pick<SurveyConfig, 'affirmation_poin
 
 /** The layout field that holds the nominations section, if the layout has one. */
 export function nominationField(config: Pick<SurveyConfig, 'layout'>): FieldDef | undefined {
-  return allFields(config.layout).find((field) => field.type === 'nomination');
+  return allFields(config.layout).find((field) => isKind(field, 'nomination'));
 }
 
 /** Every fixed key a ballot of this survey may carry, with the struct for its value. */
@@ -46,15 +44,12 @@ function knownKeys(config: BallotSurvey, context: BallotContext): Map<string, St
   const keys = new Map<string, Struct<unknown, null>>();
   const add = (key: string, struct: Struct<any, null>) => keys.set(key, struct as Struct<unknown, null>);
   for (const field of allFields(config.layout)) {
-    if (field.type === 'html' || field.type === 'nomination') continue;
-    if (field.type === 'faces' || field.type === 'asktheexpert') {
+    if (isKind(field, 'reservation')) {
       add(field.name, tileStruct(config, field, field.type, context));
       add(customReservationName(field.name), shortText(MAX_SHORT_TEXT, fieldMessages.customTooLong(field, MAX_SHORT_TEXT)));
-      continue;
-    }
-    add(field.name, answerStruct(field));
-    if (field.type === 'checkbox' && field.options?.includes('Other')) {
-      add(otherAnswerName(field.name), shortText(MAX_TEXT_LENGTH, fieldMessages.maxLength(field, MAX_TEXT_LENGTH)));
+    } else if (isKind(field, 'answer') || isKind(field, 'file')) {
+      add(field.name, answerStruct(field));
+      if (asksOtherText(field)) add(otherAnswerName(field.name), shortText(MAX_TEXT_LENGTH, fieldMessages.maxLength(field, MAX_TEXT_LENGTH)));
     }
   }
   if (nominationField(config)) {
@@ -62,11 +57,7 @@ function knownKeys(config: BallotSurvey, context: BallotContext): Map<string, St
     const nominee = refine(shortText(MAX_SHORT_TEXT, 'This nominee id is too long.'), 'nominee', (id) =>
       isBlank(id) || !known || known(id!.trim()) || 'Choose a nominee from the search suggestions.',
     );
-    for (const { name: group, subcategories } of categoryGroups(config)) {
-      for (const sub of subcategories) {
-        for (let slot = 1; slot <= config.votes_per_category; slot++) add(slotName(group, sub, slot), nominee);
-      }
-    }
+    for (const { name } of ballotSlots(config)) add(name, nominee);
   }
   add(AFFIRM_NAME, refine(OptionalText, 'required', (value) => !affirmationRequired(config) || !isBlank(value) || AFFIRM_MESSAGE));
   return keys;
@@ -82,7 +73,7 @@ function tileStruct(config: BallotSurvey, field: FieldDef, kind: ReservationKind
 /** The struct of a write-in part: a short name, or a category that is one of the survey's category keys. */
 function writeInStruct(config: BallotSurvey, part: string): Struct<unknown, null> {
   if (part === 'name') return shortText(MAX_SHORT_TEXT, writeInNameTooLong(MAX_SHORT_TEXT)) as Struct<unknown, null>;
-  const categories = new Set(categoryGroups(config).flatMap(({ name, subcategories }) => subcategories.map((sub) => categoryKey(name, sub))));
+  const categories = new Set(ballotCategories(config).map(({ key }) => key));
   return refine(OptionalText, 'category', (value) => isBlank(value) || categories.has(value!) || 'Choose one of the categories.') as Struct<unknown, null>;
 }
 
@@ -92,37 +83,33 @@ type CrossFailure = Pick<Failure, 'path' | 'message'> & { refinement: string };
 function* crossRules(config: BallotSurvey, input: BallotInput, keys: Map<string, unknown>): Generator<CrossFailure> {
   const fail = (key: string, message: string): CrossFailure => ({ path: [key], message, refinement: 'ballot' });
   for (const key of Object.keys(input)) {
-    if (!keys.has(key) && !WRITE_IN_KEY.test(key)) yield fail(key, 'is not a field of this ballot.');
+    if (!keys.has(key) && !parseWriteInName(key)) yield fail(key, 'is not a field of this ballot.');
   }
-  const writeIns = [...new Set(Object.keys(input).flatMap((key) => WRITE_IN_KEY.exec(key)?.[1] ?? []))]
-    .map(Number)
-    .sort((a, b) => a - b)
-    .filter((i) => !isBlank(input[`writeins[${i}][name]`]));
-  for (const [n, i] of writeIns.entries()) {
-    if (isBlank(input[`writeins[${i}][category]`])) yield fail(`writeins[${i}][category]`, 'Choose the category of this write-in.');
-    if (n >= config.write_in_limit) yield fail(`writeins[${i}][name]`, `You can add at most ${config.write_in_limit} write-ins.`);
+  const writeIns = writeInIndices(Object.keys(input))
+    .map(writeInNames)
+    .filter((names) => !isBlank(input[names.name]));
+  for (const [n, names] of writeIns.entries()) {
+    if (isBlank(input[names.category])) yield fail(names.category, 'Choose the category of this write-in.');
+    if (n >= config.write_in_limit) yield fail(names.name, `You can add at most ${config.write_in_limit} write-ins.`);
   }
   let votes = writeIns.length;
-  for (const { name: group, subcategories } of categoryGroups(config)) {
-    for (const sub of subcategories) {
-      const seen = new Set<string>();
-      for (let slot = 1; slot <= config.votes_per_category; slot++) {
-        const id = textOf(input[slotName(group, sub, slot)]);
-        if (!id) continue;
-        votes++;
-        if (seen.has(id)) yield fail(slotName(group, sub, slot), 'This nominee is already named in this category.');
-        seen.add(id);
-      }
-    }
+  const seen = new Set<string>();
+  for (const { slot, name } of ballotSlots(config)) {
+    if (slot === 1) seen.clear(); // a new sub-category: a nominee may be named once in each
+    const id = textOf(input[name]);
+    if (!id) continue;
+    votes++;
+    if (seen.has(id)) yield fail(name, 'This nominee is already named in this category.');
+    seen.add(id);
   }
   const nomination = nominationField(config);
   if (nomination && votes < config.vote_requirement) yield fail(nomination.name, voteRequirementMessage(config.vote_requirement));
   for (const field of allFields(config.layout)) {
-    if (field.type !== 'checkbox' || !field.options?.includes('Other')) continue;
+    if (!asksOtherText(field)) continue;
     const ticked = [input[field.name]].flat().includes('Other');
     if (ticked && isBlank(input[otherAnswerName(field.name)])) yield fail(otherAnswerName(field.name), fieldMessages.otherText(field));
   }
-  for (const field of allFields(config.layout).filter((f) => f.type === 'faces' || f.type === 'asktheexpert')) {
+  for (const field of allFields(config.layout).filter((f) => isKind(f, 'reservation'))) {
     const tile = !isBlank(input[field.name]);
     const custom = !isBlank(input[customReservationName(field.name)]);
     if (tile && custom) yield fail(customReservationName(field.name), 'Choose a tile or write your own, not both.');
@@ -150,8 +137,8 @@ export function ballotStruct(config: BallotSurvey, context: BallotContext = {}):
       const input = value as BallotInput;
       for (const [key, struct] of keys) yield [key, input[key], struct];
       for (const key of Object.keys(input)) {
-        const part = WRITE_IN_KEY.exec(key)?.[2];
-        if (part) yield [key, input[key], part === 'name' ? writeIns.name : writeIns.category];
+        const part = parseWriteInName(key)?.part;
+        if (part) yield [key, input[key], writeIns[part]];
       }
     },
   });

@@ -1,6 +1,7 @@
 import type { FieldDef } from './field.struct.ts';
 import { describeTypes, formatBytes } from './file-rules.ts';
 import { RESERVATION_WORDS } from './reservation-words.ts';
+import { fieldRow, isReservationType, type FieldValue } from './fields.ts';
 
 /**
  * The words a voter reads when an answer breaks a rule: each names the field by its label
@@ -18,7 +19,7 @@ type MessageField = Pick<FieldDef, 'name' | 'label' | 'type' | 'validation'>;
 export function fieldLabel(field: Pick<FieldDef, 'name' | 'label'> & { type?: FieldDef['type'] }): string {
   const label = field.label?.replace(/\s*\((optional|required)\)\s*$/i, '').trim();
   if (label) return label;
-  if (field.type === 'faces' || field.type === 'asktheexpert') return RESERVATION_WORDS[field.type].title;
+  if (field.type && isReservationType(field.type)) return RESERVATION_WORDS[field.type].title;
   const words = field.name.replace(/[-_]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -37,11 +38,14 @@ function orList(items: readonly string[]): string {
   return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 }
 
+/** What a required field asks the voter to do, where its value says more than "is required". */
+const HOW_TO_ANSWER: Partial<Record<FieldValue, string>> = { choices: ': tick at least one option', file: ': choose a file' };
+
 /** The message of one rule a field's answer breaks; the field's `validation.message` wins when set. */
 export const fieldMessages = {
   required: (field: MessageField) =>
     field.validation?.message ??
-    (field.type === 'checkbox' ? `${subject(field)} is required: tick at least one option.` : field.type === 'file' ? `${subject(field)} is required: choose a file.` : `${subject(field)} is required.`),
+    `${subject(field)} is required${HOW_TO_ANSWER[fieldRow(field).value ?? 'text'] ?? ''}.`,
   email: (field: MessageField) => field.validation?.message ?? `${subject(field)} is not valid. Enter an address like name@example.org.`,
   maxLength: (field: MessageField, max: number) => field.validation?.message ?? `${subject(field)} must be ${count(max)} characters or fewer.`,
   minLength: (field: MessageField, min: number) => field.validation?.message ?? `${subject(field)} must be at least ${count(min)} characters.`,

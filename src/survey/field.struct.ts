@@ -12,31 +12,15 @@ import {
   type Describe,
   type Infer,
 } from 'superstruct';
+import { FIELD_TABLE, hasOptions, type FieldTypeName } from './fields.ts';
+import { isFieldName } from './ballot-keys.ts';
 
-/** Every kind of input a survey layout can place (SPEC.md §3). */
-export const FIELD_TYPES = [
-  'nested',
-  'text',
-  'select',
-  'email',
-  'nomination',
-  'faces',
-  'asktheexpert',
-  'html',
-  'slider',
-  'textarea',
-  'radio',
-  'fancy-radio',
-  'checkbox',
-  'file',
-] as const;
-
-/** The kinds of field whose answer is one of its `options`. */
-export const OPTION_TYPES = ['select', 'radio', 'fancy-radio', 'checkbox', 'slider'] as const;
+/** Every kind of input a survey layout can place (SPEC.md §3): the names of the field table's rows. */
+export const FIELD_TYPES = Object.keys(FIELD_TABLE) as FieldTypeName[];
 
 /** A field name: letters, digits, dashes and underscores, as used in form data keys. */
 export const FieldName = refine(string(), 'FieldName', (value) =>
-  /^[A-Za-z][A-Za-z0-9_-]*$/.test(value) ? true : `expected a name of letters, digits, dashes and underscores that starts with a letter, got "${value}"`,
+  isFieldName(value) ? true : `expected a name of letters, digits, dashes and underscores that starts with a letter, got "${value}"`,
 );
 
 /** The rules a field's answer must follow; `message` replaces the default error text. */
@@ -59,7 +43,7 @@ export const Validation = object({
 /** The shape of one field definition, written out so that `nested` can hold fields again. */
 export interface FieldShape {
   name: string;
-  type: (typeof FIELD_TYPES)[number];
+  type: FieldTypeName;
   label?: string;
   placeholder?: string;
   icon?: string;
@@ -100,7 +84,7 @@ export const Field: Describe<FieldShape> = refine(FieldObject, 'Field', (field) 
   if (field.type !== 'nested' && field.fields) {
     return `only a nested field may have \`fields\` (this one is of type ${field.type})`;
   }
-  if ((OPTION_TYPES as readonly string[]).includes(field.type) && !field.options?.length) {
+  if (hasOptions(field.type) && !field.options?.length) {
     return `a ${field.type} field needs \`options\`, a list of choices`;
   }
   if (field.type === 'html' && field.html === undefined) {

@@ -1,5 +1,6 @@
 import type { FieldDef } from './field.struct.ts';
 import type { SurveyConfig } from './config.struct.ts';
+import { categoryKey, slotName } from './ballot-keys.ts';
 
 /** The name of the category group that holds advertisement images per category (SPEC.md §3). */
 export const ADS_GROUP = 'ADS';
@@ -14,6 +15,35 @@ export function categoryGroups(config: Pick<SurveyConfig, 'categories'>): Array<
   return Object.entries(config.categories)
     .filter(([name]) => name !== ADS_GROUP)
     .map(([name, subcategories]) => ({ name, subcategories: subcategories as string[] }));
+}
+
+/** One sub-category a vote can go to, with the key a write-in's category select gives it. */
+export interface BallotCategory {
+  group: string;
+  subcategory: string;
+  key: string;
+}
+
+/** Every sub-category of the ballot, group by group, in the configuration's order. */
+export function ballotCategories(config: Pick<SurveyConfig, 'categories'>): BallotCategory[] {
+  return categoryGroups(config).flatMap(({ name, subcategories }) => subcategories.map((subcategory) => ({ group: name, subcategory, key: categoryKey(name, subcategory) })));
+}
+
+/** One nomination slot of the ballot (slot counts from 1), with its form-data name. */
+export interface BallotSlot {
+  group: string;
+  subcategory: string;
+  slot: number;
+  name: string;
+}
+
+/** Every nomination slot of the ballot: group × sub-category × slot, in the order the page shows them. */
+export function ballotSlots(config: Pick<SurveyConfig, 'categories' | 'votes_per_category'>): BallotSlot[] {
+  return categoryGroups(config).flatMap(({ name: group, subcategories }) =>
+    subcategories.flatMap((subcategory) =>
+      Array.from({ length: config.votes_per_category }, (_, i) => ({ group, subcategory, slot: i + 1, name: slotName(group, subcategory, i + 1) })),
+    ),
+  );
 }
 
 /** The advertisement image URLs configured for one category group. */

@@ -1,5 +1,6 @@
 import type { SurveyConfig } from './config.struct.ts';
 import { allFields } from './layout.ts';
+import { isKind } from './fields.ts';
 import type { OutcomeField } from './reservation-outcome.ts';
 import { tileViews } from './tiles.ts';
 
@@ -10,7 +11,7 @@ import { tileViews } from './tiles.ts';
  */
 export function outcomeFields(config: Pick<SurveyConfig, 'layout' | 'faces' | 'asktheexpert'>): OutcomeField[] {
   return allFields(config.layout).flatMap((field) =>
-    field.type === 'faces' || field.type === 'asktheexpert'
+    isKind(field, 'reservation')
       ? [{ field: field.name, kind: field.type, titles: Object.fromEntries(tileViews(config, field.type).map((tile) => [tile.slug, tile.title])) }]
       : [],
   );

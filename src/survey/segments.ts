@@ -1,4 +1,5 @@
 import type { FieldDef } from './field.struct.ts';
+import { fieldRow } from './fields.ts';
 
 /** A run of the layout that one island renders: plain field rows, the nominations, or a reservation. */
 export type Segment = { kind: 'fields'; rows: FieldDef[][] } | { kind: 'nomination'; field: FieldDef } | { kind: 'reservation'; field: FieldDef };
@@ -19,10 +20,11 @@ export function layoutSegments(layout: FieldDef[][]): Segment[] {
       plain = [];
     };
     for (const field of row) {
-      if (field.type === 'nomination') {
+      const { kind } = fieldRow(field);
+      if (kind === 'nomination') {
         flush();
         segments.push({ kind: 'nomination', field });
-      } else if (field.type === 'faces' || field.type === 'asktheexpert') {
+      } else if (kind === 'reservation') {
         flush();
         segments.push({ kind: 'reservation', field });
       } else {

@@ -5,6 +5,7 @@ import { edit, touch } from '../../stores/validation.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
 import { FieldError, useShownProblems } from './FieldError.tsx';
 import { otherAnswerName } from '../../survey/ballot-keys.ts';
+import { fieldRow } from '../../survey/fields.ts';
 
 interface Props {
   field: FieldDef;
@@ -18,7 +19,7 @@ interface Props {
 /** Radio buttons, fancy radio cards or checkboxes for a field's options; 'Other' reveals a text input. */
 export function ChoiceInput({ field, value, className, labelText, error, onChange }: Props) {
   const answers = useStore($answers, { ssr: 'initial' });
-  const multiple = field.type === 'checkbox';
+  const multiple = fieldRow(field).value === 'choices';
   const chosen = Array.isArray(value) ? value : value ? [value] : [];
   const toggle = (option: string, checked: boolean) => {
     if (!multiple) return onChange(option);

@@ -7,6 +7,7 @@ import type { PersonValues } from '../../survey/config.struct.ts';
 import { isBlank } from '../../survey/ballot-input.ts';
 import { isReadOnly } from '../../survey/read-only.ts';
 import { otherAnswerName } from '../../survey/ballot-keys.ts';
+import { fieldRow, formNames } from '../../survey/fields.ts';
 import { ChoiceInput } from './ChoiceInput.tsx';
 import { FileInput } from './FileInput.tsx';
 import { FieldIcon } from './FieldIcon.tsx';
@@ -45,9 +46,9 @@ export function FieldView({ field, prefill }: Props) {
   const readOnly = isReadOnly(field, prefill);
   const error = readOnly ? undefined : shownProblem(field.name);
   // A ticked 'Other' without its text marks the whole question, though its message sits under the text.
-  const otherError = field.type === 'checkbox' && !readOnly ? shownProblem(otherAnswerName(field.name)) : undefined;
+  const otherError = fieldRow(field).value === 'choices' && !readOnly ? shownProblem(otherAnswerName(field.name)) : undefined;
   // The check only on a value found valid: a problem not yet shown (an empty 'Other' text, say) withholds it.
-  const valid = !problems[field.name] && !(field.type === 'checkbox' && problems[otherAnswerName(field.name)]);
+  const valid = !problems[field.name] && formNames(field).every((name) => !problems[name]);
   const status = fieldStatus({ required, filled: !isBlank(value) && valid, error: error ?? otherError, checked: readOnly || checked(field.name) });
   const className = `field field-${field.type} is-${status} ${field.labelAbove === false ? 'label-inline' : ''} ${field.class ?? ''}`;
 
@@ -64,7 +65,8 @@ export function FieldView({ field, prefill }: Props) {
       </fieldset>
     );
   }
-  if (field.type === 'nomination' || field.type === 'faces' || field.type === 'asktheexpert') return null;
+  // The nominations and reservation sections are islands of their own (src/survey/segments.ts).
+  if (['nomination', 'reservation'].includes(fieldRow(field).kind)) return null;
 
   const labelText: ReactNode = <LabelText field={field} status={status} />;
   const described = {

@@ -1,11 +1,11 @@
-import { parseSlotName } from '../../survey/ballot-keys.ts';
+import { parseOtherAnswerName, parseSlotName } from '../../survey/ballot-keys.ts';
 import { slotId } from '../nominations/slots.ts';
 
 /** The id of the element a problem's link points to, where its form-data name alone tells it. */
 export function problemTargetId(path: string): string {
   if (parseSlotName(path)) return slotId(path);
-  const other = /^(.+)\[other-answer\]$/.exec(path);
-  if (other) return `field-${other[1]}-other`;
+  const other = parseOtherAnswerName(path);
+  if (other) return `field-${other}-other`;
   return `field-${path}`;
 }
 

@@ -1,0 +1,124 @@
+import type { FieldDef } from './field.struct.ts';
+import { customReservationName, otherAnswerName } from './ballot-keys.ts';
+
+/**
+ * Every field type a survey layout can place (SPEC.md §3), and what each one is: the one table
+ * the config struct, the ballot struct, the page, the store and the API read instead of a
+ * `type === …` test in each (the operator's export and purge are held to it by
+ * tests/unit/field-table-export.test.ts).
+ *
+ * To add a field type:
+ * 1. add its row here: its `kind`, and for an answer the `value` it sends (which names the
+ *    struct it is checked with, in ballot-rules.ts) and any flag it needs;
+ * 2. render it in its component, src/islands/fields/FieldView.tsx.
+ * Its config check, its form-data names, its ballot checks and error words, how the store
+ * sends it, how the API stores it and its export columns follow from the row. (A third
+ * kind of reservation is more than a type: it also needs its tiles in the survey config.)
+ */
+
+/**
+ * What a field is: an `answer` the voter gives (stored in `answers`), a `file` (in `uploads`),
+ * the `nomination` section (slots and write-ins), a `reservation` section (tiles or own text),
+ * `static` content that sends nothing, or a `group` of fields (`nested`).
+ */
+export type FieldKind = 'answer' | 'file' | 'nomination' | 'reservation' | 'static' | 'group';
+
+/**
+ * What an answer's value is, which names its struct: `text`, one `choice` of its options,
+ * any `choices` of its options (one entry per ticked option, and the text for 'Other'
+ * under its other-answer name), a `file`, or a `tile` slug (or the voter's own text under
+ * its custom name).
+ */
+export type FieldValue = 'text' | 'choice' | 'choices' | 'file' | 'tile';
+
+/** One row of the field table. */
+export interface FieldTypeRow {
+  kind: FieldKind;
+  /** What the field sends; none for the types that send nothing under their own name. */
+  value?: FieldValue;
+  /** The answer must be an email address (as `validation.email` asks of any text). */
+  email?: true;
+  /** Answered by its option's position (a range input): not moved, it answers its first option; a plain form post sends the position 1…n. */
+  positional?: true;
+}
+
+/** The field table: each type a survey layout may use, in the order error messages list them. */
+export const FIELD_TABLE = {
+  nested: { kind: 'group' },
+  text: { kind: 'answer', value: 'text' },
+  select: { kind: 'answer', value: 'choice' },
+  email: { kind: 'answer', value: 'text', email: true },
+  nomination: { kind: 'nomination' },
+  faces: { kind: 'reservation', value: 'tile' },
+  asktheexpert: { kind: 'reservation', value: 'tile' },
+  html: { kind: 'static' },
+  slider: { kind: 'answer', value: 'choice', positional: true },
+  textarea: { kind: 'answer', value: 'text' },
+  radio: { kind: 'answer', value: 'choice' },
+  'fancy-radio': { kind: 'answer', value: 'choice' },
+  checkbox: { kind: 'answer', value: 'choices' },
+  file: { kind: 'file', value: 'file' },
+} as const satisfies Record<string, FieldTypeRow>;
+
+/** A field type's name. */
+export type FieldTypeName = keyof typeof FIELD_TABLE;
+
+/** The types of one kind, as a type: `TypesOfKind<'reservation'>` is `'faces' | 'asktheexpert'`. */
+export type TypesOfKind<K extends FieldKind> = { [T in FieldTypeName]: (typeof FIELD_TABLE)[T]['kind'] extends K ? T : never }[FieldTypeName];
+
+/** The row of a field's type. */
+export function fieldRow(field: Pick<FieldDef, 'type'>): FieldTypeRow {
+  return FIELD_TABLE[field.type];
+}
+
+/** True when a field is of the given kind; narrows its type to the types of that kind. */
+export function isKind<K extends FieldKind>(field: FieldDef, kind: K): field is FieldDef & { type: TypesOfKind<K> } {
+  return FIELD_TABLE[field.type].kind === kind;
+}
+
+/** True for the types of a reservation section; narrows the type to a reservation kind. */
+export function isReservationType(type: FieldTypeName): type is TypesOfKind<'reservation'> {
+  return FIELD_TABLE[type].kind === 'reservation';
+}
+
+/** True for the types whose answer is one (or several) of their `options`, which they must list. */
+export function hasOptions(type: FieldTypeName): boolean {
+  const { value } = FIELD_TABLE[type] as FieldTypeRow;
+  return value === 'choice' || value === 'choices';
+}
+
+/** True for a field whose ticked 'Other' option comes with the voter's text under its other-answer name. */
+export function asksOtherText(field: FieldDef): boolean {
+  return fieldRow(field).value === 'choices' && Boolean(field.options?.includes('Other'));
+}
+
+/** The names a field's answers are stored and exported under: its own, and for a multiple choice the 'Other' text's. */
+export function answerNames(field: FieldDef): string[] {
+  return fieldRow(field).value === 'choices' ? [field.name, otherAnswerName(field.name)] : [field.name];
+}
+
+/** The form-data names a field of the ballot may send: see ballot-keys.ts. */
+export function formNames(field: FieldDef): string[] {
+  const { kind, value } = fieldRow(field);
+  if (kind === 'static' || kind === 'group' || kind === 'nomination') return [];
+  if (value === 'tile') return [field.name, customReservationName(field.name)];
+  return asksOtherText(field) ? [field.name, otherAnswerName(field.name)] : [field.name];
+}
+
+/**
+ * The columns a field fills in the CSV export, by kind: an answer's stored names; a
+ * reservation's tile (or own text), its status and its outcome; a file's name and stored
+ * name. The nominations section's columns are its slots and write-ins (see `ballotSlots`).
+ */
+export function exportColumns(field: FieldDef): string[] {
+  switch (fieldRow(field).kind) {
+    case 'answer':
+      return answerNames(field);
+    case 'reservation':
+      return [field.name, `${field.name} status`, `${field.name} outcome`];
+    case 'file':
+      return [`${field.name} file`, `${field.name} stored as`];
+    default:
+      return [];
+  }
+}
