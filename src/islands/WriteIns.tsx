@@ -98,7 +98,7 @@ export default function WriteIns({ groups, limit }: Props) {
       </button>
       {full && (
         <p className="note" id="write-in-limit">
-          You have reached the limit of {limit} write-ins.
+          You have reached the limit of {limit} {limit === 1 ? 'write-in' : 'write-ins'}.
         </p>
       )}
     </section>

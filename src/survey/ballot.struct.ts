@@ -90,7 +90,7 @@ function* crossRules(config: BallotSurvey, input: BallotInput, keys: Map<string,
     .filter((names) => !isBlank(input[names.name]));
   for (const [n, names] of writeIns.entries()) {
     if (isBlank(input[names.category])) yield fail(names.category, 'Choose the category of this write-in.');
-    if (n >= config.write_in_limit) yield fail(names.name, `You can add at most ${config.write_in_limit} write-ins.`);
+    if (n >= config.write_in_limit) yield fail(names.name, `You can add at most ${config.write_in_limit} write-in${config.write_in_limit === 1 ? '' : 's'}.`);
   }
   let votes = writeIns.length;
   const seen = new Set<string>();

@@ -54,7 +54,7 @@ describe.each([
   ['nomination slot past votes_per_category', { 'nominations[Medicine][Cardiology][3]': 'n' }, 'nominations[Medicine][Cardiology][3]', 'is not a field of this ballot.'],
   ['duplicate nominee in a sub-category', { 'nominations[Medicine][Cardiology][2]': 'n1' }, 'nominations[Medicine][Cardiology][2]', 'This nominee is already named in this category.'],
   ['vote requirement', { 'nominations[Medicine][Cardiology][1]': ' ' }, 'nomination', voteRequirementMessage(1)],
-  ['write-in past the limit', { 'writeins[0][name]': 'A', 'writeins[0][category]': 'Medicine / Cardiology', 'writeins[1][name]': 'B', 'writeins[1][category]': 'Medicine / Cardiology' }, 'writeins[1][name]', 'You can add at most 1 write-ins.'],
+  ['write-in past the limit', { 'writeins[0][name]': 'A', 'writeins[0][category]': 'Medicine / Cardiology', 'writeins[1][name]': 'B', 'writeins[1][category]': 'Medicine / Cardiology' }, 'writeins[1][name]', 'You can add at most 1 write-in.'],
   ['a tile the survey marks taken', { faces: 'dermatology' }, 'faces', 'Reserve Your Faces Specialty: this tile is already taken; choose another.'],
   ['a tile that does not exist', { faces: 'podiatry' }, 'faces', 'Reserve Your Faces Specialty: choose one of the tiles shown.'],
   ['affirmation missing', { affirm: undefined }, 'affirm', 'Tick “I Affirm” to confirm the statements above.'],
