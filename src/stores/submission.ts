@@ -1,5 +1,5 @@
 import { apiUrl } from '../survey/api-url.ts';
-import { voteRequirementMessage } from '../survey/vote-requirement.ts';
+import { isVoteRequirement, voteRequirementMessage } from '../survey/vote-requirement.ts';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import { ballotEntries, collectBallot, voterOf } from './ballot.ts';
 import { ballotSummary } from '../survey/ballot-summary.ts';
@@ -46,8 +46,7 @@ export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise
   $submission.set('submitting');
   $attempted.set(true);
   recountVotes();
-  const requirement = voteRequirementMessage(survey.vote_requirement);
-  const problems = (await validateNow()).filter((problem) => problem.message !== requirement);
+  const problems = (await validateNow()).filter((problem) => !isVoteRequirement(problem));
   if (problems.length > 0) {
     $submission.set('idle');
     // The error summary at the top of the ballot takes focus and links to each field.
@@ -56,7 +55,7 @@ export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise
   }
   if ($voteCount.get() < survey.vote_requirement) {
     $submission.set('idle');
-    showNotice(requirement);
+    showNotice(voteRequirementMessage(survey.vote_requirement));
     return;
   }
 

@@ -1,13 +1,17 @@
 import { atom, map } from 'nanostores';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
-import type { Problem } from '../survey/errors.ts';
+import type { CodedProblem } from '../survey/errors.ts';
+import { isVoteRequirement } from '../survey/vote-requirement.ts';
 import type { ReservationKind } from '../survey/tiles.ts';
 import { afterPress } from './pointer-press.ts';
 
 /** The survey the ballot is checked against, registered by the submit island. */
 export const $ballotSurvey = atom<BallotSurvey | undefined>();
 
-/** The first problem of each form-data name, as of the last check. */
+/**
+ * The first problem of each form-data name, as of the last check, shown at its field and in the
+ * error summary. Too few names is left out: the notice by the submit button tells it (SPEC.md §5).
+ */
 export const $problems = map<Record<string, string | undefined>>({});
 
 /** Names the voter has left at least once; their problems show from then on. */
@@ -37,19 +41,19 @@ export async function loadChecks(): Promise<typeof import('./ballot-check.ts')> 
   return checks;
 }
 
-function check(rules: typeof import('./ballot-check.ts')): Problem[] {
+function check(rules: typeof import('./ballot-check.ts')): CodedProblem[] {
   const survey = $ballotSurvey.get();
   if (!survey) return [];
   const problems = rules.checkBallot(survey, $takenTiles.get());
   const first: Record<string, string | undefined> = {};
-  for (const problem of problems) first[problem.path] ??= problem.message;
+  for (const problem of problems) if (!isVoteRequirement(problem)) first[problem.path] ??= problem.message;
   for (const name of Object.keys($problems.get())) if (!(name in first)) first[name] = undefined;
   $problems.set(first);
   return problems;
 }
 
 /** Checks the whole ballot as the server will, and records each name's first problem. */
-export async function validateNow(): Promise<Problem[]> {
+export async function validateNow(): Promise<CodedProblem[]> {
   const problems = check(await loadChecks());
   $editing.set({});
   return problems;
