@@ -1,12 +1,23 @@
 import { atom, map } from 'nanostores';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
+import type { SubmitSurvey } from './submission.ts';
 import type { CodedProblem } from '../survey/errors.ts';
 import { isVoteRequirement } from '../survey/vote-requirement.ts';
 import type { ReservationKind } from '../survey/tiles.ts';
 import { afterPress } from './pointer-press.ts';
 
-/** The survey the ballot is checked against, registered by the submit island. */
-export const $ballotSurvey = atom<BallotSurvey | undefined>();
+/** What the browser checks a ballot against and sends it with: the survey's ballot rules and address. */
+export type PageSurvey = BallotSurvey & SubmitSurvey;
+
+/** Reads the survey the page carries as data (`data-survey` on the survey's root, SurveyHome.astro). */
+function pageSurvey(): PageSurvey | undefined {
+  if (typeof document === 'undefined') return undefined;
+  const data = document.getElementById('survey-root')?.dataset.survey;
+  return data ? (JSON.parse(data) as PageSurvey) : undefined;
+}
+
+/** The survey the ballot is checked against, read from the page as this module loads: checks work before any island has run. */
+export const $ballotSurvey = atom<PageSurvey | undefined>(pageSurvey());
 
 /**
  * The first problem of each form-data name, as of the last check, shown at its field and in the
