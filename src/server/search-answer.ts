@@ -4,8 +4,7 @@ import { readLimited } from './multipart.ts';
 import { findSurvey } from './surveys.ts';
 import { nomineeIndex } from './nominees.ts';
 import { rateLimited } from './rate-limit.ts';
-import { requestTime } from './test-hooks.ts';
-import { serverConfig } from './config.ts';
+import { requestTime } from './request-hooks.ts';
 import { nulProblems } from '../survey/control-characters.ts';
 import { ConfigError, toProblems } from '../survey/errors.ts';
 import { SearchBody, searchParams, type NomineeResult } from '../survey/nominee-search.ts';
@@ -30,7 +29,7 @@ const invalid = (problems: Array<{ path: string; message: string }>) =>
  * characters and 8 words before it is searched, so a request costs bounded memory and time.
  */
 export async function searchAnswer(projectId: string | undefined, request: Request, connection: string | undefined): Promise<Response> {
-  const limited = await rateLimited('search', request, connection, requestTime(request, serverConfig()));
+  const limited = await rateLimited('search', request, connection, requestTime(request));
   if (limited) {
     for (const [name, value] of Object.entries(SEARCH_CORS)) limited.headers.set(name, value);
     return limited;

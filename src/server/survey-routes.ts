@@ -1,10 +1,9 @@
 import type { ReservationKind } from '../survey/tiles.ts';
-import { serverConfig } from './config.ts';
 import { database } from './db/instance.ts';
 import { json, refuse } from './http.ts';
 import { findSurvey, surveyCount } from './surveys.ts';
 import { participationStats, reservationLookup, workplaceStats } from './survey-answers.ts';
-import { requestTime } from './test-hooks.ts';
+import { requestTime } from './request-hooks.ts';
 import { rateLimited } from './rate-limit.ts';
 import { DEMO_SECRET, isExpired } from '../survey/link.ts';
 import { personOf } from '../survey/secrets.ts';
@@ -17,7 +16,7 @@ const unknownSurvey = () => refuse(404, 'unknown_survey', 'There is no survey wi
 export async function reservationAnswer(projectId: string | undefined, kind: ReservationKind, request: Request): Promise<Response> {
   const survey = findSurvey(projectId ?? '');
   if (!survey) return unknownSurvey();
-  return json(200, await reservationLookup(survey, kind, requestTime(request, serverConfig())));
+  return json(200, await reservationLookup(survey, kind, requestTime(request)));
 }
 
 /** GET /api/survey/{stats|workplace-stats}/{projectId}. */
@@ -40,7 +39,7 @@ export async function healthAnswer(): Promise<Response> {
  * up as the map's own key only.
  */
 export async function linkAnswer(projectId: string | undefined, secret: string, request: Request, connection: string | undefined): Promise<Response> {
-  const now = requestTime(request, serverConfig());
+  const now = requestTime(request);
   const limited = await rateLimited('link', request, connection, now);
   if (limited) return limited;
   const survey = findSurvey(projectId ?? '');
