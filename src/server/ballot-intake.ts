@@ -16,7 +16,7 @@ import { AlreadySubmittedError, storeBallot } from './repositories/ballots.repos
 import { claimIdempotencyKey, findIdempotencyKey, releaseIdempotencyKey } from './repositories/idempotency.repository.ts';
 import { answerForKnownKey, readIdempotencyKey } from './idempotency.ts';
 import { fingerprint, parseMultipart, readLimited } from './multipart.ts';
-import { fileFields, serverBallotStruct } from './ballot-checks.ts';
+import { fileFields, serverBallotStruct } from './ballot-structs.ts';
 import { checkFileContents, removeFiles, storeFiles, type StoredFile } from './uploads.ts';
 import { keepRefused } from './refusals.ts';
 import { formDataToBallot, type BallotInput } from '../survey/ballot-input.ts';

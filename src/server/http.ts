@@ -1,5 +1,5 @@
 import type { Problem } from '../survey/errors.ts';
-import type { ApiErrorBody } from '../survey/api-answers.ts';
+import type { ApiErrorBody } from '../survey/api-replies.ts';
 
 /** A JSON answer that no cache keeps: API answers are per request and may be personal. */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

@@ -3,7 +3,7 @@ import { findSurvey } from './surveys.ts';
 import { json, refuse } from './http.ts';
 import { ballotByReceipt } from './repositories/receipts.repository.ts';
 import { normalizeReceipt, receiptAnswerText } from '../survey/receipt-code.ts';
-import type { ReceiptCheck } from '../survey/api-answers.ts';
+import type { ReceiptCheck } from '../survey/api-replies.ts';
 import { requestTime } from './request-hooks.ts';
 import { rateLimited } from './rate-limit.ts';
 import { plainPage, wantsPage } from './html-page.ts';

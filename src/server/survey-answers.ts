@@ -1,4 +1,4 @@
-import type { ParticipationFigures, ReservationLookup, WorkplaceFigures } from '../survey/api-answers.ts';
+import type { ParticipationFigures, ReservationLookup, WorkplaceFigures } from '../survey/api-replies.ts';
 import { confirmedFor, configTakenSlugs, type ReservationKind } from '../survey/tiles.ts';
 import { database } from './db/instance.ts';
 import { claimedTiles } from './repositories/tile-claims.repository.ts';

@@ -13,21 +13,21 @@ import { recordLinkOpen } from './link-opens.ts';
 const unknownSurvey = () => refuse(404, 'unknown_survey', 'There is no survey with this project id.', [{ path: 'projectId', message: 'names no survey.' }]);
 
 /** GET /api/survey/{faces|experts}/{projectId}. */
-export async function reservationAnswer(projectId: string | undefined, kind: ReservationKind, request: Request): Promise<Response> {
+export async function reservationReply(projectId: string | undefined, kind: ReservationKind, request: Request): Promise<Response> {
   const survey = findSurvey(projectId ?? '');
   if (!survey) return unknownSurvey();
   return json(200, await reservationLookup(survey, kind, requestTime(request)));
 }
 
 /** GET /api/survey/{stats|workplace-stats}/{projectId}. */
-export async function statsAnswer(projectId: string | undefined, which: 'participation' | 'workplaces'): Promise<Response> {
+export async function statsReply(projectId: string | undefined, which: 'participation' | 'workplaces'): Promise<Response> {
   const survey = findSurvey(projectId ?? '');
   if (!survey) return unknownSurvey();
   return json(200, which === 'participation' ? await participationStats(survey) : await workplaceStats(survey));
 }
 
 /** GET /api/health: loads the surveys, opens and migrates the database; 200 once ready. */
-export async function healthAnswer(): Promise<Response> {
+export async function healthReply(): Promise<Response> {
   const surveys = surveyCount();
   const { dialect } = await database();
   return json(200, { ok: true, database: dialect, surveys });
@@ -38,7 +38,7 @@ export async function healthAnswer(): Promise<Response> {
  * client's allowance of checks (so secrets cannot be guessed at speed); the secret is looked
  * up as the map's own key only.
  */
-export async function linkAnswer(projectId: string | undefined, secret: string, request: Request, connection: string | undefined): Promise<Response> {
+export async function linkReply(projectId: string | undefined, secret: string, request: Request, connection: string | undefined): Promise<Response> {
   const now = requestTime(request);
   const limited = await rateLimited('link', request, connection, now);
   if (limited) return limited;

@@ -44,15 +44,15 @@ export const $failedSubmits = atom(0);
 /** Tiles the reservation look-ups reported taken, so a ballot does not claim them. */
 export const $takenTiles = map<Partial<Record<ReservationKind, string[]>>>({});
 
-let checks: typeof import('./ballot-check.ts') | undefined;
+let checks: typeof import('./validation-rules.ts') | undefined;
 
 /** Loads the ballot rules' code, once; the page asks for it when idle after loading. */
-export async function loadChecks(): Promise<typeof import('./ballot-check.ts')> {
-  checks ??= await import('./ballot-check.ts');
+export async function loadChecks(): Promise<typeof import('./validation-rules.ts')> {
+  checks ??= await import('./validation-rules.ts');
   return checks;
 }
 
-function check(rules: typeof import('./ballot-check.ts')): CodedProblem[] {
+function check(rules: typeof import('./validation-rules.ts')): CodedProblem[] {
   const survey = $ballotSurvey.get();
   if (!survey) return [];
   const problems = rules.checkBallot(survey, $takenTiles.get());

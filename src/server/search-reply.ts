@@ -28,7 +28,7 @@ const invalid = (problems: Array<{ path: string; message: string }>) =>
  * out. Rate-limited per client; the body is read up to 256 KB and each query cut to 100
  * characters and 8 words before it is searched, so a request costs bounded memory and time.
  */
-export async function searchAnswer(projectId: string | undefined, request: Request, connection: string | undefined): Promise<Response> {
+export async function searchReply(projectId: string | undefined, request: Request, connection: string | undefined): Promise<Response> {
   const limited = await rateLimited('search', request, connection, requestTime(request));
   if (limited) {
     for (const [name, value] of Object.entries(SEARCH_CORS)) limited.headers.set(name, value);
