@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
-import { $affirmed, setAffirmed } from '../stores/affirmation.ts';
+import { $affirmed, setAffirmed } from '../stores/answers.ts';
 import { $ballotSurvey, loadChecks, touch } from '../stores/validation.ts';
 import { FieldError, useShownProblems } from './fields/FieldError.tsx';
 import { $notice, $submission, loadDeferred } from '../stores/submit-state.ts';

@@ -2,7 +2,7 @@ import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import type { BallotInput } from '../survey/ballot-input.ts';
 import { AFFIRM_NAME, customReservationName, writeInNames } from '../survey/ballot-keys.ts';
 import { allFields } from '../survey/layout.ts';
-import { $affirmed } from './affirmation.ts';
+import { $affirmed } from './answers.ts';
 import { $answers, $files, type Answer } from './answers.ts';
 import { $nominations, $nomineeNames } from './nominations.ts';
 import { $reservations } from './reservations.ts';

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { reservationReply } from '../../../../server/survey-routes.ts';
+import { reservationReply } from '../../../../server/reservations/lookup-reply.ts';
 
 export const prerender = false;
 
