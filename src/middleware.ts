@@ -6,6 +6,10 @@ import { json, refuse } from './server/http.ts';
 import { API_CONTENT_SECURITY_POLICY } from './survey/headers.ts';
 import { nulProblems } from './survey/control-characters.ts';
 import { refusedMethod } from './server/api-methods.ts';
+import { setRequestHooks } from './server/request-hooks.ts';
+
+// The test hooks load only in a server started with PEERVOTE_TEST_HOOKS on, before its first API request.
+let testHooks: Promise<void> | undefined;
 
 /**
  * The survey API's origin policy, in place of Astro's `security.checkOrigin` (which cannot let
@@ -18,6 +22,7 @@ import { refusedMethod } from './server/api-methods.ts';
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered || !context.url.pathname.startsWith('/api/')) return next();
   const config = serverConfig();
+  if (config.testHooks) await (testHooks ??= import('./server/test-hooks.ts').then((hooks) => setRequestHooks(hooks.testHooks)));
   const origin = context.request.headers.get('origin');
   const answer = await (async () => {
     const allow = refusedMethod(context.url.pathname, context.request.method);

@@ -1,31 +1,29 @@
 import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
-import { $affirmed, setAffirmed } from '../stores/affirmation.ts';
+import { $affirmed, setAffirmed } from '../stores/answers.ts';
 import { $ballotSurvey, loadChecks, touch } from '../stores/validation.ts';
 import { FieldError, useShownProblems } from './fields/FieldError.tsx';
-import type { SubmitSurvey } from '../stores/submission.ts';
 import { $notice, $submission, loadDeferred } from '../stores/submit-state.ts';
 import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
-import { DraftLine } from './DraftLine.tsx';
-import type { BallotSurvey } from '../survey/ballot.struct.ts';
+import { $draft, loadDrafts } from '../stores/draft-state.ts';
 
 /** The statement shown when a survey configures no affirmation points (SPEC.md §5). */
 export const DEFAULT_AFFIRMATION = 'This is my one and only submission.';
 
 interface Props {
-  survey: BallotSurvey & SubmitSurvey;
+  /** The statements the voter affirms; an empty list hides the section (SPEC.md §5). */
+  affirmationPoints?: string[];
 }
 
-/** The affirmation and the submit button; registers the survey that the whole ballot is checked against. */
-export default function SubmitBar({ survey }: Props) {
+/** The affirmation and the submit button, which checks and sends the ballot of the survey the page carries. */
+export default function SubmitBar({ affirmationPoints }: Props) {
   const affirmed = useStore($affirmed, { ssr: 'initial' });
   const status = useStore($submission, { ssr: 'initial' });
   const notice = useStore($notice, { ssr: 'initial' });
   const button = useRef<HTMLButtonElement>(null);
-  const points = survey.affirmation_points ?? [DEFAULT_AFFIRMATION];
+  const points = affirmationPoints ?? [DEFAULT_AFFIRMATION];
 
   useEffect(() => {
-    $ballotSurvey.set(survey);
     const form = button.current?.form;
     // The stores and the device's draft are the form's one memory: the browser must not restore
     // its own copy of the inputs on Back or reload, which React would not see (the attribute is
@@ -37,7 +35,8 @@ export default function SubmitBar({ survey }: Props) {
     form?.addEventListener('focusin', load, { once: true });
     const onSubmit = (event: SubmitEvent) => {
       event.preventDefault();
-      void loadDeferred().then(({ submitBallot }) => submitBallot(survey));
+      const survey = $ballotSurvey.get();
+      if (survey) void loadDeferred().then(({ submitBallot }) => submitBallot(survey));
     };
     // The submit flow's code loads as the voter starts on the ballot, so it is here if the connection drops.
     const preload = () => void loadDeferred().catch(() => undefined);
@@ -50,7 +49,7 @@ export default function SubmitBar({ survey }: Props) {
       form?.removeEventListener('input', preload);
       form?.removeEventListener('change', preload);
     };
-  }, [survey]);
+  }, []);
 
   const error = useShownProblems()(AFFIRM_NAME);
   return (
@@ -94,6 +93,27 @@ export default function SubmitBar({ survey }: Props) {
       <button ref={button} type="submit" className="button button-submit" disabled={status === 'submitting'}>
         {status === 'submitting' ? 'Submitting…' : 'Submit'}
       </button>
+    </div>
+  );
+}
+
+const day = new Intl.DateTimeFormat('en', { dateStyle: 'long' });
+
+/** The line that says the answers are kept on this device, with a way to clear them, and whether a ballot left from here. */
+function DraftLine() {
+  // The page reads the device's draft before the islands hydrate: hydrate with the store's first
+  // value, as the HTML was rendered, then show the draft (else React reports a mismatch, #418).
+  const draft = useStore($draft, { ssr: 'initial' });
+  if (!draft.keeping) return null;
+  return (
+    <div className="draft-line">
+      {draft.sentAt !== undefined && <p className="draft-sent">A ballot was already sent from this device on {day.format(draft.sentAt)}.</p>}
+      <p>
+        Your answers are saved on this device until you submit. Files are not kept.{' '}
+        <button type="button" className="button button-secondary button-small" onClick={() => void loadDrafts().then((drafts) => drafts.clearMyAnswers())}>
+          Clear my answers
+        </button>
+      </p>
     </div>
   );
 }

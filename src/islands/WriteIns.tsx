@@ -1,5 +1,6 @@
+import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
-import { $writeIns, addWriteIn, removeWriteIn, updateWriteIn } from '../stores/writeins.ts';
+import { $writeInFocus, $writeIns, addWriteIn, removeWriteIn, updateWriteIn } from '../stores/writeins.ts';
 import { recountVotes } from '../stores/votes.ts';
 import { touch } from '../stores/validation.ts';
 import { FieldError, useShownProblems } from './fields/FieldError.tsx';
@@ -16,6 +17,8 @@ export default function WriteIns({ groups, limit }: Props) {
   const rows = useStore($writeIns, { ssr: 'initial' });
   const error = useShownProblems();
   const full = rows.length >= limit;
+  const addButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => $writeInFocus.listen(() => addButton.current?.focus({ preventScroll: true })), []);
 
   const add = () => {
     const id = addWriteIn(limit);
@@ -93,7 +96,7 @@ export default function WriteIns({ groups, limit }: Props) {
           appear.
         </p>
       )}
-      <button type="button" id="add-write-in" className="button button-secondary" onClick={add} aria-disabled={full || undefined} aria-describedby={full ? 'write-in-limit' : undefined}>
+      <button ref={addButton} type="button" id="add-write-in" className="button button-secondary" onClick={add} aria-disabled={full || undefined} aria-describedby={full ? 'write-in-limit' : undefined}>
         Add Write-In
       </button>
       {full && (

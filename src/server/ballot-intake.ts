@@ -16,11 +16,11 @@ import { AlreadySubmittedError, storeBallot } from './repositories/ballots.repos
 import { claimIdempotencyKey, findIdempotencyKey, releaseIdempotencyKey } from './repositories/idempotency.repository.ts';
 import { answerForKnownKey, readIdempotencyKey } from './idempotency.ts';
 import { fingerprint, parseMultipart, readLimited } from './multipart.ts';
-import { fileFields, serverBallotStruct } from './ballot-checks.ts';
+import { fileFields, serverBallotStruct } from './ballot-structs.ts';
 import { checkFileContents, removeFiles, storeFiles, type StoredFile } from './uploads.ts';
 import { keepRefused } from './refusals.ts';
 import { formDataToBallot, type BallotInput } from '../survey/ballot-input.ts';
-import { faultInjector, injectedDelay, requestTime } from './test-hooks.ts';
+import { ballotCheckpoints, holdBallot, requestTime } from './request-hooks.ts';
 
 const INVALID_LINK = 'Sorry, this link is invalid! Please use your custom link to access your survey form.';
 
@@ -74,7 +74,7 @@ async function readBallot(request: Request, config: ServerConfig): Promise<{ par
  */
 export async function receiveBallot(request: Request, connection: string | undefined, options: { adaptForm?: (form: FormData, survey: ServerSurvey) => FormData } = {}): Promise<Response> {
   const config = serverConfig();
-  const now = requestTime(request, config);
+  const now = requestTime(request);
   const limited = await rateLimited('ballot', request, connection, now);
   if (limited) return limited;
 
@@ -114,7 +114,7 @@ export async function receiveBallot(request: Request, connection: string | undef
   }
   let stored: StoredFile[] = [];
   try {
-    await injectedDelay(request, config);
+    await holdBallot(request);
     stored = await storeFiles(config.uploadsDir, files.files);
     const receipt = await storeBallot(
       db,
@@ -129,7 +129,7 @@ export async function receiveBallot(request: Request, connection: string | undef
         idempotencyKey: key,
         ...requestHashes(request, connection, config, survey.config.project_id),
       },
-      faultInjector(request, config),
+      ballotCheckpoints(request),
     );
     return json(201, receipt);
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from '../survey/api-answers.ts';
+import type { ApiErrorBody } from '../survey/api-replies.ts';
 import { problemLine } from '../survey/ballot-answer.ts';
 import { escapeHtml, plainPage, wantsPage } from './html-page.ts';
 import type { SurveyConfig } from '../survey/config.struct.ts';

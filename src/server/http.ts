@@ -1,5 +1,5 @@
 import type { Problem } from '../survey/errors.ts';
-import type { ApiErrorBody } from '../survey/api-answers.ts';
+import type { ApiErrorBody } from '../survey/api-replies.ts';
 
 /** A JSON answer that no cache keeps: API answers are per request and may be personal. */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -14,3 +14,6 @@ export function refuse(status: number, error: string, message: string, problems:
   const body: ApiErrorBody = { error, message, problems };
   return json(status, body, headers);
 }
+
+/** The 404 of an endpoint whose project id names no survey. */
+export const unknownSurvey = (): Response => refuse(404, 'unknown_survey', 'There is no survey with this project id.', [{ path: 'projectId', message: 'names no survey.' }]);

@@ -1,11 +1,10 @@
-import { serverConfig } from './config.ts';
 import { database } from './db/instance.ts';
 import { findSurvey } from './surveys.ts';
 import { json, refuse } from './http.ts';
 import { ballotByReceipt } from './repositories/receipts.repository.ts';
 import { normalizeReceipt, receiptAnswerText } from '../survey/receipt-code.ts';
-import type { ReceiptCheck } from '../survey/api-answers.ts';
-import { requestTime } from './test-hooks.ts';
+import type { ReceiptCheck } from '../survey/api-replies.ts';
+import { requestTime } from './request-hooks.ts';
 import { rateLimited } from './rate-limit.ts';
 import { plainPage, wantsPage } from './html-page.ts';
 
@@ -16,8 +15,7 @@ import { plainPage, wantsPage } from './html-page.ts';
  * per client address in a bucket of its own, so checking never eats into posting a ballot.
  */
 export async function checkReceipt(request: Request, connection: string | undefined, projectId: string | undefined, typed: string | undefined): Promise<Response> {
-  const config = serverConfig();
-  const now = requestTime(request, config);
+  const now = requestTime(request);
   const asPage = wantsPage(request);
   const survey = findSurvey(projectId ?? '');
   const page = (status: number, sentence: string, headers?: HeadersInit) =>

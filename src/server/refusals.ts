@@ -2,7 +2,7 @@ import { uuidv7 } from './ids.ts';
 import { database } from './db/instance.ts';
 import { keepRefusedBallot } from './repositories/refused-ballots.repository.ts';
 import { fingerprint } from './multipart.ts';
-import type { ApiErrorBody } from '../survey/api-answers.ts';
+import type { ApiErrorBody } from '../survey/api-replies.ts';
 
 /**
  * Keeps a well-formed ballot that `answer` refuses for a rule in `refused_ballots` (text

@@ -1,8 +1,8 @@
-import type { ParticipationFigures, ReservationLookup, WorkplaceFigures } from '../survey/api-answers.ts';
+import type { ParticipationFigures, ReservationLookup, WorkplaceFigures } from '../survey/api-replies.ts';
 import { confirmedFor, configTakenSlugs, type ReservationKind } from '../survey/tiles.ts';
 import { database } from './db/instance.ts';
-import { claimedTiles } from './repositories/tile-claims.repository.ts';
-import { confirmedLabels } from './repositories/reservation-decisions.repository.ts';
+import { claimedTiles } from './reservations/tile-claims.repository.ts';
+import { confirmedLabels } from './reservations/decisions.repository.ts';
 import { ballotsPerAnswer, ballotsWithout, participation } from './repositories/stats.repository.ts';
 import { foldWorkplaces } from './workplaces.ts';
 import type { ServerSurvey } from './surveys.ts';

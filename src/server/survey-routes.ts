@@ -1,34 +1,24 @@
-import type { ReservationKind } from '../survey/tiles.ts';
-import { serverConfig } from './config.ts';
 import { database } from './db/instance.ts';
-import { json, refuse } from './http.ts';
+import { json, refuse, unknownSurvey } from './http.ts';
 import { findSurvey, surveyCount } from './surveys.ts';
-import { participationStats, reservationLookup, workplaceStats } from './survey-answers.ts';
-import { requestTime } from './test-hooks.ts';
+import { participationStats, workplaceStats } from './survey-answers.ts';
+import { requestTime } from './request-hooks.ts';
 import { rateLimited } from './rate-limit.ts';
 import { DEMO_SECRET, isExpired } from '../survey/link.ts';
 import { personOf } from '../survey/secrets.ts';
 import { allFields } from '../survey/layout.ts';
-import { recordLinkOpen } from './link-opens.ts';
-
-const unknownSurvey = () => refuse(404, 'unknown_survey', 'There is no survey with this project id.', [{ path: 'projectId', message: 'names no survey.' }]);
-
-/** GET /api/survey/{faces|experts}/{projectId}. */
-export async function reservationAnswer(projectId: string | undefined, kind: ReservationKind, request: Request): Promise<Response> {
-  const survey = findSurvey(projectId ?? '');
-  if (!survey) return unknownSurvey();
-  return json(200, await reservationLookup(survey, kind, requestTime(request, serverConfig())));
-}
+import { noteLinkOpen } from './repositories/link-opens.repository.ts';
+import { secretHash } from './tokens.ts';
 
 /** GET /api/survey/{stats|workplace-stats}/{projectId}. */
-export async function statsAnswer(projectId: string | undefined, which: 'participation' | 'workplaces'): Promise<Response> {
+export async function statsReply(projectId: string | undefined, which: 'participation' | 'workplaces'): Promise<Response> {
   const survey = findSurvey(projectId ?? '');
   if (!survey) return unknownSurvey();
   return json(200, which === 'participation' ? await participationStats(survey) : await workplaceStats(survey));
 }
 
 /** GET /api/health: loads the surveys, opens and migrates the database; 200 once ready. */
-export async function healthAnswer(): Promise<Response> {
+export async function healthReply(): Promise<Response> {
   const surveys = surveyCount();
   const { dialect } = await database();
   return json(200, { ok: true, database: dialect, surveys });
@@ -39,8 +29,8 @@ export async function healthAnswer(): Promise<Response> {
  * client's allowance of checks (so secrets cannot be guessed at speed); the secret is looked
  * up as the map's own key only.
  */
-export async function linkAnswer(projectId: string | undefined, secret: string, request: Request, connection: string | undefined): Promise<Response> {
-  const now = requestTime(request, serverConfig());
+export async function linkReply(projectId: string | undefined, secret: string, request: Request, connection: string | undefined): Promise<Response> {
+  const now = requestTime(request);
   const limited = await rateLimited('link', request, connection, now);
   if (limited) return limited;
   const survey = findSurvey(projectId ?? '');
@@ -54,4 +44,17 @@ export async function linkAnswer(projectId: string | undefined, secret: string, 
   // Opening a link is noted (for `responses`) and never uses it up: mail scanners open links too.
   if (person) await recordLinkOpen(survey.config.project_id, secret, now);
   return json(200, { prepopulated });
+}
+
+/**
+ * Notes that a personal link was opened, keyed by a hash of its secret (the secret itself is
+ * neither stored nor logged). A failure to note it never keeps the voter from their ballot.
+ */
+async function recordLinkOpen(projectId: string, secret: string, now = new Date()): Promise<void> {
+  try {
+    const { db } = await database();
+    await noteLinkOpen(db, projectId, secretHash(secret), now);
+  } catch (error) {
+    console.error(`Could not record a link opening for ${projectId}: ${(error as Error).message}`);
+  }
 }

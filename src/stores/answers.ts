@@ -1,4 +1,4 @@
-import { map } from 'nanostores';
+import { atom, map } from 'nanostores';
 
 /** One answer: text for most fields, a list for checkboxes. */
 export type Answer = string | string[];
@@ -8,6 +8,9 @@ export const $answers = map<Record<string, Answer>>({});
 
 /** The files the voter chose, by field name. */
 export const $files = map<Record<string, File | undefined>>({});
+
+/** True once the voter has ticked 'I Affirm'. */
+export const $affirmed = atom(false);
 
 /** Records one answer. */
 export function setAnswer(name: string, value: Answer): void {
@@ -24,4 +27,9 @@ export function prefillAnswers(values: Record<string, Answer>): void {
   for (const [name, value] of Object.entries(values)) {
     if ($answers.get()[name] === undefined) $answers.setKey(name, value);
   }
+}
+
+/** Ticks or unticks the affirmation. */
+export function setAffirmed(value: boolean): void {
+  $affirmed.set(value);
 }

@@ -3,7 +3,7 @@ import type { BallotInput } from '../survey/ballot-input.ts';
 import { AFFIRM_NAME, customReservationName, otherAnswerName, writeInNames } from '../survey/ballot-keys.ts';
 import { fieldRow, isKind } from '../survey/fields.ts';
 import { allFields } from '../survey/layout.ts';
-import { $affirmed } from './affirmation.ts';
+import { $affirmed } from './answers.ts';
 import { $answers, $files, type Answer } from './answers.ts';
 import { $nominations, $nomineeNames } from './nominations.ts';
 import { $reservations } from './reservations.ts';

@@ -1,6 +1,6 @@
 import { map } from 'nanostores';
 import { apiUrl } from '../survey/api-url.ts';
-import type { ReservationLookup } from '../survey/api-answers.ts';
+import type { ReservationLookup } from '../survey/api-replies.ts';
 import type { ReservationKind, TileView } from '../survey/tiles.ts';
 import { $reservations } from './reservations.ts';
 import { $takenTiles } from './validation.ts';

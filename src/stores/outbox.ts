@@ -4,7 +4,7 @@ import { formDataToBallot } from '../survey/ballot-input.ts';
 import { ballotSummary } from '../survey/ballot-summary.ts';
 import { reportError, type ErrorContext } from './reporter.ts';
 import { withOutbox } from './outbox-db.ts';
-import { recordLateVerdict } from './outcome.ts';
+import { recordLateVerdict } from './delivery.ts';
 
 /** A finished ballot kept on the device until the survey API has answered it for good. */
 export interface QueuedBallot {
@@ -107,7 +107,7 @@ export async function reportOnce(ballot: QueuedBallot, verdict: BallotVerdict, c
   ]);
 }
 
-/** Where a resent ballot's verdict is told (the thank-you page's outcome listens). */
+/** Where a resent ballot's verdict is told (the thank-you page's delivery listens). */
 export type OutboxListener = (ballot: QueuedBallot, verdict: BallotVerdict) => void;
 
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -121,7 +121,7 @@ let started = false;
 async function tryBallot(ballot: QueuedBallot): Promise<BallotVerdict> {
   const verdict = await sendBallot(ballot);
   await reportOnce(ballot, verdict);
-  // Told before it is forgotten: a page waiting for the queue to empty then finds the outcome recorded.
+  // Told before it is forgotten: a page waiting for the queue to empty then finds the delivery recorded.
   listener(ballot, verdict);
   if (isFinal(verdict)) await forgetBallot(ballot.key);
   return verdict;

@@ -1,11 +1,11 @@
 import { apiUrl } from '../survey/api-url.ts';
-import { voteRequirementMessage } from '../survey/vote-requirement.ts';
+import { isVoteRequirement, voteRequirementMessage } from '../survey/vote-requirement.ts';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import { ballotEntries, collectBallot, voterOf } from './ballot.ts';
 import { ballotSummary } from '../survey/ballot-summary.ts';
 import { $link } from './link.ts';
 import { keepBallot, forgetBallot, reportOnce, retryLater, sendBallot, type QueuedBallot } from './outbox.ts';
-import { outcomeOf, recordOutcome, type Outcome } from './outcome.ts';
+import { deliveryOf, recordDelivery, type Delivery } from './delivery.ts';
 import { $notice, $submission, $submitted, $thanksInPlace } from './submit-state.ts';
 import { isFinal } from '../survey/ballot-answer.ts';
 import { endDraft } from './draft.ts';
@@ -26,7 +26,7 @@ export interface SubmitSurvey {
   google_sheet_title?: string;
 }
 
-export { outcomeKey, type Outcome } from './outcome.ts';
+export { deliveryKey, type Delivery } from './delivery.ts';
 export { $notice, $submission, $submitted, $thanksInPlace } from './submit-state.ts';
 
 let noticeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -46,8 +46,7 @@ export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise
   $submission.set('submitting');
   $attempted.set(true);
   recountVotes();
-  const requirement = voteRequirementMessage(survey.vote_requirement);
-  const problems = (await validateNow()).filter((problem) => problem.message !== requirement);
+  const problems = (await validateNow()).filter((problem) => !isVoteRequirement(problem));
   if (problems.length > 0) {
     $submission.set('idle');
     // The error summary at the top of the ballot takes focus and links to each field.
@@ -56,7 +55,7 @@ export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise
   }
   if ($voteCount.get() < survey.vote_requirement) {
     $submission.set('idle');
-    showNotice(requirement);
+    showNotice(voteRequirementMessage(survey.vote_requirement));
     return;
   }
 
@@ -80,10 +79,10 @@ export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise
   // The report leaves before the page does (the thank-you page would cut it off), within REPORT_WAIT_MS.
   const report = reportOnce(ballot, verdict, { ballot: ballotSummary(input), user: voterOf(input, survey, ballot.key), tags: { survey: survey.slug } }, kept);
   await Promise.race([report, new Promise((resolve) => setTimeout(resolve, REPORT_WAIT_MS))]);
-  const result: Outcome = outcomeOf(verdict, ballot.key) ?? { status: kept ? 'saved' : 'unsent', key: ballot.key };
+  const result: Delivery = deliveryOf(verdict, ballot.key) ?? { status: kept ? 'saved' : 'unsent', key: ballot.key };
   // The answers are done with once the ballot is in or on its way; a refused or lost one keeps them to try again.
   if (result.status === 'sent' || result.status === 'already' || result.status === 'saved') endDraft(result.status !== 'saved');
-  recordOutcome(survey.slug, result);
+  recordDelivery(survey.slug, result);
   $submitted.set(result);
   if (verdict.kind === 'try-later' && verdict.offline) {
     // Offline, the thank-you page cannot load: show it here, at its own address.

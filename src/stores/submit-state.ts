@@ -1,5 +1,5 @@
 import { atom } from 'nanostores';
-import type { Outcome } from './outcome.ts';
+import type { Delivery } from './delivery.ts';
 
 /** The submit button's state (SPEC.md §4). */
 export const $submission = atom<'idle' | 'submitting'>('idle');
@@ -8,7 +8,7 @@ export const $submission = atom<'idle' | 'submitting'>('idle');
 export const $notice = atom<string | undefined>();
 
 /** How this page's submission ended, set just before the thank-you page opens (analytics listens to it). */
-export const $submitted = atom<Outcome | undefined>();
+export const $submitted = atom<Delivery | undefined>();
 
 /**
  * True when the thank-you view shows in place of the form: the ballot could not leave because
@@ -19,7 +19,7 @@ export const $thanksInPlace = atom(false);
 let deferred: Promise<typeof import('./deferred.ts')> | undefined;
 
 /**
- * Loads the submit flow's and the drafts' code (sending, the outbox, the outcome), once. The
+ * Loads the submit flow's and the drafts' code (sending, the outbox, the delivery), once. The
  * page asks for it when the voter starts on the ballot, while it is online, and not with the
  * page's first load.
  */

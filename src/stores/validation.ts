@@ -1,13 +1,28 @@
 import { atom, map } from 'nanostores';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
-import type { Problem } from '../survey/errors.ts';
+import type { SubmitSurvey } from './submission.ts';
+import type { CodedProblem } from '../survey/errors.ts';
+import { isVoteRequirement } from '../survey/vote-requirement.ts';
 import type { ReservationKind } from '../survey/tiles.ts';
 import { afterPress } from './pointer-press.ts';
 
-/** The survey the ballot is checked against, registered by the submit island. */
-export const $ballotSurvey = atom<BallotSurvey | undefined>();
+/** What the browser checks a ballot against and sends it with: the survey's ballot rules and address. */
+export type PageSurvey = BallotSurvey & SubmitSurvey;
 
-/** The first problem of each form-data name, as of the last check. */
+/** Reads the survey the page carries as data (`data-survey` on the survey's root, SurveyHome.astro). */
+function pageSurvey(): PageSurvey | undefined {
+  if (typeof document === 'undefined') return undefined;
+  const data = document.getElementById('survey-root')?.dataset.survey;
+  return data ? (JSON.parse(data) as PageSurvey) : undefined;
+}
+
+/** The survey the ballot is checked against, read from the page as this module loads: checks work before any island has run. */
+export const $ballotSurvey = atom<PageSurvey | undefined>(pageSurvey());
+
+/**
+ * The first problem of each form-data name, as of the last check, shown at its field and in the
+ * error summary. Too few names is left out: the notice by the submit button tells it (SPEC.md §5).
+ */
 export const $problems = map<Record<string, string | undefined>>({});
 
 /** Names the voter has left at least once; their problems show from then on. */
@@ -29,27 +44,27 @@ export const $failedSubmits = atom(0);
 /** Tiles the reservation look-ups reported taken, so a ballot does not claim them. */
 export const $takenTiles = map<Partial<Record<ReservationKind, string[]>>>({});
 
-let checks: typeof import('./ballot-check.ts') | undefined;
+let checks: typeof import('./validation-rules.ts') | undefined;
 
 /** Loads the ballot rules' code, once; the page asks for it when idle after loading. */
-export async function loadChecks(): Promise<typeof import('./ballot-check.ts')> {
-  checks ??= await import('./ballot-check.ts');
+export async function loadChecks(): Promise<typeof import('./validation-rules.ts')> {
+  checks ??= await import('./validation-rules.ts');
   return checks;
 }
 
-function check(rules: typeof import('./ballot-check.ts')): Problem[] {
+function check(rules: typeof import('./validation-rules.ts')): CodedProblem[] {
   const survey = $ballotSurvey.get();
   if (!survey) return [];
   const problems = rules.checkBallot(survey, $takenTiles.get());
   const first: Record<string, string | undefined> = {};
-  for (const problem of problems) first[problem.path] ??= problem.message;
+  for (const problem of problems) if (!isVoteRequirement(problem)) first[problem.path] ??= problem.message;
   for (const name of Object.keys($problems.get())) if (!(name in first)) first[name] = undefined;
   $problems.set(first);
   return problems;
 }
 
 /** Checks the whole ballot as the server will, and records each name's first problem. */
-export async function validateNow(): Promise<Problem[]> {
+export async function validateNow(): Promise<CodedProblem[]> {
   const problems = check(await loadChecks());
   $editing.set({});
   return problems;

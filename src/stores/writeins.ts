@@ -10,6 +10,14 @@ export interface WriteIn {
 /** The voter's write-ins, in the order they were added. */
 export const $writeIns = atom<WriteIn[]>([]);
 
+/** Counts the requests to bring the voter to the 'Add Write-In' button; the write-ins island focuses it on each. */
+export const $writeInFocus = atom(0);
+
+/** Asks the write-ins island to focus its 'Add Write-In' button (the empty search result's link does). */
+export function askWriteInFocus(): void {
+  $writeInFocus.set($writeInFocus.get() + 1);
+}
+
 let nextId = 1;
 
 /** Adds an empty write-in row unless `limit` rows exist already; returns the new row's id, or undefined. */

@@ -1,4 +1,4 @@
-import type { ApiErrorBody, BallotReceipt } from './api-answers.ts';
+import type { ApiErrorBody, BallotReceipt } from './api-replies.ts';
 import type { Problem } from './errors.ts';
 
 /**

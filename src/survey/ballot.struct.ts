@@ -9,7 +9,7 @@ import { MAX_SHORT_TEXT, MAX_TEXT_LENGTH, OptionalText, answerStruct, shortText 
 import { AFFIRM_MESSAGE, fieldMessages, writeInNameTooLong } from './field-messages.ts';
 import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from './tiles.ts';
 import { toProblems, type Problem } from './errors.ts';
-import { voteRequirementMessage } from './vote-requirement.ts';
+import { VOTE_REQUIREMENT, voteRequirementMessage } from './vote-requirement.ts';
 
 /** The part of a survey configuration a ballot is checked against; a page's public survey has it all. */
 export type BallotSurvey = Pick<
@@ -103,7 +103,7 @@ function* crossRules(config: BallotSurvey, input: BallotInput, keys: Map<string,
     seen.add(id);
   }
   const nomination = nominationField(config);
-  if (nomination && votes < config.vote_requirement) yield fail(nomination.name, voteRequirementMessage(config.vote_requirement));
+  if (nomination && votes < config.vote_requirement) yield { ...fail(nomination.name, voteRequirementMessage(config.vote_requirement)), refinement: VOTE_REQUIREMENT };
   for (const field of allFields(config.layout)) {
     if (!asksOtherText(field)) continue;
     const ticked = [input[field.name]].flat().includes('Other');

@@ -6,6 +6,15 @@ export interface Problem {
   message: string;
 }
 
+/**
+ * A problem as the page handles it: with the code of the rule that found it (the refinement's
+ * name, such as `required` or `vote-requirement`, else the type expected), so that code tells
+ * problems apart without comparing their words. The API's bodies carry `{ path, message }` only.
+ */
+export interface CodedProblem extends Problem {
+  code: string;
+}
+
 /** Formats a superstruct path as it reads in YAML terms: `layout[2][0].type`. */
 export function formatPath(path: ReadonlyArray<string | number>): string {
   return path.reduce<string>((out, key, index) => {
@@ -55,10 +64,15 @@ function show(value: unknown): string {
 
 /** Turns a StructError into one `{ path, message }` per failure, for build errors, field errors and API 400 bodies. */
 export function toProblems(error: StructError): Problem[] {
+  return toCodedProblems(error).map(({ path, message }) => ({ path, message }));
+}
+
+/** Turns a StructError into one problem per failure with its rule's code, for the page's checks. */
+export function toCodedProblems(error: StructError): CodedProblem[] {
   const seen = new Set<string>();
-  const problems: Problem[] = [];
+  const problems: CodedProblem[] = [];
   for (const failure of error.failures()) {
-    const problem = { path: formatPath(failure.path), message: describe(failure) };
+    const problem = { path: formatPath(failure.path), message: describe(failure), code: failure.refinement ?? failure.type };
     const key = `${problem.path}\u0000${problem.message}`;
     if (!seen.has(key)) {
       seen.add(key);

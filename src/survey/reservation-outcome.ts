@@ -1,4 +1,4 @@
-import type { ReservationOutcome } from './api-answers.ts';
+import type { ReservationOutcome } from './api-replies.ts';
 import type { ReservationKind } from './tiles.ts';
 
 /** The words a tile reads: 'THE FACE OF {title}' for Faces (SPEC.md §2), the question itself for Experts. */

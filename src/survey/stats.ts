@@ -1,4 +1,4 @@
-import type { ParticipationFigures, WorkplaceFigures } from './api-answers.ts';
+import type { ParticipationFigures, WorkplaceFigures } from './api-replies.ts';
 import { OTHER_WORKPLACE, workplaceKey } from './workplace.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

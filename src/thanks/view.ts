@@ -1,6 +1,6 @@
 import { $queuedCount } from '../stores/outbox.ts';
-import { $outcomeChanged, readOutcome, recordOutcome, type Outcome } from '../stores/outcome.ts';
-import type { BallotReceipt } from '../survey/api-answers.ts';
+import { $deliveryChanged, readDelivery, recordDelivery, type Delivery } from '../stores/delivery.ts';
+import type { BallotReceipt } from '../survey/api-replies.ts';
 import { refusalLines } from '../survey/ballot-answer.ts';
 import { outcomeLine, type OutcomeField } from '../survey/reservation-outcome.ts';
 import { formatReceipt } from '../survey/receipt-code.ts';
@@ -18,13 +18,13 @@ export function startThankYou(root: HTMLElement): void {
     line.textContent = text;
     return line;
   };
-  const show = (outcome?: Outcome) => {
-    showReceipt(outcome);
-    for (const line of root.querySelectorAll<HTMLElement>('[data-outcome]')) line.hidden = line.dataset.outcome !== outcome?.status;
+  const show = (delivery?: Delivery) => {
+    showReceipt(delivery);
+    for (const line of root.querySelectorAll<HTMLElement>('[data-outcome]')) line.hidden = line.dataset.outcome !== delivery?.status;
     // Why the ballot was refused, in the API's sentences and the fields' labels.
-    refusal.replaceChildren(...(outcome?.status === 'refused' ? refusalLines(outcome.refusal ?? { problems: [] }, labels) : []).map((text) => paragraph('', text, 'li')));
+    refusal.replaceChildren(...(delivery?.status === 'refused' ? refusalLines(delivery.refusal ?? { problems: [] }, labels) : []).map((text) => paragraph('', text, 'li')));
     // What became of the reservations, from the API's receipt: the tile by its title, a lost one said plainly.
-    const receipt = outcome?.status === 'sent' ? (outcome.receipt as BallotReceipt | undefined) : undefined;
+    const receipt = delivery?.status === 'sent' ? (delivery.receipt as BallotReceipt | undefined) : undefined;
     outcomes.replaceChildren(
       ...(receipt?.reservations ?? []).map((reservation) => {
         const { status, text } = outcomeLine(reservation, fields);
@@ -34,19 +34,19 @@ export function startThankYou(root: HTMLElement): void {
   };
   // The receipt code, from the API's answer, with a link that checks it.
   const receiptBlock = root.querySelector<HTMLElement>('[data-receipt]')!;
-  const showReceipt = (outcome?: Outcome) => {
-    const code = outcome?.status === 'sent' ? (outcome.receipt as Partial<BallotReceipt> | undefined)?.receipt : undefined;
+  const showReceipt = (delivery?: Delivery) => {
+    const code = delivery?.status === 'sent' ? (delivery.receipt as Partial<BallotReceipt> | undefined)?.receipt : undefined;
     receiptBlock.hidden = !code;
     if (!code) return;
     root.querySelector('[data-receipt-code]')!.textContent = formatReceipt(code);
     root.querySelector<HTMLAnchorElement>('[data-receipt-link]')!.search = `?code=${encodeURIComponent(formatReceipt(code))}`;
   };
-  show(readOutcome(slug));
+  show(readDelivery(slug));
   // A kept ballot's later answer (sent from this page too) is recorded by the outbox's listener.
-  $outcomeChanged.listen((changed) => changed === slug && show(readOutcome(slug)));
+  $deliveryChanged.listen((changed) => changed === slug && show(readDelivery(slug)));
   // A ballot that left this device elsewhere (another tab) leaves the queue empty: it went.
   $queuedCount.subscribe((count) => {
-    const outcome = readOutcome(slug);
-    if (outcome?.status === 'saved' && count === 0) recordOutcome(slug, { ...outcome, status: 'sent' });
+    const delivery = readDelivery(slug);
+    if (delivery?.status === 'saved' && count === 0) recordDelivery(slug, { ...delivery, status: 'sent' });
   });
 }

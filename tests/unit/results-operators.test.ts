@@ -11,8 +11,8 @@ import { appendNominees, nomineesToAppend } from '../../src/server/results/nomin
 import { confirmReservation, releaseReservation } from '../../src/server/results/reservations.ts';
 import { OperatorError } from '../../src/server/results/operator-error.ts';
 import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/server/repositories/write-in-decisions.repository.ts';
-import { claimedTiles } from '../../src/server/repositories/tile-claims.repository.ts';
-import { confirmedLabels } from '../../src/server/repositories/reservation-decisions.repository.ts';
+import { claimedTiles } from '../../src/server/reservations/tile-claims.repository.ts';
+import { confirmedLabels } from '../../src/server/reservations/decisions.repository.ts';
 import { loadSurvey } from '../../src/survey/loader.ts';
 import { loadNominees } from '../../src/survey/nominee-file.ts';
 import { FIXTURE_SURVEYS, peerCheck, scratchDatabase, storeBallots } from '../support/results-db.ts';

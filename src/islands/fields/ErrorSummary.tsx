@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
-import { $attempted, $ballotSurvey, $failedSubmits, $problems } from '../../stores/validation.ts';
-import { voteRequirementMessage } from '../../survey/vote-requirement.ts';
+import { $attempted, $failedSubmits, $problems } from '../../stores/validation.ts';
 import { focusProblem, problemTargetId } from './problem-target.ts';
 
 /** Orders problems as their fields stand on the page, top to bottom. */
@@ -23,11 +22,9 @@ export default function ErrorSummary() {
   const attempted = useStore($attempted, { ssr: 'initial' });
   const problems = useStore($problems, { ssr: 'initial' });
   const failed = useStore($failedSubmits, { ssr: 'initial' });
-  const survey = useStore($ballotSurvey, { ssr: 'initial' });
   const box = useRef<HTMLDivElement>(null);
-  // Too few names has its own notice by the submit button (SPEC.md §5), once every field is right.
-  const requirement = survey ? voteRequirementMessage(survey.vote_requirement) : undefined;
-  const listed = attempted ? Object.entries(problems).filter((entry): entry is [string, string] => Boolean(entry[1]) && entry[1] !== requirement) : [];
+  // Too few names is not among them: it has its own notice by the submit button (SPEC.md §5), once every field is right.
+  const listed = attempted ? Object.entries(problems).filter((entry): entry is [string, string] => Boolean(entry[1])) : [];
   const shown = listed.length > 0 ? inPageOrder(listed) : listed;
 
   useEffect(() => {

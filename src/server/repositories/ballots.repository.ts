@@ -3,9 +3,9 @@ import type { Database } from '../db/schema.ts';
 import type { BallotLink } from '../db/ballots.table.ts';
 import type { NewUpload } from '../db/uploads.table.ts';
 import type { BallotParts } from '../../survey/ballot-parts.ts';
-import type { BallotReceipt, ReservationOutcome } from '../../survey/api-answers.ts';
+import type { BallotReceipt, ReservationOutcome } from '../../survey/api-replies.ts';
 import { EXPERT_HOLD_MS } from '../../survey/tiles.ts';
-import { claimTile } from './tile-claims.repository.ts';
+import { claimTile } from '../reservations/tile-claims.repository.ts';
 import { completeIdempotencyKey } from './idempotency.repository.ts';
 import { newReceiptCode } from '../tokens.ts';
 

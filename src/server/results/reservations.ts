@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { SurveyConfig } from '../../survey/config.struct.ts';
 import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from '../../survey/tiles.ts';
-import { confirmTile, releaseTile } from '../repositories/reservation-decisions.repository.ts';
+import { confirmTile, releaseTile } from '../reservations/decisions.repository.ts';
 import { OperatorError } from './operator-error.ts';
 
 /** The words an operator may use for a kind of tile. */

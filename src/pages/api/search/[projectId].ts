@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { SEARCH_CORS, searchAnswer } from '../../../server/search-answer.ts';
+import { SEARCH_CORS, searchReply } from '../../../server/search-reply.ts';
 
 export const prerender = false;
 
@@ -11,4 +11,4 @@ export const OPTIONS: APIRoute = () => new Response(null, { status: 204, headers
  * out (`results[].hits` with objectID, id, name and the detail columns; nbHits, page,
  * nbPages, hitsPerPage), so that one search client interface serves both backends.
  */
-export const POST: APIRoute = ({ params, request, clientAddress }) => searchAnswer(params.projectId, request, clientAddress);
+export const POST: APIRoute = ({ params, request, clientAddress }) => searchReply(params.projectId, request, clientAddress);

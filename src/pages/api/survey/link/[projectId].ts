@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { linkAnswer } from '../../../../server/survey-routes.ts';
+import { linkReply } from '../../../../server/survey-routes.ts';
 
 export const prerender = false;
 
@@ -9,4 +9,4 @@ export const prerender = false;
  * checks. Never cached: the answer is personal. Opening a link is noted for `responses` and
  * never uses it up.
  */
-export const GET: APIRoute = ({ params, url, request, clientAddress }) => linkAnswer(params.projectId, url.searchParams.get('secret') ?? '', request, clientAddress);
+export const GET: APIRoute = ({ params, url, request, clientAddress }) => linkReply(params.projectId, url.searchParams.get('secret') ?? '', request, clientAddress);

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { statsAnswer } from '../../../../server/survey-routes.ts';
+import { statsReply } from '../../../../server/survey-routes.ts';
 
 export const prerender = false;
 
 /** Participation figures for the stats page; never a nominee's count. */
-export const GET: APIRoute = ({ params }) => statsAnswer(params.projectId, 'participation');
+export const GET: APIRoute = ({ params }) => statsReply(params.projectId, 'participation');

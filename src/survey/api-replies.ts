@@ -1,5 +1,8 @@
 import type { Problem } from './errors.ts';
 
+// The survey API's replies (its response bodies), shared by the server that writes them and the
+// pages that read them; "answers" are the voter's, a reply is the API's.
+
 /** What became of one reservation section of a ballot. */
 export interface ReservationOutcome {
   field: string;

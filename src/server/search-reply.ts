@@ -4,8 +4,7 @@ import { readLimited } from './multipart.ts';
 import { findSurvey } from './surveys.ts';
 import { nomineeIndex } from './nominees.ts';
 import { rateLimited } from './rate-limit.ts';
-import { requestTime } from './test-hooks.ts';
-import { serverConfig } from './config.ts';
+import { requestTime } from './request-hooks.ts';
 import { nulProblems } from '../survey/control-characters.ts';
 import { ConfigError, toProblems } from '../survey/errors.ts';
 import { SearchBody, searchParams, type NomineeResult } from '../survey/nominee-search.ts';
@@ -29,8 +28,8 @@ const invalid = (problems: Array<{ path: string; message: string }>) =>
  * out. Rate-limited per client; the body is read up to 256 KB and each query cut to 100
  * characters and 8 words before it is searched, so a request costs bounded memory and time.
  */
-export async function searchAnswer(projectId: string | undefined, request: Request, connection: string | undefined): Promise<Response> {
-  const limited = await rateLimited('search', request, connection, requestTime(request, serverConfig()));
+export async function searchReply(projectId: string | undefined, request: Request, connection: string | undefined): Promise<Response> {
+  const limited = await rateLimited('search', request, connection, requestTime(request));
   if (limited) {
     for (const [name, value] of Object.entries(SEARCH_CORS)) limited.headers.set(name, value);
     return limited;

@@ -1,5 +1,6 @@
-import { ballotStruct, validateBallot, type BallotSurvey } from '../survey/ballot.struct.ts';
-import type { Problem } from '../survey/errors.ts';
+import { validate } from 'superstruct';
+import { ballotStruct, type BallotSurvey } from '../survey/ballot.struct.ts';
+import { toCodedProblems, type CodedProblem } from '../survey/errors.ts';
 import type { ReservationKind } from '../survey/tiles.ts';
 import { collectBallot } from './ballot.ts';
 
@@ -12,7 +13,8 @@ let cached: { survey: BallotSurvey; taken: Taken; struct: ReturnType<typeof ball
  * a submit), so the rules' code stays out of the page's first load. The struct is built once
  * per survey and taken list, not on every field the voter leaves.
  */
-export function checkBallot(survey: BallotSurvey, taken: Taken): Problem[] {
+export function checkBallot(survey: BallotSurvey, taken: Taken): CodedProblem[] {
   if (cached?.survey !== survey || cached.taken !== taken) cached = { survey, taken, struct: ballotStruct(survey, { taken }) };
-  return validateBallot(cached.struct, collectBallot(survey));
+  const [error] = validate(collectBallot(survey), cached.struct);
+  return error ? toCodedProblems(error) : [];
 }
