@@ -5,7 +5,7 @@ import { ballotStruct, validateBallot } from '../../src/survey/ballot.struct.ts'
 import { slotName, writeInNames } from '../../src/survey/ballot-keys.ts';
 import { collectBallot, resetBallot } from '../../src/stores/ballot.ts';
 import { $answers, $files } from '../../src/stores/answers.ts';
-import { $affirmed } from '../../src/stores/affirmation.ts';
+import { $affirmed } from '../../src/stores/answers.ts';
 import { $nominations } from '../../src/stores/nominations.ts';
 import { $reservations } from '../../src/stores/reservations.ts';
 import { restoreWriteIns } from '../../src/stores/writeins.ts';
