@@ -98,6 +98,23 @@ describe('the suggestions store', () => {
     expect($suggestions.get()).toMatchObject({ open: true, active: 2 });
   });
 
+  it('serves every slot from one search instance, each asking with its own sub-category', async () => {
+    typeQuery(SLOT, 'jo');
+    await vi.advanceTimersByTimeAsync(300);
+    fake.answer(0, ['José']);
+    await settle();
+    const other = 'nominations[Primary Care][Pediatrics][2]';
+    closeSuggestions(SLOT);
+    typeQuery(other, 'an');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(fake.calls[1]).toEqual([{ indexName: 'idx', params: { query: 'an', hitsPerPage: 12, page: 0, optionalFilters: ['specialty:Pediatrics'] } }]);
+    fake.answer(1, ['Ana']);
+    await settle();
+    expect($suggestions.get()).toMatchObject({ slot: other, query: 'an', status: 'done', hits: [{ name: 'Ana', __position: 1 }] });
+    expect(fake.calls).toHaveLength(2);
+    expect(loads).toBe(1);
+  });
+
   it('closes on empty text without asking', async () => {
     typeQuery(SLOT, '   ');
     await vi.advanceTimersByTimeAsync(1000);
