@@ -8,13 +8,13 @@ import { HITS_PER_PAGE, type NomineeHit, type NomineeResult, type NomineeResults
 import type { NomineeSearchClient, SearchRequest } from './search-client.ts';
 
 /** What one slot asks: the typed text, and the slot's ranking hint. */
-export interface NomineeQuery {
+interface NomineeQuery {
   query: string;
   optionalFilters?: string[];
 }
 
 /** A hit as InstantSearch's hits connector hands it on: with its place in the list and, on Algolia, the queryID Insights needs. */
-export type SearchedHit = NomineeHit & { __position?: number; __queryID?: string };
+type SearchedHit = NomineeHit & { __position?: number; __queryID?: string };
 
 /** The page's nominee search: one InstantSearch instance that every nomination slot shares. */
 export interface NomineeSearch {
@@ -25,7 +25,7 @@ export interface NomineeSearch {
 }
 
 /** The event name picks are reported under in Algolia's Insights dashboard. */
-export const PICK_EVENT = 'Nominee Picked';
+const PICK_EVENT = 'Nominee Picked';
 
 /** The Insights methods InstantSearch may call that the nominee search lets through: no view events, no usage telemetry. */
 const INSIGHTS_METHODS = new Set(['init', 'getUserToken', 'setUserToken', 'onUserTokenChange', 'addAlgoliaAgent', 'clickedObjectIDsAfterSearch', 'convertedObjectIDsAfterSearch']);

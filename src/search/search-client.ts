@@ -15,7 +15,7 @@ export interface SearchRequest {
 }
 
 /** Where a search client's Insights events go: Algolia's credentials, and a host of ours in tests. */
-export interface InsightsSettings {
+interface InsightsSettings {
   appId: string;
   apiKey: string;
   /** Defaults to Algolia's https://insights.algolia.io. */

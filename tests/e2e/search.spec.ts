@@ -280,7 +280,7 @@ async function servedWithAlgolia(page: Page) {
       body = `${body.slice(0, at)}&quot;${key}&quot;:[0,&quot;${value}&quot;]${body.slice(at + unset.length)}`;
     }
     const policy = (text: string) => text.replace("connect-src 'self'", `connect-src 'self' ${connect.join(' ')}`);
-    const headers = { ...response.headers(), 'content-security-policy': policy(response.headers()['content-security-policy']) };
+    const headers: Record<string, string> = { ...response.headers(), 'content-security-policy': policy(response.headers()['content-security-policy']) };
     delete headers['content-encoding'];
     delete headers['content-length'];
     await route.fulfill({ response, headers, body: policy(body) });
