@@ -7,12 +7,17 @@ import type { NomineeHit, NomineeResults } from '../../src/survey/nominee-search
 function fakeClient() {
   const calls: SearchRequest[][] = [];
   const pending: Array<(results: NomineeResults) => void> = [];
+  const failures: Array<(error: Error) => void> = [];
   const client: NomineeSearchClient = {
     search: (requests) => {
       calls.push(requests);
-      return new Promise((resolve) => pending.push(resolve));
+      return new Promise((resolve, reject) => {
+        pending.push(resolve);
+        failures.push(reject);
+      });
     },
   };
+  const fail = (index: number) => failures[index](new Error('nominee search answered 503'));
   const answer = (index: number, names: string[]) =>
     pending[index]({
       results: [
@@ -29,7 +34,7 @@ function fakeClient() {
         },
       ],
     });
-  return { client, calls, answer };
+  return { client, calls, answer, fail };
 }
 
 const SLOT = 'nominations[Surgery][Neurosurgery][1]';
@@ -113,6 +118,22 @@ describe('the suggestions store', () => {
     expect($suggestions.get()).toMatchObject({ slot: other, query: 'an', status: 'done', hits: [{ name: 'Ana', __position: 1 }] });
     expect(fake.calls).toHaveLength(2);
     expect(loads).toBe(1);
+  });
+
+  it('says the search failed, and searches again at the next typing', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    typeQuery(SLOT, 'jo');
+    await vi.advanceTimersByTimeAsync(300);
+    fake.fail(0);
+    await settle();
+    expect($suggestions.get()).toMatchObject({ slot: SLOT, status: 'error', open: true });
+    expect(logged).toHaveBeenCalled();
+    logged.mockRestore();
+    typeQuery(SLOT, 'jos');
+    await vi.advanceTimersByTimeAsync(300);
+    fake.answer(1, ['José']);
+    await settle();
+    expect($suggestions.get()).toMatchObject({ slot: SLOT, query: 'jos', status: 'done', hits: [{ name: 'José' }] });
   });
 
   it('closes on empty text without asking', async () => {
