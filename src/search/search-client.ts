@@ -1,23 +1,38 @@
 import { apiUrl } from '../survey/api-url.ts';
 import type { NomineeResults } from '../survey/nominee-search.ts';
+import { startNomineeSearch, type NomineeSearch } from './instant-search.ts';
 import { localSearchClient } from './local-client.ts';
 import type { SearchSettings } from './settings.ts';
 
 /** One query as InstantSearch hands it to a search client. */
 export interface SearchRequest {
   indexName: string;
-  /** `optionalFilters` carries a slot's sub-category (`specialty:{sub-category}`) as a ranking hint. */
-  params: { query: string; hitsPerPage?: number; page?: number; optionalFilters?: string[] };
+  /**
+   * `optionalFilters` carries a slot's sub-category (`specialty:{sub-category}`) as a ranking hint;
+   * `clickAnalytics` and `userToken` go to Algolia only, so that its answer has a queryID for Insights.
+   */
+  params: { query: string; hitsPerPage?: number; page?: number; optionalFilters?: string[]; clickAnalytics?: boolean; userToken?: string };
+}
+
+/** Where a search client's Insights events go: Algolia's credentials, and a host of ours in tests. */
+interface InsightsSettings {
+  appId: string;
+  apiKey: string;
+  /** Defaults to Algolia's https://insights.algolia.io. */
+  host?: string;
 }
 
 /** InstantSearch's search-client interface, the seam between the UI and either backend. */
 export interface NomineeSearchClient {
   search(requests: SearchRequest[]): Promise<NomineeResults>;
+  /** Set when the backend is Algolia: picks are then reported to Algolia Insights (none with the local engine). */
+  insights?: InsightsSettings;
 }
 
-/** Options for tests: the Algolia hosts to ask instead of Algolia's own, and the local endpoint's origin. */
+/** Options for tests: the Algolia hosts to ask instead of Algolia's own, the Insights host, and the local endpoint's origin. */
 export interface ClientOptions {
   algoliaHosts?: Array<{ url: string; protocol: 'http' | 'https'; accept: 'read' | 'write' | 'readWrite' }>;
+  insightsHost?: string;
   apiBase?: string;
 }
 
@@ -27,10 +42,25 @@ export interface ClientOptions {
  */
 export async function createSearchClient(settings: SearchSettings, options: ClientOptions = {}): Promise<NomineeSearchClient> {
   if (settings.algolia) {
+    const { appId, apiKey } = settings.algolia;
     const { liteClient } = await import('algoliasearch/lite');
-    const client = liteClient(settings.algolia.appId, settings.algolia.apiKey, options.algoliaHosts ? { hosts: options.algoliaHosts } : undefined);
-    return { search: (requests) => client.search(requests) as Promise<NomineeResults> };
+    const client = liteClient(appId, apiKey, options.algoliaHosts ? { hosts: options.algoliaHosts } : undefined);
+    return {
+      search: (requests) => client.search(requests) as Promise<NomineeResults>,
+      insights: { appId, apiKey, ...(options.insightsHost ? { host: options.insightsHost } : {}) },
+    };
   }
   const path = `/api/search/${encodeURIComponent(settings.projectId)}`;
   return localSearchClient(options.apiBase ? `${options.apiBase.replace(/\/$/, '')}${path}` : apiUrl(path));
+}
+
+/**
+ * The page's one nominee search, loaded when a voter first focuses a nomination input: an
+ * InstantSearch instance over `client` (by default the backend the survey names), with
+ * Algolia Insights when that backend is Algolia.
+ */
+export async function createNomineeSearch(settings: SearchSettings, client?: NomineeSearchClient): Promise<NomineeSearch> {
+  const backend = client ?? (await createSearchClient(settings));
+  const insights = backend.insights ? (await import('search-insights')).default : undefined;
+  return startNomineeSearch(settings.indexName, backend, insights);
 }

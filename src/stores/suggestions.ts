@@ -1,7 +1,8 @@
 import { map } from 'nanostores';
-import { HITS_PER_PAGE, SEARCH_DEBOUNCE_MS, slotOptionalFilters, type NomineeHit } from '../survey/nominee-search.ts';
+import { SEARCH_DEBOUNCE_MS, slotOptionalFilters, type NomineeHit } from '../survey/nominee-search.ts';
 import { parseSlotName } from '../survey/ballot-keys.ts';
 import type { NomineeSearchClient } from '../search/search-client.ts';
+import type { NomineeSearch } from '../search/instant-search.ts';
 import type { SearchSettings } from '../search/settings.ts';
 
 /** The suggestions of the nomination input in use: one input at a time has them. */
@@ -26,35 +27,44 @@ export const $suggestions = map<SuggestionsState>({ ...CLOSED });
 type ClientLoader = (settings: SearchSettings) => Promise<NomineeSearchClient>;
 
 let settings: SearchSettings | undefined;
-let loader: ClientLoader = async (given) => (await import('../search/search-client.ts')).createSearchClient(given);
-let client: Promise<NomineeSearchClient> | undefined;
+let loader: ClientLoader | undefined;
+let search: Promise<NomineeSearch> | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let sequence = 0;
 
-/** Sets the survey's search settings; a test may also hand in its own client. Nothing is fetched yet. */
+/** Sets the survey's search settings; a test may also hand in its own backend. Nothing is fetched yet. */
 export function configureSearch(given: SearchSettings, load?: ClientLoader): void {
   settings = given;
   if (load) loader = load;
-  client = undefined;
+  search = undefined;
 }
 
-/** Loads the search code and creates the client, once: called when a voter first focuses a nomination input. */
-export function prepareSearch(): Promise<NomineeSearchClient> {
+/**
+ * Loads the search code and starts the page's one InstantSearch instance, once: called when a
+ * voter first focuses a nomination input; every slot then shares it.
+ */
+export function prepareSearch(): Promise<NomineeSearch> {
   if (!settings) return Promise.reject(new Error('configureSearch() must run before a nomination input is used'));
-  client ??= loader(settings).catch((error: unknown) => {
-    client = undefined;
-    throw error;
-  });
-  return client;
+  const given = settings;
+  search ??= import('../search/search-client.ts')
+    .then(async ({ createNomineeSearch }) => createNomineeSearch(given, loader && (await loader(given))))
+    .catch((error: unknown) => {
+      search = undefined;
+      throw error;
+    });
+  return search;
 }
 
 /** Asks the search for one slot's suggestions: the slot's sub-category ranks its nominees first, on either backend. */
 async function ask(slot: string, query: string) {
-  const search = await prepareSearch();
+  const nominees = await prepareSearch();
   const subcategory = parseSlotName(slot)?.subcategory;
-  const params = { query, hitsPerPage: HITS_PER_PAGE, page: 0, ...(subcategory ? { optionalFilters: slotOptionalFilters(subcategory) } : {}) };
-  const { results } = await search.search([{ indexName: settings!.indexName, params }]);
-  return results[0];
+  return nominees.ask({ query, ...(subcategory ? { optionalFilters: slotOptionalFilters(subcategory) } : {}) });
+}
+
+/** The voter picked a suggestion: with Algolia, Insights hears of it as a click and a conversion. */
+export function reportPick(hit: NomineeHit): void {
+  void search?.then((nominees) => nominees.picked(hit)).catch(() => undefined);
 }
 
 /** True when two names are the same, case, accents, apostrophes and spacing aside ("zoe  nguyen" is "Zoë Nguyen"). */

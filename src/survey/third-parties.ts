@@ -106,7 +106,8 @@ export function surveyCspSources(
   // The ballot form (docs/api.md, "A ballot without JavaScript") and the receipt check's form post there too, so that
   // both work as plain HTML when their scripts do not run.
   if (api) add({ 'connect-src': [api], 'form-action': [api] });
-  if (survey.algolia_app_id && survey.algolia_api_key && survey.algolia_index) add({ 'connect-src': ['https://*.algolia.net', 'https://*.algolianet.com'] });
+  // Algolia's search hosts, and its Insights host for the click and conversion events of picks.
+  if (survey.algolia_app_id && survey.algolia_api_key && survey.algolia_index) add({ 'connect-src': ['https://*.algolia.net', 'https://*.algolianet.com', 'https://insights.algolia.io'] });
   const sentry = sentryOrigin(env.sentryDsn, env.sentryTunnel);
   if (sentry) add({ 'connect-src': [sentry] });
   const parties = thirdPartyConfig(survey);

@@ -1,6 +1,8 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import AxeBuilder from '@axe-core/playwright';
+import { surveyCspSources } from '../../src/survey/third-parties.ts';
+import { interceptThirdParties } from './third-party-stubs.ts';
 
 // Nominee search as a voter uses it, on the demo survey, against the real local backend.
 const DEMO = '/top-doctors-demo/';
@@ -13,6 +15,14 @@ async function typeInto(page: Page, name: string, text: string) {
   const input = slot(page, name);
   await input.click();
   await input.pressSequentially(text, { delay: 40 });
+  return input;
+}
+
+/** Types the whole text at once, as a paste would: one search goes, however slow the machine is. */
+async function fillIn(page: Page, name: string, text: string) {
+  const input = slot(page, name);
+  await input.click();
+  await input.fill(text);
   return input;
 }
 
@@ -238,3 +248,175 @@ for (const [label, viewport] of [
     await page.screenshot({ path: testInfo.outputPath(`suggestions-${label}.png`) });
   });
 }
+
+/** The Algolia settings the demo survey is served with in the tests below (a survey names a search-only key). */
+const ALGOLIA = { algolia_app_id: 'TESTAPP01', algolia_api_key: 'search-only-key', algolia_index: 'top_doctors_2027' };
+const ANONYMOUS = /^anonymous-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const CORS = { 'access-control-allow-origin': '*' };
+
+/** One Insights event as search-insights sends it. */
+interface InsightsEvent {
+  eventType: string;
+  eventName: string;
+  index: string;
+  queryID: string;
+  objectIDs: string[];
+  positions?: number[];
+  userToken: string;
+}
+
+/**
+ * Serves the demo page as the build writes a survey that names an Algolia index (its keys in the
+ * nominations island's props, Algolia's hosts in the page's connect-src), and stands in for
+ * Algolia, which cannot be reached from here: searches are answered by the survey API's own
+ * engine with a queryID added, Insights events are recorded. Returns what Algolia was sent.
+ */
+async function servedWithAlgolia(page: Page) {
+  const sent = { searches: [] as Array<{ requests: Array<Record<string, unknown>> }>, events: [] as InsightsEvent[], eventUrls: [] as URL[], queryIDs: [] as string[] };
+  const connect = surveyCspSources({ categories: {}, ...ALGOLIA } as never)['connect-src']!;
+  await page.route((url) => url.pathname === DEMO, async (route) => {
+    const response = await route.fetch();
+    const html = await response.text();
+    // The survey prop of the nominations island, the one that configures the search, names no Algolia index yet.
+    const island = html.indexOf('component-export="Nominations"');
+    expect(island).toBeGreaterThan(0);
+    let body = html;
+    for (const [key, value] of Object.entries(ALGOLIA)) {
+      const unset = `&quot;${key}&quot;:[0]`;
+      const at = body.indexOf(unset, island);
+      expect(at).toBeGreaterThan(island);
+      body = `${body.slice(0, at)}&quot;${key}&quot;:[0,&quot;${value}&quot;]${body.slice(at + unset.length)}`;
+    }
+    const policy = (text: string) => text.replace("connect-src 'self'", `connect-src 'self' ${connect.join(' ')}`);
+    const headers: Record<string, string> = { ...response.headers(), 'content-security-policy': policy(response.headers()['content-security-policy']) };
+    delete headers['content-encoding'];
+    delete headers['content-length'];
+    await route.fulfill({ response, headers, body: policy(body) });
+  });
+  await page.route(/^https:\/\/testapp01-(dsn\.algolia\.net|\d\.algolianet\.com)\//i, async (route) => {
+    const body = route.request().postDataJSON() as { requests: Array<Record<string, unknown>> };
+    sent.searches.push(body);
+    const answer = await page.request.post('/api/search/top-doctors-demo', { data: body, headers: { origin: new URL(page.url()).origin } });
+    expect(answer.status(), await answer.text()).toBe(200);
+    const { results } = (await answer.json()) as { results: Array<Record<string, unknown>> };
+    const withIDs = results.map((result) => {
+      const queryID = `q${String(sent.queryIDs.length + 1).padStart(31, '0')}`;
+      sent.queryIDs.push(queryID);
+      return { ...result, queryID };
+    });
+    await route.fulfill({ status: 200, contentType: 'application/json', headers: CORS, body: JSON.stringify({ results: withIDs }) });
+  });
+  await page.route('https://insights.algolia.io/**', async (route) => {
+    sent.eventUrls.push(new URL(route.request().url()));
+    sent.events.push(...(route.request().postDataJSON() as { events: InsightsEvent[] }).events);
+    await route.fulfill({ status: 200, contentType: 'application/json', headers: CORS, body: '{"status":200,"message":"OK"}' });
+  });
+  return sent;
+}
+
+test.describe('with Algolia', () => {
+  test('a pick sends Algolia Insights one click and one conversion event, with the hit’s objectID, position and queryID', async ({ page, context }) => {
+    const sent = await servedWithAlgolia(page);
+    await page.goto(DEMO);
+    const input = await fillIn(page, 'Cardiology, First Nomination', 'maria');
+    await expect(options(page)).toHaveCount(12);
+    expect(sent.searches).toHaveLength(1);
+    const [search] = sent.searches[0].requests;
+    expect(search).toMatchObject({ indexName: 'top_doctors_2027', query: 'maria', hitsPerPage: 12, page: 0, optionalFilters: ['specialty:Cardiology'], clickAnalytics: true });
+    expect(search.userToken).toMatch(ANONYMOUS);
+
+    const names = await options(page).allTextContents();
+    const position = names.findIndex((text) => text.includes('Maria Garcia') && text.includes('Lakeview Heart Institute')) + 1;
+    expect(position).toBeGreaterThan(0);
+    await options(page).nth(position - 1).click();
+    await expect(input).toHaveValue('Maria Garcia');
+
+    await expect.poll(() => sent.events.length).toBe(2);
+    const common = { eventName: 'Nominee Picked', index: 'top_doctors_2027', queryID: sent.queryIDs[0], objectIDs: ['tdd-0007'], userToken: search.userToken };
+    expect(sent.events).toEqual([
+      expect.objectContaining({ ...common, eventType: 'click', positions: [position] }),
+      expect.objectContaining({ ...common, eventType: 'conversion' }),
+    ]);
+    expect(sent.events[1]).not.toHaveProperty('positions');
+    for (const url of sent.eventUrls) {
+      expect(url.pathname).toBe('/1/events');
+      expect(url.searchParams.get('X-Algolia-Application-Id')).toBe('TESTAPP01');
+      expect(url.searchParams.get('X-Algolia-API-Key')).toBe('search-only-key');
+    }
+    // The token is made for the page and kept nowhere.
+    expect(await context.cookies()).toEqual([]);
+
+    // A second slot shares the instance: its own hint, a new queryID, and a keyboard pick is reported the same way.
+    await fillIn(page, 'Pulmonology, Second Nomination', 'zoe ngu');
+    await expect(options(page).first()).toBeVisible();
+    expect(sent.searches.at(-1)!.requests[0]).toMatchObject({ query: 'zoe ngu', optionalFilters: ['specialty:Pulmonology'] });
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => sent.events.length).toBe(4);
+    expect(sent.events.slice(2).map(({ eventType, queryID, positions }) => ({ eventType, queryID, positions }))).toEqual([
+      { eventType: 'click', queryID: sent.queryIDs.at(-1), positions: [1] },
+      { eventType: 'conversion', queryID: sent.queryIDs.at(-1), positions: undefined },
+    ]);
+  });
+
+  test('a pick refused as a duplicate, and typing alone, send no event', async ({ page }) => {
+    const sent = await servedWithAlgolia(page);
+    await page.goto(DEMO);
+    await fillIn(page, 'Cardiology, First Nomination', 'jose alv');
+    await options(page).filter({ hasText: 'José Álvarez-Ruiz' }).click();
+    await expect.poll(() => sent.events.length).toBe(2);
+    await fillIn(page, 'Cardiology, Second Nomination', 'alvarez-ruiz');
+    await options(page).filter({ hasText: 'José Álvarez-Ruiz' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'already' })).toBeVisible();
+    await fillIn(page, 'Neurosurgery, First Nomination', 'mar');
+    await expect(options(page)).toHaveCount(12);
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(500);
+    expect(sent.events.map((event) => event.eventType)).toEqual(['click', 'conversion']);
+  });
+});
+
+test('without Algolia, picks send no event anywhere and no Insights code is fetched', async ({ page }) => {
+  const outside = await interceptThirdParties(page);
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.reload();
+  const input = await fillIn(page, 'Cardiology, First Nomination', 'maria');
+  await options(page).first().click();
+  await expect(input).not.toHaveValue('maria');
+  await page.waitForTimeout(500);
+  expect(outside.map((hit) => hit.url.href)).toEqual([]);
+  expect(scripts.some((path) => /insights|index-browser|algolia/.test(path))).toBe(false);
+});
+
+test('one search instance serves every slot: its code is fetched once, on first focus, and each slot sends one search with its own hint', async ({ page }) => {
+  const scripts: string[] = [];
+  const searches: Array<{ requests: Array<{ params: { query: string; optionalFilters?: string[] } }> }> = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    if (request.url().includes('/api/search/')) searches.push(request.postDataJSON());
+  });
+  await page.reload();
+  await page.waitForLoadState('networkidle');
+  const searchCode = () => scripts.filter((path) => path.includes('search-client'));
+  expect(searchCode()).toEqual([]);
+  await slot(page, 'Pediatrics, First Nomination').focus();
+  await expect.poll(() => searchCode().length).toBe(1);
+  // Starting the instance asks nothing: no search goes before the voter types.
+  await page.waitForTimeout(300);
+  expect(searches).toEqual([]);
+
+  for (const [name, query] of [['Pediatrics, First Nomination', 'siob'], ['Neurosurgery, Third Nomination', 'castel'], ['Pediatrics, Second Nomination', 'lukasz']] as const) {
+    await fillIn(page, name, query);
+    await expect(options(page).first()).toBeVisible();
+    await page.keyboard.press('Escape');
+  }
+  expect(searches.map((body) => [body.requests[0].params.query, body.requests[0].params.optionalFilters])).toEqual([
+    ['siob', ['specialty:Pediatrics']],
+    ['castel', ['specialty:Neurosurgery']],
+    ['lukasz', ['specialty:Pediatrics']],
+  ]);
+  expect(searchCode()).toHaveLength(1);
+});

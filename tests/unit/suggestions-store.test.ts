@@ -7,12 +7,17 @@ import type { NomineeHit, NomineeResults } from '../../src/survey/nominee-search
 function fakeClient() {
   const calls: SearchRequest[][] = [];
   const pending: Array<(results: NomineeResults) => void> = [];
+  const failures: Array<(error: Error) => void> = [];
   const client: NomineeSearchClient = {
     search: (requests) => {
       calls.push(requests);
-      return new Promise((resolve) => pending.push(resolve));
+      return new Promise((resolve, reject) => {
+        pending.push(resolve);
+        failures.push(reject);
+      });
     },
   };
+  const fail = (index: number) => failures[index](new Error('nominee search answered 503'));
   const answer = (index: number, names: string[]) =>
     pending[index]({
       results: [
@@ -29,7 +34,7 @@ function fakeClient() {
         },
       ],
     });
-  return { client, calls, answer };
+  return { client, calls, answer, fail };
 }
 
 const SLOT = 'nominations[Surgery][Neurosurgery][1]';
@@ -96,6 +101,39 @@ describe('the suggestions store', () => {
     expect($suggestions.get()).toMatchObject({ open: false, active: -1 });
     moveActive(-1);
     expect($suggestions.get()).toMatchObject({ open: true, active: 2 });
+  });
+
+  it('serves every slot from one search instance, each asking with its own sub-category', async () => {
+    typeQuery(SLOT, 'jo');
+    await vi.advanceTimersByTimeAsync(300);
+    fake.answer(0, ['José']);
+    await settle();
+    const other = 'nominations[Primary Care][Pediatrics][2]';
+    closeSuggestions(SLOT);
+    typeQuery(other, 'an');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(fake.calls[1]).toEqual([{ indexName: 'idx', params: { query: 'an', hitsPerPage: 12, page: 0, optionalFilters: ['specialty:Pediatrics'] } }]);
+    fake.answer(1, ['Ana']);
+    await settle();
+    expect($suggestions.get()).toMatchObject({ slot: other, query: 'an', status: 'done', hits: [{ name: 'Ana', __position: 1 }] });
+    expect(fake.calls).toHaveLength(2);
+    expect(loads).toBe(1);
+  });
+
+  it('says the search failed, and searches again at the next typing', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    typeQuery(SLOT, 'jo');
+    await vi.advanceTimersByTimeAsync(300);
+    fake.fail(0);
+    await settle();
+    expect($suggestions.get()).toMatchObject({ slot: SLOT, status: 'error', open: true });
+    expect(logged).toHaveBeenCalled();
+    logged.mockRestore();
+    typeQuery(SLOT, 'jos');
+    await vi.advanceTimersByTimeAsync(300);
+    fake.answer(1, ['José']);
+    await settle();
+    expect($suggestions.get()).toMatchObject({ slot: SLOT, query: 'jos', status: 'done', hits: [{ name: 'José' }] });
   });
 
   it('closes on empty text without asking', async () => {

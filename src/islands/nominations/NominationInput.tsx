@@ -2,7 +2,7 @@ import { recountVotes } from '../../stores/votes.ts';
 import { useEffect, useRef, useState, type ClipboardEvent, type FocusEvent, type KeyboardEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { $nominations, $nomineeNames, clearNominee, pickNominee } from '../../stores/nominations.ts';
-import { $suggestions, closeSuggestions, findExactNominee, hideSuggestions, moveActive, prepareSearch, setActive, typeQuery, uniqueExactHit } from '../../stores/suggestions.ts';
+import { $suggestions, closeSuggestions, findExactNominee, hideSuggestions, moveActive, prepareSearch, reportPick, setActive, typeQuery, uniqueExactHit } from '../../stores/suggestions.ts';
 import { afterPress } from '../../stores/pointer-press.ts';
 import type { NomineeHit } from '../../survey/nominee-search.ts';
 import { duplicateNote, slotId } from './slots.ts';
@@ -66,6 +66,7 @@ export function NominationInput({ slot, label, placeholder }: Props) {
     setText(result.ok ? hit.name : '');
     setShown(result.ok ? pickedDetails(hit) : '');
     setNote(result.ok ? '' : duplicateNote(hit.name, result.duplicateOf));
+    if (result.ok) reportPick(hit);
     closeSuggestions(slot);
   };
 
