@@ -1,3 +1,4 @@
+import { DatabaseSync } from 'node:sqlite';
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { DuplicateOf } from './rules.ts';
@@ -78,6 +79,53 @@ function bloomFilter(bits = 2 ** 27) {
         if ((words[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
       }
       return true;
+    },
+  };
+}
+
+/** The register's kinds of key, as the small numbers its table stores. */
+const KIND_NUMBER: Record<IdentityKey['by'], number> = { 'personal link': 0, email: 1, license: 2 };
+
+/**
+ * A register in a private temporary SQLite file of its own (SQLite deletes it on close), read
+ * and written through prepared statements with no round trip: a million voters take some
+ * megabytes of disk and a fixed page cache rather than this process's heap, whichever database
+ * the ballots are in, and a key costs one insert, plus one look-up when the Bloom filter says
+ * it may have been seen. `close` removes it.
+ */
+export function scratchRegister(): IdentityRegister & { close(): void } {
+  const file = new DatabaseSync('');
+  file.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16000;');
+  file.exec('CREATE TABLE identities (kind INTEGER NOT NULL, key TEXT NOT NULL, ballot_id TEXT NOT NULL, PRIMARY KEY (kind, key)) WITHOUT ROWID');
+  const insert = file.prepare('INSERT INTO identities (kind, key, ballot_id) VALUES (?, ?, ?)');
+  const find = file.prepare('SELECT ballot_id FROM identities WHERE kind = ? AND key = ?');
+  find.setReturnArrays(true);
+  const seen = bloomFilter();
+  return {
+    async check(ballots) {
+      file.exec('BEGIN');
+      try {
+        return ballots.map(({ id, keys }) => {
+          let result: DuplicateOf | undefined;
+          for (const { by, key } of keys) {
+            const kind = KIND_NUMBER[by];
+            const bloomKey = `${kind}${key}`;
+            const first = seen.mayHave(bloomKey) ? (find.get(kind, key) as unknown as [string] | undefined)?.[0] : undefined;
+            if (first !== undefined) {
+              result ??= { ballotId: first, by };
+              continue;
+            }
+            insert.run(kind, key, id);
+            seen.add(bloomKey);
+          }
+          return result;
+        });
+      } finally {
+        file.exec('COMMIT');
+      }
+    },
+    close() {
+      file.close();
     },
   };
 }

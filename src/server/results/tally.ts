@@ -7,7 +7,7 @@ import type { Nominee } from '../../survey/nominee.struct.ts';
 import { personOf } from '../../survey/secrets.ts';
 import { decisionKey, writeInDecisionsInForce } from '../repositories/write-in-decisions.repository.ts';
 import { ballotRows, childRows, nominationRows } from './ballot-rows.ts';
-import { databaseRegister, identityKeys, type IdentityRegister } from './identities.ts';
+import { identityKeys, scratchRegister, type IdentityRegister } from './identities.ts';
 import { nameKey, nameWords } from './identity-keys.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
 import { DEFAULT_TALLY, EXCLUSION_REASONS, flagsOf, judgeBallot, reasonsOf, type ExclusionReason, type NomineeFacts, type OperatorExclusion, type Verdict, type Vote } from './rules.ts';
@@ -82,7 +82,7 @@ export interface TallyInput {
   /** Called after every page with the ballots read so far. */
   onProgress?: (ballots: number) => void;
   pageSize?: number;
-  /** The duplicate register; a temporary table of the database by default. */
+  /** The duplicate register; a private temporary SQLite file by default (scratchRegister). */
   register?: IdentityRegister;
   /**
    * The survey's pseudonym key, once `purge-personal` has made one: every ballot's email and
@@ -151,8 +151,8 @@ function identityOf(voter: Voter, purged: BallotPseudonymRow | undefined, key: B
 /**
  * Counts a survey's votes with the integrity rules applied (see rules.ts), a page of ballots
  * at a time in the order they were received: memory holds one page, the nominees and the
- * counts, however many ballots there are. Runs on one connection, for the register's
- * temporary table.
+ * counts, however many ballots there are; who has voted is kept on disk (scratchRegister).
+ * Runs on one connection of `db`.
  */
 export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Promise<Tally> {
   const { survey, prepopulation } = input;
@@ -182,7 +182,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
   const pointsOf = (vote: Vote) => rules.points[Math.min(vote.slot ?? rules.points.length, rules.points.length) - 1];
 
   return db.connection().execute(async (connection) => {
-    const owned = input.register ? undefined : await databaseRegister(connection);
+    const owned = input.register ? undefined : scratchRegister();
     const register = input.register ?? owned!;
     try {
       const answerFields = voterFieldNames(fields);
@@ -255,7 +255,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
         input.onProgress?.(totals.ballots);
       }
     } finally {
-      await owned?.drop();
+      owned?.close();
     }
     const rows = [...counts.values()].flatMap((sub) => [...sub.rows.values()]);
     const subcategoryBallots = new Map([...counts].map(([key, sub]) => [key, sub.ballots]));
