@@ -61,10 +61,30 @@ async function reservationState(db: Kysely<Database>, projectId: string) {
   };
 }
 
+/** The export's nomination slot columns: every group's sub-categories, each with `votes_per_category` slots, in the survey's order. */
+function slotColumns(config: LoadedSurvey['config']): Array<{ group: string; subcategory: string; slot: number }> {
+  return categoryGroups(config).flatMap(({ name, subcategories }) =>
+    subcategories.flatMap((subcategory) => Array.from({ length: config.votes_per_category }, (_, i) => ({ group: name, subcategory, slot: i + 1 }))),
+  );
+}
+
+/**
+ * The most write-ins any ballot of the survey has: the export has columns for that many, so that
+ * lowering `write_in_limit` after ballots came in drops none of the write-ins they carry.
+ */
+async function mostWriteIns(db: Kysely<Database>, projectId: string): Promise<number> {
+  const row = await db
+    .selectFrom((eb) => eb.selectFrom('write_ins').innerJoin('ballots', 'ballots.id', 'write_ins.ballot_id').where('ballots.project_id', '=', projectId).groupBy('write_ins.ballot_id').select((e) => e.fn.countAll<string | number>().as('n')).as('per_ballot'))
+    .select((eb) => eb.fn.max('per_ballot.n').as('most'))
+    .executeTakeFirst();
+  return Number(row?.most ?? 0);
+}
+
 /**
  * Writes every ballot of a survey, in the order received, as CSV (a header, then a line per
  * ballot: answers, each nomination slot's id and name, write-ins with the nominee a decision
- * counts them for, reservations with their outcome, file names) or JSON Lines. A page of
+ * counts them for (as many as the ballot with the most has, however low `write_in_limit` is
+ * now), reservations with their outcome, file names) or JSON Lines. A page of
  * ballots at a time, waiting for the output to drain: memory does not grow with the survey.
  */
 export async function exportBallots(db: Kysely<Database>, input: ExportInput): Promise<number> {
@@ -78,9 +98,8 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
   const answerFields = fields.filter((field) => ANSWER_TYPES.has(field.type)).flatMap((field) => (field.type === 'checkbox' ? [field.name, `${field.name}[other-answer]`] : [field.name]));
   const reservationFields = fields.filter((field) => field.type === 'faces' || field.type === 'asktheexpert').map((field) => field.name);
   const fileFields = fields.filter((field) => field.type === 'file').map((field) => field.name);
-  const slots = categoryGroups(config).flatMap(({ name, subcategories }) =>
-    subcategories.flatMap((subcategory) => Array.from({ length: config.votes_per_category }, (_, i) => ({ group: name, subcategory, slot: i + 1 }))),
-  );
+  const slots = slotColumns(config);
+  const writeInColumns = Math.max(config.write_in_limit, await mostWriteIns(db, config.project_id));
   const writeInOf = (group: string, subcategory: string, name: string) => decisions.get(decisionKey(group, subcategory, nameKey(name)))?.nominee_id ?? '';
 
   if (input.format === 'csv') {
@@ -92,7 +111,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
         'personal_secret',
         ...answerFields,
         ...slots.flatMap(({ group, subcategory, slot }) => [`${categoryKey(group, subcategory)} #${slot} id`, `${categoryKey(group, subcategory)} #${slot} name`]),
-        ...Array.from({ length: config.write_in_limit }, (_, i) => [`write-in #${i + 1} name`, `write-in #${i + 1} category`, `write-in #${i + 1} nominee_id`]).flat(),
+        ...Array.from({ length: writeInColumns }, (_, i) => [`write-in #${i + 1} name`, `write-in #${i + 1} category`, `write-in #${i + 1} nominee_id`]).flat(),
         ...reservationFields.flatMap((field) => [field, `${field} status`, `${field} outcome`]),
         ...fileFields.flatMap((field) => [`${field} file`, `${field} stored as`]),
       ]),
@@ -142,7 +161,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
       ballot.personal_secret,
       ...answerCells(ballot),
       ...slotCells,
-      ...Array.from({ length: config.write_in_limit }, (_, i) => {
+      ...Array.from({ length: writeInColumns }, (_, i) => {
         const w = writeIns[i];
         return w ? [w[2], categoryKey(w[0], w[1]), writeInOf(w[0], w[1], w[2])] : [undefined, undefined, undefined];
       }).flat(),

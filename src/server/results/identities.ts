@@ -95,34 +95,31 @@ const KIND_NUMBER: Record<IdentityKey['by'], number> = { 'personal link': 0, ema
  */
 export function scratchRegister(): IdentityRegister & { close(): void } {
   const file = new DatabaseSync('');
-  file.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -16000;');
+  file.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -16000;');
   file.exec('CREATE TABLE identities (kind INTEGER NOT NULL, key TEXT NOT NULL, ballot_id TEXT NOT NULL, PRIMARY KEY (kind, key)) WITHOUT ROWID');
+  // One transaction for the file's whole life, never committed: a commit a page would write every page it touched.
+  file.exec('BEGIN');
   const insert = file.prepare('INSERT INTO identities (kind, key, ballot_id) VALUES (?, ?, ?)');
   const find = file.prepare('SELECT ballot_id FROM identities WHERE kind = ? AND key = ?');
   find.setReturnArrays(true);
   const seen = bloomFilter();
   return {
     async check(ballots) {
-      file.exec('BEGIN');
-      try {
-        return ballots.map(({ id, keys }) => {
-          let result: DuplicateOf | undefined;
-          for (const { by, key } of keys) {
-            const kind = KIND_NUMBER[by];
-            const bloomKey = `${kind}${key}`;
-            const first = seen.mayHave(bloomKey) ? (find.get(kind, key) as unknown as [string] | undefined)?.[0] : undefined;
-            if (first !== undefined) {
-              result ??= { ballotId: first, by };
-              continue;
-            }
-            insert.run(kind, key, id);
-            seen.add(bloomKey);
+      return ballots.map(({ id, keys }) => {
+        let result: DuplicateOf | undefined;
+        for (const { by, key } of keys) {
+          const kind = KIND_NUMBER[by];
+          const bloomKey = `${kind}${key}`;
+          const first = seen.mayHave(bloomKey) ? (find.get(kind, key) as unknown as [string] | undefined)?.[0] : undefined;
+          if (first !== undefined) {
+            result ??= { ballotId: first, by };
+            continue;
           }
-          return result;
-        });
-      } finally {
-        file.exec('COMMIT');
-      }
+          insert.run(kind, key, id);
+          seen.add(bloomKey);
+        }
+        return result;
+      });
     },
     close() {
       file.close();
