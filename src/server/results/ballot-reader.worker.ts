@@ -27,8 +27,9 @@ if (parentPort) {
   statement.setReturnArrays(true);
   const rows = statement.iterate(...job.parameters);
   let credit = AHEAD;
+  let finished = false;
   const pump = () => {
-    while (credit > 0) {
+    while (credit > 0 && !finished) {
       const page: unknown[] = [];
       while (page.length < job.pageSize) {
         const next = rows.next();
@@ -40,6 +41,7 @@ if (parentPort) {
         credit--;
       }
       if (page.length < job.pageSize) {
+        finished = true;
         port.postMessage(null);
         db.close();
         port.close();

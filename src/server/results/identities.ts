@@ -1,4 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
+import { once } from 'node:events';
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { DuplicateOf } from './rules.ts';
@@ -123,6 +125,36 @@ export function scratchRegister(): IdentityRegister & { close(): void } {
     },
     close() {
       file.close();
+    },
+  };
+}
+
+/**
+ * scratchRegister in a thread of its own (identity-register.worker.ts): `check` posts the page
+ * and resolves when the thread answers, so that the caller can count another page meanwhile.
+ * Pages are answered in the order they were checked. `close` ends the thread.
+ */
+export function threadRegister(): IdentityRegister & { close(): Promise<void> } {
+  const worker = new Worker(new URL('./identity-register.worker.ts', import.meta.url));
+  const waiting: Array<{ resolve: (found: Array<DuplicateOf | undefined>) => void; reject: (error: Error) => void }> = [];
+  const fail = (error: Error) => {
+    for (const { reject } of waiting.splice(0)) reject(error);
+  };
+  worker.on('message', (found: Array<DuplicateOf | undefined>) => waiting.shift()?.resolve(found));
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`The duplicate register stopped with code ${code}.`)));
+  return {
+    check(ballots) {
+      return new Promise((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        worker.postMessage(ballots);
+      });
+    },
+    async close() {
+      // Asked rather than terminated, so that the thread closes its file, which SQLite then deletes.
+      const exited = once(worker, 'exit');
+      worker.postMessage(null);
+      await exited;
     },
   };
 }
