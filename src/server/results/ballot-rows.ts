@@ -43,8 +43,11 @@ export interface BallotRow {
 /** Ballots per page: large, since a page is one query whose rows are single ballots. */
 export const ROW_PAGE_SIZE = 10_000;
 
+/** The heap of a reading thread, in MB: it holds a few pages of rows (some megabytes) at a time. */
+const THREAD_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
+
 /** Ballots per page read from one SQLite statement: small, so that a page's garbage dies young and the heap stays small. */
-const STREAM_PAGE_SIZE = 1_000;
+const STREAM_PAGE_SIZE = 250;
 
 /**
  * A row's nominations, each made by `make(group, sub-category, slot, nominee id)`. They travel
@@ -76,7 +79,8 @@ export function childRows<T extends unknown[]>(json: string | null | undefined):
  * rows do, or when the caller stops early.
  */
 async function* readInThread(job: ReaderJob): AsyncGenerator<unknown[][]> {
-  const worker = new Worker(new URL('./ballot-reader.worker.ts', import.meta.url), { workerData: job });
+  // A few pages is all the thread holds: a small heap of its own keeps the process's memory down.
+  const worker = new Worker(new URL('./ballot-reader.worker.ts', import.meta.url), { workerData: job, resourceLimits: THREAD_HEAP });
   const pages: Array<unknown[][] | null> = [];
   let failed: Error | undefined;
   let wake: (() => void) | undefined;

@@ -135,7 +135,8 @@ export function scratchRegister(): IdentityRegister & { close(): void } {
  * Pages are answered in the order they were checked. `close` ends the thread.
  */
 export function threadRegister(): IdentityRegister & { close(): Promise<void> } {
-  const worker = new Worker(new URL('./identity-register.worker.ts', import.meta.url));
+  // It holds a page of keys at a time, the Bloom filter (16 MB) and SQLite's page cache outside the heap: a small heap of its own will do.
+  const worker = new Worker(new URL('./identity-register.worker.ts', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 } });
   const waiting: Array<{ resolve: (found: Array<DuplicateOf | undefined>) => void; reject: (error: Error) => void }> = [];
   const fail = (error: Error) => {
     for (const { reject } of waiting.splice(0)) reject(error);
