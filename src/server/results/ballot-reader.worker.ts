@@ -1,5 +1,5 @@
-// Reads one SELECT from an SQLite file in a thread of its own and posts its rows, as arrays, a
-// page at a time: the database's work (a million ballots' subqueries and aggregates, half of a
+// Reads one SELECT from an SQLite file in a thread of its own and posts its rows a page at a
+// time, as one flat list of cells: the database's work (a million ballots' subqueries and aggregates, half of a
 // tally's time) runs beside the counting instead of before it. It runs at most AHEAD pages in
 // front of the reader, which says "more" for each page it takes, so memory stays a few pages
 // however many ballots there are. Imports nothing but Node's own modules, so that it runs as it
@@ -30,17 +30,20 @@ if (parentPort) {
   let finished = false;
   const pump = () => {
     while (credit > 0 && !finished) {
+      // One flat list of the page's cells, row after row: a fraction of the cost of a list of rows to copy to the other thread.
       const page: unknown[] = [];
-      while (page.length < job.pageSize) {
+      let count = 0;
+      for (; count < job.pageSize; count++) {
         const next = rows.next();
         if (next.done) break;
-        page.push(next.value);
+        const row = next.value as unknown as unknown[];
+        for (let c = 0; c < row.length; c++) page.push(row[c]);
       }
-      if (page.length) {
+      if (count) {
         port.postMessage(page);
         credit--;
       }
-      if (page.length < job.pageSize) {
+      if (count < job.pageSize) {
         finished = true;
         port.postMessage(null);
         db.close();

@@ -74,21 +74,21 @@ export function childRows<T extends unknown[]>(json: string | null | undefined):
 }
 
 /**
- * The rows of one SQLite SELECT, a page at a time, read by a thread of its own
+ * The rows of one SQLite SELECT, a page at a time as one flat list of cells, read by a thread of its own
  * (ballot-reader.worker.ts) while this one works on the pages before; the thread ends when the
  * rows do, or when the caller stops early.
  */
-async function* readInThread(job: ReaderJob): AsyncGenerator<unknown[][]> {
+async function* readInThread(job: ReaderJob): AsyncGenerator<unknown[]> {
   // A few pages is all the thread holds: a small heap of its own keeps the process's memory down.
   const worker = new Worker(new URL('./ballot-reader.worker.ts', import.meta.url), { workerData: job, resourceLimits: THREAD_HEAP });
-  const pages: Array<unknown[][] | null> = [];
+  const pages: Array<unknown[] | null> = [];
   let failed: Error | undefined;
   let wake: (() => void) | undefined;
   const woken = () => {
     wake?.();
     wake = undefined;
   };
-  worker.on('message', (page: unknown[][] | null) => {
+  worker.on('message', (page: unknown[] | null) => {
     pages.push(page);
     woken();
   });
@@ -152,18 +152,24 @@ export async function* ballotRows(db: Kysely<Database>, projectId: string, optio
   const selections = [sql`b.id, b.link, b.personal_secret, b.created_at`, ...options.answerFields.map(answer), ...options.children.map(child)];
   const answers = options.answerFields.length;
   const children = options.children.length;
-  // Columns by place: id, link, personal_secret, created_at, the answers, the children.
-  const ballotOf = (row: ReadonlyArray<unknown>): BallotRow => {
+  // Columns by place, from `at` in `cells`: id, link, personal_secret, created_at, the answers, the children.
+  const ballotOf = (cells: ReadonlyArray<unknown>, at = 0): BallotRow => {
     const kids: BallotRow['children'] = {};
-    for (let c = 0; c < children; c++) kids[options.children[c]] = row[4 + answers + c] as string | null;
-    return { id: row[0] as string, link: row[1] as string, personal_secret: row[2] as string | null, created_at: row[3] as string, answers: row.slice(4, 4 + answers) as Array<string | null>, children: kids };
+    for (let c = 0; c < children; c++) kids[options.children[c]] = cells[at + 4 + answers + c] as string | null;
+    const values = cells.slice(at + 4, at + 4 + answers) as Array<string | null>;
+    return { id: cells[at] as string, link: cells[at + 1] as string, personal_secret: cells[at + 2] as string | null, created_at: cells[at + 3] as string, answers: values, children: kids };
   };
 
   const file = await sqliteFile(db);
   const pageSize = options.pageSize ?? (file ? STREAM_PAGE_SIZE : ROW_PAGE_SIZE);
   if (file) {
     const query = sql`SELECT ${sql.join(selections)} FROM ballots b WHERE b.project_id = ${projectId} ORDER BY b.created_at, b.id`.compile(db);
-    for await (const page of readInThread({ file, sql: query.sql, parameters: query.parameters as SQLInputValue[], pageSize })) yield page.map(ballotOf);
+    const width = 4 + answers + children;
+    for await (const cells of readInThread({ file, sql: query.sql, parameters: query.parameters as SQLInputValue[], pageSize })) {
+      const page: BallotRow[] = [];
+      for (let at = 0; at < cells.length; at += width) page.push(ballotOf(cells, at));
+      yield page;
+    }
     return;
   }
 

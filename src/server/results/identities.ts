@@ -85,8 +85,10 @@ function bloomFilter(bits = 2 ** 27) {
   };
 }
 
-/** The register's kinds of key, as the small numbers its table stores. */
+/** The register's kinds of key, as the small numbers its table stores, and back. */
 const KIND_NUMBER: Record<IdentityKey['by'], number> = { 'personal link': 0, email: 1, license: 2 };
+/** The kinds of key by their number (KIND_NUMBER). */
+export const KIND_NAMES: ReadonlyArray<IdentityKey['by']> = ['personal link', 'email', 'license'];
 
 /**
  * A register in a private temporary SQLite file of its own (SQLite deletes it on close), read
@@ -137,18 +139,29 @@ export function scratchRegister(): IdentityRegister & { close(): void } {
 export function threadRegister(): IdentityRegister & { close(): Promise<void> } {
   // It holds a page of keys at a time, the Bloom filter (16 MB) and SQLite's page cache outside the heap: a small heap of its own will do.
   const worker = new Worker(new URL('./identity-register.worker.ts', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 } });
-  const waiting: Array<{ resolve: (found: Array<DuplicateOf | undefined>) => void; reject: (error: Error) => void }> = [];
+  const waiting: Array<{ size: number; resolve: (found: Array<DuplicateOf | undefined>) => void; reject: (error: Error) => void }> = [];
   const fail = (error: Error) => {
     for (const { reject } of waiting.splice(0)) reject(error);
   };
-  worker.on('message', (found: Array<DuplicateOf | undefined>) => waiting.shift()?.resolve(found));
+  worker.on('message', (answers: Array<string | number>) => {
+    const { size, resolve } = waiting.shift()!;
+    const found = new Array<DuplicateOf | undefined>(size).fill(undefined);
+    for (let i = 0; i < answers.length; i += 3) found[answers[i] as number] = { ballotId: answers[i + 1] as string, by: answers[i + 2] as DuplicateOf['by'] };
+    resolve(found);
+  });
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`The duplicate register stopped with code ${code}.`)));
   return {
     check(ballots) {
+      // Flat: id, how many keys, then kind and key for each; the answers come back as index, ballot id, kind.
+      const flat: Array<string | number> = [];
+      for (const { id, keys } of ballots) {
+        flat.push(id, keys.length);
+        for (const { by, key } of keys) flat.push(KIND_NUMBER[by], key);
+      }
       return new Promise((resolve, reject) => {
-        waiting.push({ resolve, reject });
-        worker.postMessage(ballots);
+        waiting.push({ size: ballots.length, resolve, reject });
+        worker.postMessage(flat);
       });
     },
     async close() {
