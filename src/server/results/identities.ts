@@ -1,6 +1,5 @@
 import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
-import { once } from 'node:events';
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { DuplicateOf } from './rules.ts';
@@ -150,7 +149,13 @@ export function threadRegister(): IdentityRegister & { close(): Promise<void> } 
     resolve(found);
   });
   worker.on('error', fail);
-  worker.on('exit', (code) => fail(new Error(`The duplicate register stopped with code ${code}.`)));
+  // Whenever the thread ends, and however (asked to, or failing), `close` finds it ended.
+  const ended = new Promise<void>((resolve) =>
+    worker.on('exit', (code) => {
+      fail(new Error(`The duplicate register stopped with code ${code}.`));
+      resolve();
+    }),
+  );
   return {
     check(ballots) {
       // Flat: id, how many keys, then kind and key for each; the answers come back as index, ballot id, kind.
@@ -166,9 +171,8 @@ export function threadRegister(): IdentityRegister & { close(): Promise<void> } 
     },
     async close() {
       // Asked rather than terminated, so that the thread closes its file, which SQLite then deletes.
-      const exited = once(worker, 'exit');
       worker.postMessage(null);
-      await exited;
+      await ended;
     },
   };
 }
