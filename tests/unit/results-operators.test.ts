@@ -59,6 +59,16 @@ describe('export', () => {
     expect(end).toBe('');
   });
 
+  test('CSV: a write_in_limit lowered after ballots came in drops none of their write-ins', async () => {
+    const lowered = { ...survey, config: { ...survey.config, write_in_limit: 1 } };
+    let out = '';
+    await exportBallots(db, { survey: lowered, nominees, format: 'csv', write: (chunk) => void (out += chunk), now: new Date('2030-02-01T00:00:00Z') });
+    const [header, , second] = out.split('\r\n');
+    // The second ballot has two write-ins: two sets of columns, not the one the limit now allows.
+    expect(header.split(',').filter((column) => column.startsWith('write-in #'))).toEqual(['write-in #1 name', 'write-in #1 category', 'write-in #1 nominee_id', 'write-in #2 name', 'write-in #2 category', 'write-in #2 nominee_id']);
+    expect(second).toContain(',chen wie,Medicine / Cardiology,,Hana Sato,Medicine / Dermatology,,');
+  });
+
   test('JSON Lines: one object per ballot', async () => {
     const lines = (await exported('jsonl')).trim().split('\n').map((line) => JSON.parse(line));
     expect(lines).toHaveLength(2);

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/server/db/schema.ts';
 import { tallySurvey, type Exclusion } from '../../src/server/results/tally.ts';
 import { parseThreshold, rankTally, tallyCsv, tallySummary } from '../../src/server/results/tally-report.ts';
-import { memoryRegister, databaseRegister, identityKeys } from '../../src/server/results/identities.ts';
+import { memoryRegister, databaseRegister, identityKeys, scratchRegister, threadRegister } from '../../src/server/results/identities.ts';
 import { peerCheck, scratchDatabase, storePeerCheck } from '../support/results-db.ts';
 import { PEER_CHECK_TALLY } from '../support/peer-check-ballots.ts';
 
@@ -117,5 +117,13 @@ describe('duplicate register', () => {
       expect([...(await register.check(ballots.slice(0, 3))), ...(await register.check(ballots.slice(3)))]).toEqual(expected);
       await register.drop();
     });
+    const scratch = scratchRegister();
+    expect([...(await scratch.check(ballots.slice(0, 3))), ...(await scratch.check(ballots.slice(3)))]).toEqual(expected);
+    scratch.close();
+    // Two pages checked before either answer is awaited, as the tally does: answered in order.
+    const threaded = threadRegister();
+    const pages = [threaded.check(ballots.slice(0, 3)), threaded.check(ballots.slice(3))];
+    expect((await Promise.all(pages)).flat()).toEqual(expected);
+    await threaded.close();
   });
 });

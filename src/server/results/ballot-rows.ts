@@ -1,5 +1,8 @@
+import { Worker } from 'node:worker_threads';
+import type { SQLInputValue } from 'node:sqlite';
 import { SqliteAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { ReaderJob } from './ballot-reader.worker.ts';
 
 /** The children a page of ballot rows may carry, each as a JSON array per ballot. */
 export type ChildList = 'answers' | 'nominations' | 'writeIns' | 'reservations' | 'uploads';
@@ -40,6 +43,12 @@ export interface BallotRow {
 /** Ballots per page: large, since a page is one query whose rows are single ballots. */
 export const ROW_PAGE_SIZE = 10_000;
 
+/** The heap of a reading thread, in MB: it holds a few pages of rows (some megabytes) at a time. */
+const THREAD_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
+
+/** Ballots per page read from one SQLite statement: small, so that a page's garbage dies young and the heap stays small. */
+const STREAM_PAGE_SIZE = 250;
+
 /**
  * A row's nominations, each made by `make(group, sub-category, slot, nominee id)`. They travel
  * as text, fields and nominations alike split by one control character: a fraction of the cost
@@ -65,16 +74,66 @@ export function childRows<T extends unknown[]>(json: string | null | undefined):
 }
 
 /**
+ * The rows of one SQLite SELECT, a page at a time as one flat list of cells, read by a thread of its own
+ * (ballot-reader.worker.ts) while this one works on the pages before; the thread ends when the
+ * rows do, or when the caller stops early.
+ */
+async function* readInThread(job: ReaderJob): AsyncGenerator<unknown[]> {
+  // A few pages is all the thread holds: a small heap of its own keeps the process's memory down.
+  const worker = new Worker(new URL('./ballot-reader.worker.ts', import.meta.url), { workerData: job, resourceLimits: THREAD_HEAP });
+  const pages: Array<unknown[] | null> = [];
+  let failed: Error | undefined;
+  let wake: (() => void) | undefined;
+  const woken = () => {
+    wake?.();
+    wake = undefined;
+  };
+  worker.on('message', (page: unknown[] | null) => {
+    pages.push(page);
+    woken();
+  });
+  worker.on('error', (error) => {
+    failed = error;
+    woken();
+  });
+  worker.on('exit', (code) => {
+    if (code !== 0) failed ??= new Error(`The ballot reader stopped with code ${code}.`);
+    woken();
+  });
+  try {
+    for (;;) {
+      while (!pages.length && !failed) await new Promise<void>((resolve) => (wake = resolve));
+      if (failed) throw failed;
+      const page = pages.shift()!;
+      if (page === null) return;
+      worker.postMessage('more');
+      yield page;
+    }
+  } finally {
+    await worker.terminate();
+  }
+}
+
+/** The file of an SQLite database, or undefined for PostgreSQL or an SQLite database in memory. */
+async function sqliteFile(db: Kysely<Database>): Promise<string | undefined> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return undefined;
+  const { rows } = await sql<{ file: string }>`SELECT file FROM pragma_database_list WHERE name = 'main'`.execute(db);
+  return rows[0]?.file || undefined;
+}
+
+/**
  * A survey's ballots in the order received (time, then id), a page at a time, each ballot one
- * row with its answers and children aggregated by the database: one query per page however
- * many children, so a million ballots are a hundred queries, not millions of rows. Keyset
- * pagination on (created_at, id), which the ballots' index serves; the same SQL on SQLite and
- * PostgreSQL but for the aggregate functions' names. Children are ordered by their key
- * compared byte by byte (COLLATE "C" on PostgreSQL, SQLite's own), so both give the same order.
+ * row with its answers and children aggregated by the database: one row per ballot however
+ * many children. The same SQL on SQLite and PostgreSQL but for the aggregate functions' names;
+ * children are ordered by their key compared byte by byte (COLLATE "C" on PostgreSQL, SQLite's
+ * own), so both give the same order. On an SQLite file it is ONE statement read row by row
+ * through a read-only connection of its own (a consistent snapshot, no query built per page, and
+ * the operator's connection stays free for the duplicate register and the like); on PostgreSQL,
+ * which would need pg-cursor to stream, keyset pages on (created_at, id), which the ballots'
+ * index serves.
  */
 export async function* ballotRows(db: Kysely<Database>, projectId: string, options: RowOptions): AsyncGenerator<BallotRow[]> {
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
-  const pageSize = options.pageSize ?? ROW_PAGE_SIZE;
   const collate = (column: string) => (sqlite || column === 'slot' || column === 'position' ? column : `${column} COLLATE "C"`);
   const answer = (field: string, i: number): RawBuilder<unknown> => sql`(SELECT value FROM answers WHERE ballot_id = b.id AND field = ${field} AND position = 0) AS ${sql.ref(`a${i}`)}`;
   const child = (name: ChildList): RawBuilder<unknown> => {
@@ -91,16 +150,35 @@ export async function* ballotRows(db: Kysely<Database>, projectId: string, optio
     return sql`(SELECT ${sql.raw(aggregate)} FROM ${sql.table(table)} WHERE ballot_id = b.id) AS ${sql.ref(`c_${name}`)}`;
   };
   const selections = [sql`b.id, b.link, b.personal_secret, b.created_at`, ...options.answerFields.map(answer), ...options.children.map(child)];
+  const answers = options.answerFields.length;
+  const children = options.children.length;
+  // Columns by place, from `at` in `cells`: id, link, personal_secret, created_at, the answers, the children.
+  const ballotOf = (cells: ReadonlyArray<unknown>, at = 0): BallotRow => {
+    const kids: BallotRow['children'] = {};
+    for (let c = 0; c < children; c++) kids[options.children[c]] = cells[at + 4 + answers + c] as string | null;
+    const values = cells.slice(at + 4, at + 4 + answers) as Array<string | null>;
+    return { id: cells[at] as string, link: cells[at + 1] as string, personal_secret: cells[at + 2] as string | null, created_at: cells[at + 3] as string, answers: values, children: kids };
+  };
+
+  const file = await sqliteFile(db);
+  const pageSize = options.pageSize ?? (file ? STREAM_PAGE_SIZE : ROW_PAGE_SIZE);
+  if (file) {
+    const query = sql`SELECT ${sql.join(selections)} FROM ballots b WHERE b.project_id = ${projectId} ORDER BY b.created_at, b.id`.compile(db);
+    const width = 4 + answers + children;
+    for await (const cells of readInThread({ file, sql: query.sql, parameters: query.parameters as SQLInputValue[], pageSize })) {
+      const page: BallotRow[] = [];
+      for (let at = 0; at < cells.length; at += width) page.push(ballotOf(cells, at));
+      yield page;
+    }
+    return;
+  }
+
   let after: { createdAt: string; id: string } | undefined;
   for (;;) {
     const keyset = after ? sql`AND (b.created_at, b.id) > (${after.createdAt}, ${after.id})` : sql``;
     const { rows } = await sql<Record<string, string | null>>`SELECT ${sql.join(selections)} FROM ballots b WHERE b.project_id = ${projectId} ${keyset} ORDER BY b.created_at, b.id LIMIT ${pageSize}`.execute(db);
     if (rows.length === 0) return;
-    yield rows.map((row) => {
-      const children: BallotRow['children'] = {};
-      for (const name of options.children) children[name] = row[`c_${name}`];
-      return { id: row.id!, link: row.link!, personal_secret: row.personal_secret, created_at: row.created_at!, answers: options.answerFields.map((_, i) => row[`a${i}`]), children };
-    });
+    yield rows.map((row) => ballotOf(Object.values(row)));
     const last = rows[rows.length - 1];
     after = { createdAt: last.created_at!, id: last.id! };
   }

@@ -61,10 +61,30 @@ async function reservationState(db: Kysely<Database>, projectId: string) {
   };
 }
 
+/** The export's nomination slot columns: every group's sub-categories, each with `votes_per_category` slots, in the survey's order. */
+function slotColumns(config: LoadedSurvey['config']): Array<{ group: string; subcategory: string; slot: number }> {
+  return categoryGroups(config).flatMap(({ name, subcategories }) =>
+    subcategories.flatMap((subcategory) => Array.from({ length: config.votes_per_category }, (_, i) => ({ group: name, subcategory, slot: i + 1 }))),
+  );
+}
+
+/**
+ * The most write-ins any ballot of the survey has: the export has columns for that many, so that
+ * lowering `write_in_limit` after ballots came in drops none of the write-ins they carry.
+ */
+async function mostWriteIns(db: Kysely<Database>, projectId: string): Promise<number> {
+  const row = await db
+    .selectFrom((eb) => eb.selectFrom('write_ins').innerJoin('ballots', 'ballots.id', 'write_ins.ballot_id').where('ballots.project_id', '=', projectId).groupBy('write_ins.ballot_id').select((e) => e.fn.countAll<string | number>().as('n')).as('per_ballot'))
+    .select((eb) => eb.fn.max('per_ballot.n').as('most'))
+    .executeTakeFirst();
+  return Number(row?.most ?? 0);
+}
+
 /**
  * Writes every ballot of a survey, in the order received, as CSV (a header, then a line per
  * ballot: answers, each nomination slot's id and name, write-ins with the nominee a decision
- * counts them for, reservations with their outcome, file names) or JSON Lines. A page of
+ * counts them for (as many as the ballot with the most has, however low `write_in_limit` is
+ * now), reservations with their outcome, file names) or JSON Lines. A page of
  * ballots at a time, waiting for the output to drain: memory does not grow with the survey.
  */
 export async function exportBallots(db: Kysely<Database>, input: ExportInput): Promise<number> {
@@ -78,9 +98,8 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
   const answerFields = fields.filter((field) => ANSWER_TYPES.has(field.type)).flatMap((field) => (field.type === 'checkbox' ? [field.name, `${field.name}[other-answer]`] : [field.name]));
   const reservationFields = fields.filter((field) => field.type === 'faces' || field.type === 'asktheexpert').map((field) => field.name);
   const fileFields = fields.filter((field) => field.type === 'file').map((field) => field.name);
-  const slots = categoryGroups(config).flatMap(({ name, subcategories }) =>
-    subcategories.flatMap((subcategory) => Array.from({ length: config.votes_per_category }, (_, i) => ({ group: name, subcategory, slot: i + 1 }))),
-  );
+  const slots = slotColumns(config);
+  const writeInColumns = Math.max(config.write_in_limit, await mostWriteIns(db, config.project_id));
   const writeInOf = (group: string, subcategory: string, name: string) => decisions.get(decisionKey(group, subcategory, nameKey(name)))?.nominee_id ?? '';
 
   if (input.format === 'csv') {
@@ -92,7 +111,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
         'personal_secret',
         ...answerFields,
         ...slots.flatMap(({ group, subcategory, slot }) => [`${categoryKey(group, subcategory)} #${slot} id`, `${categoryKey(group, subcategory)} #${slot} name`]),
-        ...Array.from({ length: config.write_in_limit }, (_, i) => [`write-in #${i + 1} name`, `write-in #${i + 1} category`, `write-in #${i + 1} nominee_id`]).flat(),
+        ...Array.from({ length: writeInColumns }, (_, i) => [`write-in #${i + 1} name`, `write-in #${i + 1} category`, `write-in #${i + 1} nominee_id`]).flat(),
         ...reservationFields.flatMap((field) => [field, `${field} status`, `${field} outcome`]),
         ...fileFields.flatMap((field) => [`${field} file`, `${field} stored as`]),
       ]),
@@ -123,35 +142,37 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
     return cells;
   };
 
+  // A line's cells go into one list, place by place: a million lines built from spread pieces spent seconds copying them.
   const csvOf = (ballot: BallotRow) => {
-    const slotCells: Array<string | undefined> = new Array(slots.length * 2);
+    const cells: Array<string | undefined | null> = [ballot.id, ballot.created_at, ballot.link, ballot.personal_secret];
+    for (const cell of answerCells(ballot)) cells.push(cell);
+    const slotsFrom = cells.length;
+    cells.length += slots.length * 2;
     for (const [group, subcategory, slot, id] of nominationRows(ballot.children.nominations)) {
       const first = slotAt.get(group)?.get(subcategory);
       if (first === undefined || slot < 1 || slot > config.votes_per_category) continue;
-      slotCells[(first + slot - 1) * 2] = id;
+      cells[slotsFrom + (first + slot - 1) * 2] = id;
       // An id off the list (the tally excludes it as not_on_list) says so where its name would be.
-      slotCells[(first + slot - 1) * 2 + 1] = names.get(id) ?? NOT_ON_LIST;
+      cells[slotsFrom + (first + slot - 1) * 2 + 1] = names.get(id) ?? NOT_ON_LIST;
     }
     const writeIns = childRows<[string, string, string]>(ballot.children.writeIns);
-    const reservation = new Map(reservationsOf(ballot).map((r) => [r.field, r]));
-    const upload = new Map(uploadsOf(ballot).map((u) => [u.field, u]));
-    return csvLine([
-      ballot.id,
-      ballot.created_at,
-      ballot.link,
-      ballot.personal_secret,
-      ...answerCells(ballot),
-      ...slotCells,
-      ...Array.from({ length: config.write_in_limit }, (_, i) => {
-        const w = writeIns[i];
-        return w ? [w[2], categoryKey(w[0], w[1]), writeInOf(w[0], w[1], w[2])] : [undefined, undefined, undefined];
-      }).flat(),
-      ...reservationFields.flatMap((field) => {
-        const r = reservation.get(field);
-        return r ? [r.tile ?? r.custom_text, r.status, outcome(r, now)] : [undefined, undefined, undefined];
-      }),
-      ...fileFields.flatMap((field) => [upload.get(field)?.original_name, upload.get(field)?.id]),
-    ]);
+    for (let i = 0; i < writeInColumns; i++) {
+      const w = writeIns[i];
+      if (w) cells.push(w[2], categoryKey(w[0], w[1]), writeInOf(w[0], w[1], w[2]));
+      else cells.push(undefined, undefined, undefined);
+    }
+    const reservations = reservationsOf(ballot);
+    for (const field of reservationFields) {
+      const r = reservations.findLast((reservation) => reservation.field === field);
+      if (r) cells.push(r.tile ?? r.custom_text, r.status, outcome(r, now));
+      else cells.push(undefined, undefined, undefined);
+    }
+    const uploads = uploadsOf(ballot);
+    for (const field of fileFields) {
+      const u = uploads.findLast((upload) => upload.field === field);
+      cells.push(u?.original_name, u?.id);
+    }
+    return csvLine(cells);
   };
 
   const jsonOf = (ballot: BallotRow) => {

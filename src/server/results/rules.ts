@@ -196,9 +196,12 @@ export function judgeBallot(ballot: BallotToJudge, nominees: (id: string) => Nom
   }
   const { voter, votes } = ballot;
   const verdicts: Verdict[] = [];
+  // Each vote's nominee, looked up once: the self-vote check below reads it again for every counted vote.
+  const nomineeOf: Array<NomineeFacts | undefined> = [];
   for (let i = 0; i < votes.length; i++) {
     const vote = votes[i];
-    if (!nominees(vote.nomineeId)) verdicts.push({ vote, counted: false, reason: 'not_on_list', detail: `no nominee has the id ${vote.nomineeId}` });
+    nomineeOf.push(nominees(vote.nomineeId));
+    if (!nomineeOf[i]) verdicts.push({ vote, counted: false, reason: 'not_on_list', detail: `no nominee has the id ${vote.nomineeId}` });
     else if (namedBefore(votes, i)) verdicts.push({ vote, counted: false, reason: 'repeat_on_ballot', detail: `${vote.nomineeId} is already named in ${vote.subcategory} on this ballot` });
     else verdicts.push({ vote, counted: true });
   }
@@ -216,8 +219,9 @@ export function judgeBallot(ballot: BallotToJudge, nominees: (id: string) => Nom
     }
   }
   const selfOf = new Map<Verdict, string>();
-  for (const verdict of verdicts) {
-    const how = verdict.counted ? selfMatch(voter, verdict.vote.nomineeId, nominees(verdict.vote.nomineeId)!) : undefined;
+  for (let i = 0; i < verdicts.length; i++) {
+    const verdict = verdicts[i];
+    const how = verdict.counted ? selfMatch(voter, verdict.vote.nomineeId, nomineeOf[i]!) : undefined;
     if (how) selfOf.set(verdict, how);
   }
   if (selfOf.size === 0 && rules.same_practice === 'count') return verdicts;

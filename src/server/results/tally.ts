@@ -7,7 +7,7 @@ import type { Nominee } from '../../survey/nominee.struct.ts';
 import { personOf } from '../../survey/secrets.ts';
 import { decisionKey, writeInDecisionsInForce } from '../repositories/write-in-decisions.repository.ts';
 import { ballotRows, childRows, nominationRows } from './ballot-rows.ts';
-import { databaseRegister, identityKeys, type IdentityRegister } from './identities.ts';
+import { identityKeys, threadRegister, type IdentityRegister } from './identities.ts';
 import { nameKey, nameWords } from './identity-keys.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
 import { DEFAULT_TALLY, EXCLUSION_REASONS, flagsOf, judgeBallot, reasonsOf, type ExclusionReason, type NomineeFacts, type OperatorExclusion, type Verdict, type Vote } from './rules.ts';
@@ -82,7 +82,7 @@ export interface TallyInput {
   /** Called after every page with the ballots read so far. */
   onProgress?: (ballots: number) => void;
   pageSize?: number;
-  /** The duplicate register; a temporary table of the database by default. */
+  /** The duplicate register; by default a private temporary SQLite file in a thread of its own (threadRegister). */
   register?: IdentityRegister;
   /**
    * The survey's pseudonym key, once `purge-personal` has made one: every ballot's email and
@@ -151,8 +151,8 @@ function identityOf(voter: Voter, purged: BallotPseudonymRow | undefined, key: B
 /**
  * Counts a survey's votes with the integrity rules applied (see rules.ts), a page of ballots
  * at a time in the order they were received: memory holds one page, the nominees and the
- * counts, however many ballots there are. Runs on one connection, for the register's
- * temporary table.
+ * counts, however many ballots there are; who has voted is kept on disk (scratchRegister).
+ * Runs on one connection of `db`.
  */
 export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Promise<Tally> {
   const { survey, prepopulation } = input;
@@ -182,7 +182,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
   const pointsOf = (vote: Vote) => rules.points[Math.min(vote.slot ?? rules.points.length, rules.points.length) - 1];
 
   return db.connection().execute(async (connection) => {
-    const owned = input.register ? undefined : await databaseRegister(connection);
+    const owned = input.register ? undefined : threadRegister();
     const register = input.register ?? owned!;
     try {
       const answerFields = voterFieldNames(fields);
@@ -190,6 +190,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
       // Only a survey `purge-personal` has been through has pseudonym rows: the others skip a query a page.
       const purgedAny = (await connection.selectFrom('ballot_pseudonyms').innerJoin('ballots', 'ballots.id', 'ballot_pseudonyms.ballot_id').select('ballot_pseudonyms.ballot_id').where('ballots.project_id', '=', survey.config.project_id).limit(1).execute()).length > 0;
       const pages = ballotRows(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, children: ['nominations', 'writeIns'] });
+      let counting: (() => Promise<void>) | undefined;
       for await (const page of pages) {
         const purged = purgedAny ? await pseudonymsOf(connection, page.map((ballot) => ballot.id)) : new Map<string, BallotPseudonymRow>();
         const voters = page.map((ballot) => {
@@ -202,60 +203,68 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
           const { email, license } = identityOf(voters[i], purged.get(ballot.id), input.pseudonymKey);
           return [{ id: ballot.id, keys: identityKeys(screened.has('secret') ? ballot.personal_secret : null, screened.has('email') ? email : '', screened.has('license') ? license : '') }];
         });
-        const repeats = await register.check(candidates);
-        const duplicateOf = new Map(candidates.map((candidate, i) => [candidate.id, repeats[i]]));
-        for (const [i, ballot] of page.entries()) {
-          const verdicts = judgeBallot(
-            {
-              id: ballot.id,
-              demo: ballot.link === 'demo',
-              excluded: input.excludedBallots?.get(ballot.id),
-              duplicateOf: duplicateOf.get(ballot.id),
-              voter: voters[i],
-              votes: votesOf(
-                nominationRows(ballot.children.nominations, (group, subcategory, slot, nomineeId): Vote => ({ group, subcategory, nomineeId, source: 'slot', slot })),
-                childRows<[string, string, string]>(ballot.children.writeIns),
-                decisions,
-                totals,
-              ),
-            },
-            lookup,
-            rules,
-          );
-          totals.ballots++;
-          input.onVerdicts?.(ballot.id, verdicts.length);
-          if (counted[i] && !duplicateOf.get(ballot.id)) totals.ballotsCounted++;
-          const named: Array<{ ballots: number }> = [];
-          for (const verdict of verdicts) {
-            const { group, subcategory: name, nomineeId } = verdict.vote;
-            const sub = subcategory(group, name);
-            let row = sub.rows.get(nomineeId);
-            if (!row) {
-              const nominee = facts.get(nomineeId);
-              row = { group, subcategory: name, nomineeId, nomineeName: nominee?.name ?? '', practice: nominee?.practice ?? '', counted: 0, points: 0, excluded: noExclusions(reasons), flagged: noExclusions(flags) };
-              sub.rows.set(nomineeId, row);
-            }
-            if (verdict.counted) {
-              row.counted++;
-              row.points! += pointsOf(verdict.vote);
-              totals.votesCounted++;
-              if (!named.includes(sub)) named.push(sub);
-              if (verdict.flag) {
-                row.flagged![verdict.flag]!++;
+        // The register answers for this page while the page before is counted.
+        const checked = register.check(candidates);
+        checked.catch(() => undefined);
+        const count = async () => {
+          const repeats = await checked;
+          const duplicateOf = new Map(candidates.map((candidate, i) => [candidate.id, repeats[i]]));
+          for (const [i, ballot] of page.entries()) {
+            const verdicts = judgeBallot(
+              {
+                id: ballot.id,
+                demo: ballot.link === 'demo',
+                excluded: input.excludedBallots?.get(ballot.id),
+                duplicateOf: duplicateOf.get(ballot.id),
+                voter: voters[i],
+                votes: votesOf(
+                  nominationRows(ballot.children.nominations, (group, subcategory, slot, nomineeId): Vote => ({ group, subcategory, nomineeId, source: 'slot', slot })),
+                  childRows<[string, string, string]>(ballot.children.writeIns),
+                  decisions,
+                  totals,
+                ),
+              },
+              lookup,
+              rules,
+            );
+            totals.ballots++;
+            input.onVerdicts?.(ballot.id, verdicts.length);
+            if (counted[i] && !duplicateOf.get(ballot.id)) totals.ballotsCounted++;
+            const named: Array<{ ballots: number }> = [];
+            for (const verdict of verdicts) {
+              const { group, subcategory: name, nomineeId } = verdict.vote;
+              const sub = subcategory(group, name);
+              let row = sub.rows.get(nomineeId);
+              if (!row) {
+                const nominee = facts.get(nomineeId);
+                row = { group, subcategory: name, nomineeId, nomineeName: nominee?.name ?? '', practice: nominee?.practice ?? '', counted: 0, points: 0, excluded: noExclusions(reasons), flagged: noExclusions(flags) };
+                sub.rows.set(nomineeId, row);
+              }
+              if (verdict.counted) {
+                row.counted++;
+                row.points! += pointsOf(verdict.vote);
+                totals.votesCounted++;
+                if (!named.includes(sub)) named.push(sub);
+                if (verdict.flag) {
+                  row.flagged![verdict.flag]!++;
+                  await input.onExclusion?.({ ballotId: ballot.id, submittedAt: ballot.created_at, verdict, nomineeName: row.nomineeName });
+                }
+              } else {
+                row.excluded[verdict.reason!]!++;
+                totals.excluded[verdict.reason!]!++;
                 await input.onExclusion?.({ ballotId: ballot.id, submittedAt: ballot.created_at, verdict, nomineeName: row.nomineeName });
               }
-            } else {
-              row.excluded[verdict.reason!]!++;
-              totals.excluded[verdict.reason!]!++;
-              await input.onExclusion?.({ ballotId: ballot.id, submittedAt: ballot.created_at, verdict, nomineeName: row.nomineeName });
             }
+            for (const sub of named) sub.ballots++;
           }
-          for (const sub of named) sub.ballots++;
-        }
-        input.onProgress?.(totals.ballots);
+          input.onProgress?.(totals.ballots);
+        };
+        await counting?.();
+        counting = count;
       }
+      await counting?.();
     } finally {
-      await owned?.drop();
+      await owned?.close();
     }
     const rows = [...counts.values()].flatMap((sub) => [...sub.rows.values()]);
     const subcategoryBallots = new Map([...counts].map(([key, sub]) => [key, sub.ballots]));
