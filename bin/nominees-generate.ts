@@ -11,17 +11,15 @@ import { generateNominees, seedOf } from './lib/nominee-generator.ts';
 import { loadSurvey } from '../src/survey/loader.ts';
 import { categoryGroups } from '../src/survey/layout.ts';
 import { DETAIL_COLUMNS, type Nominee } from '../src/survey/nominee.struct.ts';
+import { csvLine } from '../src/server/results/csv.ts';
 
 /** The columns a generated list has (made-up nominees have no license). */
 const COLUMNS = ['id', 'name', ...DETAIL_COLUMNS] as const;
 
-const csvValue = (value = '') => (/[",\n\r]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
-
 /** The list as CSV with a header row, or as JSON Lines. */
 export function formatNominees(nominees: Nominee[], jsonLines: boolean): string {
   if (jsonLines) return `${nominees.map((nominee) => JSON.stringify(nominee)).join('\n')}\n`;
-  const rows = nominees.map((nominee) => COLUMNS.map((column) => csvValue(nominee[column])).join(','));
-  return `${[COLUMNS.join(','), ...rows].join('\n')}\n`;
+  return [COLUMNS, ...nominees.map((nominee) => COLUMNS.map((column) => nominee[column]))].map(csvLine).join('');
 }
 
 const { values, positionals } = parseArgs({

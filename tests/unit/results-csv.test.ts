@@ -39,7 +39,7 @@ const HOSTILE = [
   undefined,
 ];
 
-describe('CSV written by hand, as csv-stringify writes it', () => {
+describe('CSV: plain cells written directly, every other through csv-stringify, the same as csv-stringify writes a whole line', () => {
   it.each(HOSTILE.map((value) => [value]))('writes %j exactly as csv-stringify does', (value) => {
     expect(csvLine([value])).toBe(reference([value]));
     expect(csvCell(value)).toBe(reference([value]).slice(0, -2));

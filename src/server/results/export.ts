@@ -3,7 +3,8 @@ import type { Database } from '../db/schema.ts';
 import type { ReservationRow } from '../db/reservations.table.ts';
 import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
-import { allFields, categoryGroups } from '../../survey/layout.ts';
+import { allFields, ballotSlots } from '../../survey/layout.ts';
+import { exportColumns, isKind } from '../../survey/fields.ts';
 import { categoryKey } from '../../survey/ballot-keys.ts';
 import { decisionKey, writeInDecisionsInForce } from '../repositories/write-in-decisions.repository.ts';
 import { ballotRows, childRows, nominationRows, type BallotRow } from './ballot-rows.ts';
@@ -31,7 +32,6 @@ export interface ExportInput {
   pageSize?: number;
 }
 
-const ANSWER_TYPES = new Set(['text', 'select', 'email', 'slider', 'textarea', 'radio', 'fancy-radio', 'checkbox']);
 
 /** How the reservations of a survey stand: claims and operators' decisions, by tile. */
 async function reservationState(db: Kysely<Database>, projectId: string) {
@@ -61,13 +61,6 @@ async function reservationState(db: Kysely<Database>, projectId: string) {
   };
 }
 
-/** The export's nomination slot columns: every group's sub-categories, each with `votes_per_category` slots, in the survey's order. */
-function slotColumns(config: LoadedSurvey['config']): Array<{ group: string; subcategory: string; slot: number }> {
-  return categoryGroups(config).flatMap(({ name, subcategories }) =>
-    subcategories.flatMap((subcategory) => Array.from({ length: config.votes_per_category }, (_, i) => ({ group: name, subcategory, slot: i + 1 }))),
-  );
-}
-
 /**
  * The most write-ins any ballot of the survey has: the export has columns for that many, so that
  * lowering `write_in_limit` after ballots came in drops none of the write-ins they carry.
@@ -95,10 +88,10 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
   for (const decision of decisions.values()) if (decision.nominee_id && decision.nominee_name && !names.has(decision.nominee_id)) names.set(decision.nominee_id, decision.nominee_name);
   const outcome = await reservationState(db, config.project_id);
   const fields = allFields(config.layout);
-  const answerFields = fields.filter((field) => ANSWER_TYPES.has(field.type)).flatMap((field) => (field.type === 'checkbox' ? [field.name, `${field.name}[other-answer]`] : [field.name]));
-  const reservationFields = fields.filter((field) => field.type === 'faces' || field.type === 'asktheexpert').map((field) => field.name);
-  const fileFields = fields.filter((field) => field.type === 'file').map((field) => field.name);
-  const slots = slotColumns(config);
+  const answerFields = fields.filter((field) => isKind(field, 'answer')).flatMap(exportColumns);
+  const reservationFields = fields.filter((field) => isKind(field, 'reservation')).map((field) => field.name);
+  const fileFields = fields.filter((field) => isKind(field, 'file')).map((field) => field.name);
+  const slots = ballotSlots(config);
   const writeInColumns = Math.max(config.write_in_limit, await mostWriteIns(db, config.project_id));
   const writeInOf = (group: string, subcategory: string, name: string) => decisions.get(decisionKey(group, subcategory, nameKey(name)))?.nominee_id ?? '';
 
@@ -112,8 +105,8 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
         ...answerFields,
         ...slots.flatMap(({ group, subcategory, slot }) => [`${categoryKey(group, subcategory)} #${slot} id`, `${categoryKey(group, subcategory)} #${slot} name`]),
         ...Array.from({ length: writeInColumns }, (_, i) => [`write-in #${i + 1} name`, `write-in #${i + 1} category`, `write-in #${i + 1} nominee_id`]).flat(),
-        ...reservationFields.flatMap((field) => [field, `${field} status`, `${field} outcome`]),
-        ...fileFields.flatMap((field) => [`${field} file`, `${field} stored as`]),
+        ...fields.filter((field) => isKind(field, 'reservation')).flatMap(exportColumns),
+        ...fields.filter((field) => isKind(field, 'file')).flatMap(exportColumns),
       ]),
     );
   }

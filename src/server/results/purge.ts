@@ -12,6 +12,7 @@ import { ballotPages, type FullBallot } from './ballot-pages.ts';
 import { selfMatch, type Vote } from './rules.ts';
 import { nomineeFacts, votesOf } from './tally.ts';
 import { voterFields, voterOf } from './voter.ts';
+import { answerNames } from '../../survey/fields.ts';
 
 /** What one step of a purge was given: the ballots of this page, the personal fields, whether to change anything. */
 interface PurgeScope {
@@ -83,7 +84,7 @@ async function purgeRefused(db: Transaction<Database> | Kysely<Database>, projec
 export function personalFieldNames(survey: LoadedSurvey): string[] {
   return allFields(survey.config.layout)
     .filter((field) => field.personal && field.name !== survey.config.workplace_field)
-    .flatMap((field) => (field.type === 'checkbox' ? [field.name, `${field.name}[other-answer]`] : [field.name]));
+    .flatMap(answerNames);
 }
 
 /** What a purge did, or would do in a dry run. */

@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.ts';
 import type { SurveyConfig } from '../../survey/config.struct.ts';
 import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from '../../survey/tiles.ts';
 import { confirmTile, releaseTile } from '../reservations/decisions.repository.ts';
+import { tileLabel } from '../../survey/reservation-outcome.ts';
 import { OperatorError } from './operator-error.ts';
 
 /** The words an operator may use for a kind of tile. */
@@ -36,7 +37,7 @@ function findTile(config: SurveyConfig, request: TileRequest): { kind: Reservati
  */
 export async function confirmReservation(db: Kysely<Database>, config: SurveyConfig, request: TileRequest) {
   const { kind, slug, title } = findTile(config, request);
-  const label = request.label?.trim() || (kind === 'faces' ? `THE FACE OF ${title}` : title);
+  const label = request.label?.trim() || tileLabel(kind, title);
   const claim = await confirmTile(db, { projectId: config.project_id, kind, tile: slug, by: request.by, now: request.now ?? new Date(), label, why: request.why });
   if (!claim) throw new OperatorError(`No ballot holds the ${kind === 'faces' ? 'Faces' : 'Experts'} tile "${slug}" now${kind === 'asktheexpert' ? ' (an Experts hold lasts five days)' : ''}; nothing to confirm.`);
   return { kind, slug, label, ballotId: claim.ballot_id };

@@ -7,6 +7,7 @@ import { toProblems, type Problem } from '../../survey/errors.ts';
 import { emailKey } from './identity-keys.ts';
 import { voterFields } from './voter.ts';
 import { OperatorError } from './operator-error.ts';
+import { isKind } from '../../survey/fields.ts';
 
 /** One person of a roster: the line they are on, their address as compared, and what their personal link carries. */
 export interface RosterPerson {
@@ -46,7 +47,7 @@ export function parseRoster(file: string, text: string, config: SurveyConfig, is
   }
   const [header, ...body] = records;
   if (!header) fail(file, [{ path: 'line 1', message: 'is empty: a roster starts with a header row naming its columns (email, …)' }]);
-  const fields = new Map(allFields(config.layout).filter((field) => !['html', 'nomination', 'faces', 'asktheexpert', 'file'].includes(field.type)).map((field) => [field.name, field]));
+  const fields = new Map(allFields(config.layout).filter((field) => isKind(field, 'answer')).map((field) => [field.name, field]));
   const known = [...new Set([...ROSTER_COLUMNS, ...fields.keys(), ...config.roster_columns])];
   const columns = header.record.map((name) => name.trim());
   const problems: Problem[] = [];
