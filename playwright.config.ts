@@ -19,12 +19,19 @@ export default defineConfig({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       // No host but this machine resolves: a third-party script a test does not intercept
       // (tests/e2e/third-parties.spec.ts intercepts them) fails at once instead of leaving it.
-      args: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
   },
-  projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'] } },
-  ],
+  projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'] } }],
   webServer: {
     // The site is built by the test command before this runs (`astro build`).
     command: 'node bin/serve.mjs',

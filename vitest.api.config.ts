@@ -18,10 +18,7 @@ function postgresUrl(): string {
 const pg = postgresUrl();
 if (!pg) console.warn('API tests: PostgreSQL skipped (set TEST_DATABASE_URL, or PEERVOTE_TEST_POSTGRES=1 to start one).');
 
-const dialects = [
-  { name: 'api-sqlite', databaseUrl: '' },
-  ...(pg ? [{ name: 'api-postgres', databaseUrl: pg }] : []),
-];
+const dialects = [{ name: 'api-sqlite', databaseUrl: '' }, ...(pg ? [{ name: 'api-postgres', databaseUrl: pg }] : [])];
 
 export default defineConfig({
   test: {

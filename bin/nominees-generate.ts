@@ -42,7 +42,10 @@ const nominees = generateNominees({
   seed: values.seed === undefined ? seedOf(slug) : Number(values.seed),
   specialties: categoryGroups(survey.config).flatMap((group) => group.subcategories),
   anchors: values.anchors,
-  idPrefix: `${slug.split('-').map((part) => part[0]).join('')}-`,
+  idPrefix: `${slug
+    .split('-')
+    .map((part) => part[0])
+    .join('')}-`,
 });
 writeFileSync(file, formatNominees(nominees, /\.(jsonl|ndjson)$/i.test(file)));
 console.log(`Wrote ${nominees.length} nominees to ${path.relative(process.cwd(), file)}`);

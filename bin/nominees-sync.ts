@@ -26,12 +26,15 @@ try {
   const missing = [
     !appId && '  - algolia_app_id in survey.yaml: your Algolia application id',
     !indexName && '  - algolia_index in survey.yaml: the index the survey searches',
-    !survey.config.algolia_api_key && '  - algolia_api_key in survey.yaml: a search-only key, for voters\' browsers',
-    !adminKey && '  - ALGOLIA_ADMIN_KEY in the environment: an admin key (or one allowed to addObject, deleteIndex and editSettings);\n    it writes the index, so it never goes in survey.yaml',
+    !survey.config.algolia_api_key && "  - algolia_api_key in survey.yaml: a search-only key, for voters' browsers",
+    !adminKey &&
+      '  - ALGOLIA_ADMIN_KEY in the environment: an admin key (or one allowed to addObject, deleteIndex and editSettings);\n    it writes the index, so it never goes in survey.yaml',
     !survey.config.nominees && '  - nominees in survey.yaml: the nominee list file to push',
   ].filter(Boolean);
   if (missing.length) {
-    fail(`Cannot push the nominees of ${slug} to Algolia; missing:\n${missing.join('\n')}\nWithout Algolia keys the survey uses the built-in search, which needs no push.`);
+    fail(
+      `Cannot push the nominees of ${slug} to Algolia; missing:\n${missing.join('\n')}\nWithout Algolia keys the survey uses the built-in search, which needs no push.`,
+    );
   }
   const nominees = loadNominees(survey);
   console.log(`Pushing ${nominees.length.toLocaleString('en')} nominees from ${nomineeFile(survey)} to ${appId} / ${indexName}`);

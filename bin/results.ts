@@ -26,7 +26,8 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
   export: {
     options: { format: { type: 'string' }, out: { type: 'string' }, quiet: { type: 'boolean' } },
     usage: 'export <slug> [--format csv|jsonl] [--out FILE] [--quiet]',
-    about: 'Every ballot, in the order received: answers, nomination slots (id and name), write-ins, reservations and their outcome, file names. CSV by default; progress on stderr.',
+    about:
+      'Every ballot, in the order received: answers, nomination slots (id and name), write-ins, reservations and their outcome, file names. CSV by default; progress on stderr.',
     run: commands.exportCommand,
   },
   tally: {
@@ -68,8 +69,10 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
       ...by,
       ...why,
     },
-    usage: 'writeins resolve <slug> --name NAME [--category "Group / Sub-category"] (--nominee ID | --new [--id ID] [--display-name NAME] [--specialty S] [--practice P] [--city C] | --reject) (--why TEXT | --note TEXT) [--by WHO]',
-    about: 'Records a decision on a write-in (every sub-category it was written in, unless --category): count it for a listed nominee, for a new nominee, or not at all. tally honours it; who and when are kept.',
+    usage:
+      'writeins resolve <slug> --name NAME [--category "Group / Sub-category"] (--nominee ID | --new [--id ID] [--display-name NAME] [--specialty S] [--practice P] [--city C] | --reject) (--why TEXT | --note TEXT) [--by WHO]',
+    about:
+      'Records a decision on a write-in (every sub-category it was written in, unless --category): count it for a listed nominee, for a new nominee, or not at all. tally honours it; who and when are kept.',
     run: commands.resolveCommand,
   },
   'writeins log': {
@@ -87,19 +90,22 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
   refused: {
     options: {},
     usage: 'refused <slug>',
-    about: 'Every ballot the API refused for a rule, kept whole: id, when, reason and problems, email, file names (not kept), whether admitted, then the answers (CSV).',
+    about:
+      'Every ballot the API refused for a rule, kept whole: id, when, reason and problems, email, file names (not kept), whether admitted, then the answers (CSV).',
     run: commands.refusedCommand,
   },
   admit: {
     options: { why: { type: 'string' }, ...by },
     usage: 'admit <slug> <id> --why TEXT [--by WHO]',
-    about: "Moves one refused ballot into the ballots, stored as the API stores a ballot (its personal link's read-only values apply), and records who, when and why on the refused row.",
+    about:
+      "Moves one refused ballot into the ballots, stored as the API stores a ballot (its personal link's read-only values apply), and records who, when and why on the refused row.",
     run: commands.admitCommand,
   },
   'confirm-reservation': {
     options: { label: { type: 'string' }, ...by, ...why },
     usage: 'confirm-reservation <slug> faces|experts <tile> --why TEXT [--label TEXT] [--by WHO]',
-    about: 'Confirms the ballot holding a tile: the hold no longer expires and the confirmed list shows the label (default "THE FACE OF {title}", or the question).',
+    about:
+      'Confirms the ballot holding a tile: the hold no longer expires and the confirmed list shows the label (default "THE FACE OF {title}", or the question).',
     run: (context) => commands.reservationCommand('confirm', context),
   },
   'release-reservation': {
@@ -112,7 +118,7 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
     options: { roster: { type: 'string' }, 'base-url': { type: 'string' }, out: { type: 'string' }, 'remove-missing': { type: 'boolean' }, ...by, ...why },
     usage: 'invite <slug> --roster people.csv [--base-url URL] [--out links.csv] [--remove-missing] [--by WHO] [--why TEXT]',
     about:
-      "Personal links from a roster (CSV with a header; email required; columns named like layout fields prefill them; nominee_id ties a voter to the nominee list). " +
+      'Personal links from a roster (CSV with a header; email required; columns named like layout fields prefill them; nominee_id ties a voter to the nominee list). ' +
       'New people get a new secret, people already on file keep theirs (matched by email). Writes the prepopulation file (in PEERVOTE_PRIVATE_DIR when set) and the mailing list name,email,url (stdout, or --out). ' +
       'People on file but not on the roster are kept unless --remove-missing. --base-url defaults to PEERVOTE_BASE_URL, else http://127.0.0.1:4321.',
     run: inviteCommand,
@@ -128,7 +134,7 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
   receipt: {
     options: {},
     usage: 'receipt <slug> <code>',
-    about: "When the ballot with this receipt code was received, and whether the tally counts its votes (and, for each vote it leaves out, why).",
+    about: 'When the ballot with this receipt code was received, and whether the tally counts its votes (and, for each vote it leaves out, why).',
     run: receiptCommand,
   },
   'purge-personal': {
@@ -142,11 +148,17 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
   audit: {
     options: { out: { type: 'string' } },
     usage: 'audit <slug> [--out FILE]',
-    about: 'Every change operators made to the survey\'s data (write-in decisions, published nominees, reservation decisions…), oldest first, with who, when, what and why (CSV). The trail is only ever appended to.',
+    about:
+      "Every change operators made to the survey's data (write-in decisions, published nominees, reservation decisions…), oldest first, with who, when, what and why (CSV). The trail is only ever appended to.",
     run: commands.auditCommand,
   },
   signals: {
-    options: { format: { type: 'string' }, out: { type: 'string' }, quiet: { type: 'boolean' }, ...Object.fromEntries(Object.keys(integrity.THRESHOLD_OPTIONS).map((name) => [name, { type: 'string' as const }])) },
+    options: {
+      format: { type: 'string' },
+      out: { type: 'string' },
+      quiet: { type: 'boolean' },
+      ...Object.fromEntries(Object.keys(integrity.THRESHOLD_OPTIONS).map((name) => [name, { type: 'string' as const }])),
+    },
     usage:
       'signals <slug> [--format table|csv] [--out FILE] [--window MIN] [--address-min N] [--device-min N] [--nominee-min N] [--nominee-ratio X] [--similar-min N] [--similar-ballots N] [--similar-lift X] [--bloc-min N] [--bloc-size N] [--bloc-lift X] [--quiet]',
     about:
@@ -158,7 +170,7 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
   exclude: {
     options: { why: { type: 'string' }, ...by },
     usage: 'exclude <slug> <ballot-id> --why TEXT [--by WHO]',
-    about: "Takes a ballot out of the count: tally lists all its votes under operator_excluded with the why; the audit trail keeps who, when and why.",
+    about: 'Takes a ballot out of the count: tally lists all its votes under operator_excluded with the why; the audit trail keeps who, when and why.',
     run: (context) => integrity.exclusionCommand('exclude', context),
   },
   include: {
@@ -168,7 +180,11 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
     run: (context) => integrity.exclusionCommand('include', context),
   },
   report: {
-    options: { out: { type: 'string' }, quiet: { type: 'boolean' }, ...Object.fromEntries(Object.keys(integrity.THRESHOLD_OPTIONS).map((name) => [name, { type: 'string' as const }])) },
+    options: {
+      out: { type: 'string' },
+      quiet: { type: 'boolean' },
+      ...Object.fromEntries(Object.keys(integrity.THRESHOLD_OPTIONS).map((name) => [name, { type: 'string' as const }])),
+    },
     usage: 'report <slug> --out FILE.html [--quiet] [the signals options]',
     about:
       'One self-contained HTML file (no network needed; prints well): response figures, the ranked nominees of each sub-category with their counted and excluded votes, exclusions by reason, the signals and the methodology. Never served by the site.',
@@ -180,8 +196,8 @@ function help(): string {
   const lines = ['Usage: npm run results -- <command> <slug> [options]', ''];
   for (const { usage, about } of Object.values(COMMANDS)) lines.push(`  ${usage}`, `      ${about}`, '');
   lines.push(
-    'The database is the survey API\'s: DATABASE_URL (PostgreSQL), else DATA_DIR and SQLITE_FILE (default ./data/peervote.sqlite).',
-    'The surveys are read from SURVEYS_DIR (default ./surveys). --by defaults to the operating system\'s user.',
+    "The database is the survey API's: DATABASE_URL (PostgreSQL), else DATA_DIR and SQLITE_FILE (default ./data/peervote.sqlite).",
+    "The surveys are read from SURVEYS_DIR (default ./surveys). --by defaults to the operating system's user.",
   );
   return `${lines.join('\n')}\n`;
 }
@@ -198,11 +214,20 @@ if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] ===
 }
 const name = argv[0] === 'writeins' && ['resolve', 'log', 'publish'].includes(argv[1]) ? `writeins ${argv[1]}` : argv[0];
 const command = COMMANDS[name];
-if (!command) fail(`Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report (--help explains them).`, 2);
+if (!command)
+  fail(
+    `Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report (--help explains them).`,
+    2,
+  );
 
 let parsed: ReturnType<typeof parseArgs>;
 try {
-  parsed = parseArgs({ args: argv.slice(name.split(' ').length), options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  parsed = parseArgs({
+    args: argv.slice(name.split(' ').length),
+    options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
 } catch (error) {
   fail(`${(error as Error).message.split('\n')[0]}. Usage: npm run results -- ${command.usage}`, 2);
 }
@@ -219,7 +244,9 @@ try {
   try {
     slugs = listSurveySlugs();
   } catch (error) {
-    throw new OperatorError(`Cannot read the surveys folder ${surveysDir()}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} (SURVEYS_DIR names it).`);
+    throw new OperatorError(
+      `Cannot read the surveys folder ${surveysDir()}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} (SURVEYS_DIR names it).`,
+    );
   }
   if (!slugs.includes(slug)) throw new OperatorError(`There is no survey "${slug}"; the surveys are ${slugs.join(', ')}.`);
   const survey = loadSurvey(slug);

@@ -49,7 +49,15 @@ const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
 
 /** One address of each on-demand route, to load its code at start. */
-const API_ROUTES = ['/api/survey', '/api/search/_', '/api/survey/link/_', '/api/survey/faces/_', '/api/survey/experts/_', '/api/survey/stats/_', '/api/survey/workplace-stats/_'];
+const API_ROUTES = [
+  '/api/survey',
+  '/api/search/_',
+  '/api/survey/link/_',
+  '/api/survey/faces/_',
+  '/api/survey/experts/_',
+  '/api/survey/stats/_',
+  '/api/survey/workplace-stats/_',
+];
 
 /** Methods no route takes, which Astro cannot even make a Request of: answered here, never with a stack trace. */
 const NEVER_TAKEN = new Set(['TRACE', 'CONNECT']);
@@ -60,7 +68,9 @@ const REFUSED_METHOD = JSON.stringify({ error: 'method_not_allowed', message: `T
 
 /** The 400 for a path that tries to reach outside the built files, before any rule or file is looked at. */
 const refuse = (res, why) =>
-  res.writeHead(400, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify({ error: 'bad_request', message: `This address cannot be served: ${why}.`, problems: [] }));
+  res
+    .writeHead(400, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
+    .end(JSON.stringify({ error: 'bad_request', message: `This address cannot be served: ${why}.`, problems: [] }));
 
 /**
  * A page address that names no built file: Astro answers with the not-found page, which
@@ -76,7 +86,9 @@ function notFound(req, res) {
 
 const server = http.createServer((req, res) => {
   if (NEVER_TAKEN.has(req.method ?? '')) {
-    res.writeHead(405, { Allow: ALLOW, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' }).end(REFUSED_METHOD);
+    res
+      .writeHead(405, { Allow: ALLOW, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' })
+      .end(REFUSED_METHOD);
     return;
   }
   // The connection's own address, for the API's rate limit; a client cannot set it.
@@ -108,7 +120,9 @@ server.listen(port, host, async () => {
   // Open the database and run its migrations now, so that a bad setting stops the start.
   const health = await fetch(`http://${host.includes(':') ? `[${host}]` : host}:${port}/api/health`).catch((error) => error);
   if (!(health instanceof Response) || !health.ok) {
-    console.error(`Peervote could not start: the survey API is not ready (${health instanceof Response ? `${health.status} ${await health.text()}` : health}).`);
+    console.error(
+      `Peervote could not start: the survey API is not ready (${health instanceof Response ? `${health.status} ${await health.text()}` : health}).`,
+    );
     process.exit(1);
   }
   // /api/health loaded the surveys, which builds every nominee index now, not on the first voter's search.

@@ -29,7 +29,7 @@ export const THRESHOLD_OPTIONS: Record<string, { key: keyof SignalThresholds; fr
 };
 
 /** The thresholds the options give, the defaults for the rest; a value that is no positive number is one line. */
-export function thresholdsOf(options: Context['options']): SignalThresholds {
+function thresholdsOf(options: Context['options']): SignalThresholds {
   const thresholds = { ...DEFAULT_THRESHOLDS };
   for (const [option, { key, fraction }] of Object.entries(THRESHOLD_OPTIONS)) {
     const value = text(options[option]);
@@ -63,16 +63,21 @@ export async function signalsCommand(context: Context): Promise<void> {
   const output = openOutput(text(options.out));
   if (format === 'csv') {
     await output.write(csvLine(['kind', 'strength', 'score', 'ballots', 'excluded', 'evidence', 'ballot_ids']));
-    for (const c of clusters) await output.write(csvLine([c.kind, strength(c.score), c.score.toFixed(2), c.ballotIds.length, excludedIn(c), c.evidence, c.ballotIds.join(' ')]));
+    for (const c of clusters)
+      await output.write(csvLine([c.kind, strength(c.score), c.score.toFixed(2), c.ballotIds.length, excludedIn(c), c.evidence, c.ballotIds.join(' ')]));
   } else if (!clusters.length) {
     await output.write(`No signals in ${survey.slug}: no cluster reaches its threshold.\n`);
   } else {
     for (const c of clusters) {
       const already = excludedIn(c);
       await output.write(`${strength(c.score).padEnd(7)}${c.score.toFixed(1).padStart(5)}  ${c.kind.padEnd(15)}${c.evidence}\n`);
-      await output.write(`${' '.repeat(14)}${c.ballotIds.length} ballot${c.ballotIds.length === 1 ? '' : 's'}${already ? `, ${already} excluded already` : ''}: ${c.ballotIds.join(' ')}\n`);
+      await output.write(
+        `${' '.repeat(14)}${c.ballotIds.length} ballot${c.ballotIds.length === 1 ? '' : 's'}${already ? `, ${already} excluded already` : ''}: ${c.ballotIds.join(' ')}\n`,
+      );
     }
-    await output.write(`\n${clusters.length} cluster${clusters.length === 1 ? '' : 's'}. Flags, not verdicts: exclude a ballot with npm run results -- exclude ${survey.slug} <ballot-id> --why "…"\n`);
+    await output.write(
+      `\n${clusters.length} cluster${clusters.length === 1 ? '' : 's'}. Flags, not verdicts: exclude a ballot with npm run results -- exclude ${survey.slug} <ballot-id> --why "…"\n`,
+    );
   }
   await output.close();
 }
@@ -84,7 +89,9 @@ export async function exclusionCommand(action: 'exclude' | 'include', { db, surv
   const change = { projectId: survey.config.project_id, ballotId, why: text(options.why), by: who(options) };
   if (action === 'exclude') {
     const row = await excludeBallot(db, change);
-    process.stdout.write(`Excluded ballot ${row.ballot_id} from the count (by ${row.excluded_by} at ${row.excluded_at}); the tally lists its votes under operator_excluded.\n`);
+    process.stdout.write(
+      `Excluded ballot ${row.ballot_id} from the count (by ${row.excluded_by} at ${row.excluded_at}); the tally lists its votes under operator_excluded.\n`,
+    );
   } else {
     await includeBallot(db, change);
     process.stdout.write(`Ballot ${ballotId} counts again; the tally judges it by the rules like any other.\n`);

@@ -36,7 +36,8 @@ export function prepopulationText(file: string, map: Record<string, unknown>, he
 /** The site's address for personal links: `--base-url`, else `PEERVOTE_BASE_URL`, else `npm start`'s. */
 export function baseUrl(options: Context['options']): string {
   const url = text(options['base-url']) ?? process.env.PEERVOTE_BASE_URL ?? 'http://127.0.0.1:4321';
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new OperatorError(`--base-url must be the site's address, such as https://vote.example.com, got "${url}".`);
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    throw new OperatorError(`--base-url must be the site's address, such as https://vote.example.com, got "${url}".`);
   return url;
 }
 
@@ -49,7 +50,9 @@ export async function inviteCommand({ db, survey, nominees, prepopulation, optio
   const rosterPath = text(options.roster);
   if (!rosterPath) throw new OperatorError(`invite needs --roster FILE, a CSV of the people to invite (email required).`);
   if (typeof survey.config.prepopulation !== 'string') {
-    throw new OperatorError(`invite writes the personal links to a file: set "prepopulation: prepopulation.yaml" in ${survey.slug}/survey.yaml${survey.config.prepopulation ? ' and move the map there' : ''}.`);
+    throw new OperatorError(
+      `invite writes the personal links to a file: set "prepopulation: prepopulation.yaml" in ${survey.slug}/survey.yaml${survey.config.prepopulation ? ' and move the map there' : ''}.`,
+    );
   }
   const url = baseUrl(options);
   let roster: string;
@@ -80,7 +83,14 @@ export async function inviteCommand({ db, survey, nominees, prepopulation, optio
         actor: who(options),
         action: 'invite',
         reason: text(options.why),
-        details: { added: plan.added.length, updated: plan.updated.length, unchanged: plan.unchanged.length, missing: plan.missing.length, removed, people: Object.keys(plan.map).length },
+        details: {
+          added: plan.added.length,
+          updated: plan.updated.length,
+          unchanged: plan.unchanged.length,
+          missing: plan.missing.length,
+          removed,
+          people: Object.keys(plan.map).length,
+        },
       });
       // Renamed into place inside the transaction: a file that cannot be put in place rolls the entry back.
       for (const one of staged) one.commit();

@@ -16,7 +16,11 @@ export function openOutput(path: string | undefined): Output {
   const stream: Writable = path ? createWriteStream(path) : process.stdout;
   let failed: Error | undefined;
   // A file that cannot be written is the operator's to fix, told in one line; a closed pipe (`| head`) ends the command quietly.
-  stream.on('error', (error: NodeJS.ErrnoException) => (failed = error.code === 'EPIPE' ? error : new OperatorError(`Cannot write ${path ?? 'standard output'}: ${error.message}.`)));
+  stream.on(
+    'error',
+    (error: NodeJS.ErrnoException) =>
+      (failed = error.code === 'EPIPE' ? error : new OperatorError(`Cannot write ${path ?? 'standard output'}: ${error.message}.`)),
+  );
   return {
     toStdout: !path,
     write(text) {
@@ -45,7 +49,8 @@ export function openOutput(path: string | undefined): Output {
 export function progress(label: string, total: number, quiet: boolean): { update(done: number): void; done(done: number): void } {
   let last = 0;
   const tty = process.stderr.isTTY;
-  const line = (done: number) => `${label}: ${done.toLocaleString('en')} of ${total.toLocaleString('en')} ballots (${total ? Math.floor((done / total) * 100) : 100}%)`;
+  const line = (done: number) =>
+    `${label}: ${done.toLocaleString('en')} of ${total.toLocaleString('en')} ballots (${total ? Math.floor((done / total) * 100) : 100}%)`;
   return {
     update(done) {
       if (quiet || Date.now() - last < 500) return;

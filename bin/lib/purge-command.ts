@@ -33,7 +33,8 @@ export async function purgeCommand({ db, survey, nominees, prepopulation, option
   const why = text(options.why)?.trim();
   if (!isExpired(survey.config)) {
     const until = survey.config.expiration_date ? `it runs until ${survey.config.expiration_date}` : 'it has no expiration_date';
-    if (!options.force) throw new OperatorError(`${survey.slug} is still open (${until}); purge its personal data once the vote is over, or add --force --why "…" to do it now.`);
+    if (!options.force)
+      throw new OperatorError(`${survey.slug} is still open (${until}); purge its personal data once the vote is over, or add --force --why "…" to do it now.`);
     if (!why && !dryRun) throw new OperatorError('--force purges an open survey: say why with --why "…", for the audit trail.');
   }
   const fields = personalFieldNames(survey);
@@ -67,7 +68,8 @@ export async function purgeCommand({ db, survey, nominees, prepopulation, option
   // The rows are gone for good with the commit; the files follow (a file that cannot be removed is named, to remove by hand).
   const { uploadsDir } = readServerConfig();
   const left: string[] = [];
-  for (const file of report.files) await unlink(path.join(uploadsDir, file)).catch((error: NodeJS.ErrnoException) => error.code !== 'ENOENT' && left.push(file));
+  for (const file of report.files)
+    await unlink(path.join(uploadsDir, file)).catch((error: NodeJS.ErrnoException) => error.code !== 'ENOENT' && left.push(file));
   process.stdout.write(`Purged ${describe(report, fields)}. Kept: votes, workplaces and pseudonymous voter keys (key: ${pseudonymKeyFile(survey)}).\n`);
   if (left.length) process.stderr.write(`Could not delete ${left.length} file(s) in ${uploadsDir}: ${left.join(', ')}; remove them by hand.\n`);
 }

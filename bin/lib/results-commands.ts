@@ -54,7 +54,7 @@ function auditWords(entry: { id: string; at: string; action: string } | undefine
 }
 
 /** Which state of the operators' decisions a result reflects: the newest audit entry when it was read. */
-export async function reflects(db: Kysely<Database>, projectId: string): Promise<string> {
+async function reflects(db: Kysely<Database>, projectId: string): Promise<string> {
   return `Reflects ${auditWords(await latestAudit(db, projectId))}.`;
 }
 
@@ -67,7 +67,8 @@ function reasonGiven(options: Context['options'], command: string): string {
 
 function whole(value: string | boolean | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1) throw new OperatorError(`--${name} must be a whole number of at least 1, got "${value}".`);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1)
+    throw new OperatorError(`--${name} must be a whole number of at least 1, got "${value}".`);
   return Number(value);
 }
 
@@ -94,7 +95,8 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
   const top = whole(options.top, 'top', 5);
   const thresholdText = text(options.threshold);
   const threshold = thresholdText === undefined ? undefined : parseThreshold(thresholdText);
-  if (thresholdText !== undefined && !threshold) throw new OperatorError(`--threshold must be a number of winners (3) or a share of the votes (10%), got "${thresholdText}".`);
+  if (thresholdText !== undefined && !threshold)
+    throw new OperatorError(`--threshold must be a number of winners (3) or a share of the votes (10%), got "${thresholdText}".`);
   const total = await countBallots(db, survey.config.project_id);
   const entry = await latestAudit(db, survey.config.project_id);
   const digest = tallyDigest(survey.config, nominees);
@@ -121,7 +123,15 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
     const meta = openOutput(`${out}.meta.json`);
     await meta.write(
       `${JSON.stringify(
-        { survey: survey.slug, config_digest: digest.config, nominee_list_digest: digest.nominees, audit_entry: entry?.id ?? 'none', threshold: thresholdText ?? null, ballots: tally.totals.ballots, methodology: survey.config.tally },
+        {
+          survey: survey.slug,
+          config_digest: digest.config,
+          nominee_list_digest: digest.nominees,
+          audit_entry: entry?.id ?? 'none',
+          threshold: thresholdText ?? null,
+          ballots: tally.totals.ballots,
+          methodology: survey.config.tally,
+        },
         null,
         2,
       )}\n`,
@@ -149,11 +159,22 @@ export async function writeInsCommand({ db, survey, nominees, options }: Context
     if (!d) return '';
     return d.action === 'reject' ? 'rejected' : `${d.action === 'new' ? 'new nominee' : 'merged into'} ${d.nominee_id}`;
   };
-  const candidate = (c: (typeof groups)[number]['candidates'][number]) => `${c.id} ${c.name}${c.practice ? `, ${c.practice}` : ''} (${Math.round(c.similarity * 100)}%)`;
+  const candidate = (c: (typeof groups)[number]['candidates'][number]) =>
+    `${c.id} ${c.name}${c.practice ? `, ${c.practice}` : ''} (${Math.round(c.similarity * 100)}%)`;
   if (format === 'csv') {
     let out = csvLine(['category', 'subcategory', 'name', 'count', 'spellings', 'decision', 'decided_by', 'decided_at', 'candidates']);
     for (const g of groups) {
-      out += csvLine([g.group, g.subcategory, g.name, g.count, g.spellings.map((s) => `${s.name} (${s.count})`).join('; '), decided(g), g.decision?.decided_by, g.decision?.decided_at, g.candidates.map(candidate).join('; ')]);
+      out += csvLine([
+        g.group,
+        g.subcategory,
+        g.name,
+        g.count,
+        g.spellings.map((s) => `${s.name} (${s.count})`).join('; '),
+        decided(g),
+        g.decision?.decided_by,
+        g.decision?.decided_at,
+        g.candidates.map(candidate).join('; '),
+      ]);
     }
     process.stdout.write(out);
     return;
@@ -164,14 +185,23 @@ export async function writeInsCommand({ db, survey, nominees, options }: Context
   }
   const lines: string[] = [];
   for (const g of groups) {
-    const others = g.spellings.length > 1 ? `  also written ${g.spellings.slice(1).map((s) => `"${s.name}" (${s.count})`).join(', ')}` : '';
+    const others =
+      g.spellings.length > 1
+        ? `  also written ${g.spellings
+            .slice(1)
+            .map((s) => `"${s.name}" (${s.count})`)
+            .join(', ')}`
+        : '';
     lines.push(`${String(g.count).padStart(5)}  "${g.name}" in ${categoryKey(g.group, g.subcategory)}${others}`);
     lines.push(g.decision ? `       decided: ${decided(g)} (by ${g.decision.decided_by}, ${g.decision.decided_at})` : '       pending');
     for (const c of g.candidates) lines.push(`       ~ ${candidate(c)}`);
   }
   const pending = groups.filter((g) => !g.decision);
   lines.push('', `${groups.length} write-in names, ${pending.length} pending (${pending.reduce((n, g) => n + g.count, 0)} write-ins).`);
-  if (pending.length) lines.push(`Decide one: npm run results -- writeins resolve ${survey.slug} --name "${pending[0].name}" --category "${categoryKey(pending[0].group, pending[0].subcategory)}" --nominee <id> | --new | --reject`);
+  if (pending.length)
+    lines.push(
+      `Decide one: npm run results -- writeins resolve ${survey.slug} --name "${pending[0].name}" --category "${categoryKey(pending[0].group, pending[0].subcategory)}" --nominee <id> | --new | --reject`,
+    );
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -184,14 +214,33 @@ export async function resolveCommand({ db, survey, nominees, options }: Context)
   let resolution: Resolution;
   if (options.nominee !== undefined) resolution = { action: 'merge', nomineeId: text(options.nominee) ?? '' };
   else if (options.new) {
-    resolution = { action: 'new', nomineeId: text(options.id), name: text(options['display-name']), specialty: text(options.specialty), practice: text(options.practice), city: text(options.city) };
+    resolution = {
+      action: 'new',
+      nomineeId: text(options.id),
+      name: text(options['display-name']),
+      specialty: text(options.specialty),
+      practice: text(options.practice),
+      city: text(options.city),
+    };
   } else resolution = { action: 'reject' };
-  const rows = await resolveWriteIn(db, survey.config, nominees, { name, category: text(options.category), resolution, by: who(options), note: reasonGiven(options, 'writeins resolve') });
+  const rows = await resolveWriteIn(db, survey.config, nominees, {
+    name,
+    category: text(options.category),
+    resolution,
+    by: who(options),
+    note: reasonGiven(options, 'writeins resolve'),
+  });
   for (const row of rows) {
-    const what = row.action === 'reject' ? 'rejected' : row.action === 'merge' ? `counts for ${row.nominee_id}` : `counts for the new nominee ${row.nominee_id} (${row.nominee_name})`;
+    const what =
+      row.action === 'reject'
+        ? 'rejected'
+        : row.action === 'merge'
+          ? `counts for ${row.nominee_id}`
+          : `counts for the new nominee ${row.nominee_id} (${row.nominee_name})`;
     process.stdout.write(`"${name}" in ${categoryKey(row.category_group, row.subcategory)}: ${what}; decided by ${row.decided_by} at ${row.decided_at}.\n`);
   }
-  if (rows.some((row) => row.action === 'new')) process.stdout.write(`Add the new nominees to the nominee file with: npm run results -- writeins publish ${survey.slug}\n`);
+  if (rows.some((row) => row.action === 'new'))
+    process.stdout.write(`Add the new nominees to the nominee file with: npm run results -- writeins publish ${survey.slug}\n`);
 }
 
 /** `writeins log`: every decision ever made on the survey's write-ins, oldest first. */
@@ -211,8 +260,15 @@ export async function publishCommand({ db, survey, nominees, options }: Context)
     return;
   }
   const file = appendNominees(survey, additions);
-  await appendAudit(db, { projectId: survey.config.project_id, actor: who(options), action: 'writeins publish', details: { nominee_ids: additions.map((n) => n.id) } });
-  process.stdout.write(`Added ${additions.length} nominee${additions.length === 1 ? '' : 's'} to ${file}: ${additions.map((n) => `${n.id} (${n.name})`).join(', ')}.\n`);
+  await appendAudit(db, {
+    projectId: survey.config.project_id,
+    actor: who(options),
+    action: 'writeins publish',
+    details: { nominee_ids: additions.map((n) => n.id) },
+  });
+  process.stdout.write(
+    `Added ${additions.length} nominee${additions.length === 1 ? '' : 's'} to ${file}: ${additions.map((n) => `${n.id} (${n.name})`).join(', ')}.\n`,
+  );
   process.stdout.write(
     survey.config.algolia_index
       ? `Push them to Algolia: ALGOLIA_ADMIN_KEY=… npm run nominees:sync -- ${survey.slug}\n`
@@ -223,14 +279,17 @@ export async function publishCommand({ db, survey, nominees, options }: Context)
 /** `confirm-reservation` and `release-reservation`: the operator's hand on a Faces or Experts tile. */
 export async function reservationCommand(action: 'confirm' | 'release', { db, survey, options, rest }: Context): Promise<void> {
   const [kind, tile] = rest;
-  if (!kind || !tile) throw new OperatorError(`${action}-reservation needs the kind and the tile: ${action}-reservation ${survey.slug} faces|experts <tile slug or title>.`);
+  if (!kind || !tile)
+    throw new OperatorError(`${action}-reservation needs the kind and the tile: ${action}-reservation ${survey.slug} faces|experts <tile slug or title>.`);
   const why = reasonGiven(options, `${action}-reservation`);
   if (action === 'confirm') {
     const done = await confirmReservation(db, survey.config, { kind, tile, by: who(options), label: text(options.label), why });
     process.stdout.write(`Confirmed ${done.slug} for ballot ${done.ballotId}; the confirmed list shows "${done.label}".\n`);
   } else {
     const done = await releaseReservation(db, survey.config, { kind, tile, by: who(options), why });
-    process.stdout.write(`Released ${done.slug}${done.ballotId ? ` (held by ballot ${done.ballotId})` : ' (no ballot held it)'}; the next ballot may take it.\n`);
+    process.stdout.write(
+      `Released ${done.slug}${done.ballotId ? ` (held by ballot ${done.ballotId})` : ' (no ballot held it)'}; the next ballot may take it.\n`,
+    );
   }
 }
 

@@ -23,7 +23,8 @@ export async function responsesCommand({ db, survey, prepopulation, options }: C
   if (format !== 'table' && format !== 'csv') throw new OperatorError(`--format must be table or csv, got "${format}".`);
   const column = text(options.by);
   const people = await invitedPeople(db, survey.config.project_id, prepopulation);
-  if (!people.length) throw new OperatorError(`${survey.slug} has no personal links to track; make them with: npm run results -- invite ${survey.slug} --roster people.csv`);
+  if (!people.length)
+    throw new OperatorError(`${survey.slug} has no personal links to track; make them with: npm run results -- invite ${survey.slug} --roster people.csv`);
   if (column && !people.some((one) => one.person[column] !== undefined)) {
     const columns = [...new Set(people.flatMap((one) => Object.keys(one.person)))].filter((name) => name !== 'email' && name !== 'name');
     throw new OperatorError(`No invited person has a "${column}"; --by takes one of ${columns.join(', ')}.`);
@@ -33,23 +34,40 @@ export async function responsesCommand({ db, survey, prepopulation, options }: C
     const url = baseUrl(options);
     await output.write(csvLine(['name', 'email', 'url', 'status', 'first_opened_at', 'last_opened_at']));
     for (const one of people.filter((p) => p.status !== 'responded')) {
-      await output.write(csvLine([greetingName(one.person, survey.config), one.person.email as string | undefined, personalLink(url, survey.slug, one.secret), one.status, one.firstOpenedAt, one.lastOpenedAt]));
+      await output.write(
+        csvLine([
+          greetingName(one.person, survey.config),
+          one.person.email as string | undefined,
+          personalLink(url, survey.slug, one.secret),
+          one.status,
+          one.firstOpenedAt,
+          one.lastOpenedAt,
+        ]),
+      );
     }
     await output.close();
     const pending = people.filter((p) => p.status !== 'responded').length;
-    process.stderr.write(`responses: ${pending} of ${people.length} invited people have not voted${text(options.out) ? `; written to ${text(options.out)}` : ''}.\n`);
+    process.stderr.write(
+      `responses: ${pending} of ${people.length} invited people have not voted${text(options.out) ? `; written to ${text(options.out)}` : ''}.\n`,
+    );
     return;
   }
   const counts = responseCounts(people, column);
   if (format === 'csv') {
     await output.write(csvLine([column ?? 'group', 'invited', 'responded', 'pending', 'opened_not_submitted', 'never_opened', 'response_rate']));
-    for (const c of counts) await output.write(csvLine([c.group, c.invited, c.responded, c.opened + c.notOpened, c.opened, c.notOpened, percent(c.responded, c.invited)]));
+    for (const c of counts)
+      await output.write(csvLine([c.group, c.invited, c.responded, c.opened + c.notOpened, c.opened, c.notOpened, percent(c.responded, c.invited)]));
   } else {
     const head = column ?? '';
     const width = Math.max(head.length, ...counts.map((c) => c.group.length));
-    const row = (cells: Array<string | number>) => `${String(cells[0]).padEnd(width)}  ${cells.slice(1).map((cell) => String(cell).padStart(9)).join('  ')}\n`;
+    const row = (cells: Array<string | number>) =>
+      `${String(cells[0]).padEnd(width)}  ${cells
+        .slice(1)
+        .map((cell) => String(cell).padStart(9))
+        .join('  ')}\n`;
     await output.write(row([head, 'invited', 'responded', 'rate', 'pending', 'opened', 'unopened']));
-    for (const c of counts) await output.write(row([c.group, c.invited, c.responded, percent(c.responded, c.invited), c.opened + c.notOpened, c.opened, c.notOpened]));
+    for (const c of counts)
+      await output.write(row([c.group, c.invited, c.responded, percent(c.responded, c.invited), c.opened + c.notOpened, c.opened, c.notOpened]));
     await output.write('\n"opened": the link was opened and no ballot sent; "unopened": never opened. Opening a link never uses it up.\n');
   }
   await output.close();
@@ -65,10 +83,16 @@ export async function receiptCommand({ db, survey, nominees, prepopulation, rest
   if (status.votes === 0) lines.push('It carries no votes the tally can count yet (no nominations, or write-ins awaiting a decision).');
   else if (!status.exclusions.length) lines.push(`The tally counts it: all ${status.votes} of its votes.`);
   else {
-    lines.push(status.counted ? `The tally counts ${status.counted} of its ${status.votes} votes; these are left out:` : `The tally does not count it: none of its ${status.votes} votes; each is left out:`);
+    lines.push(
+      status.counted
+        ? `The tally counts ${status.counted} of its ${status.votes} votes; these are left out:`
+        : `The tally does not count it: none of its ${status.votes} votes; each is left out:`,
+    );
     for (const e of status.exclusions) {
       const reason = e.verdict.reason!;
-      lines.push(`  ${e.verdict.vote.subcategory}: ${e.verdict.vote.nomineeId}${e.nomineeName ? ` (${e.nomineeName})` : ''}: ${reason}, ${e.verdict.detail ?? REASON_TEXT[reason]}`);
+      lines.push(
+        `  ${e.verdict.vote.subcategory}: ${e.verdict.vote.nomineeId}${e.nomineeName ? ` (${e.nomineeName})` : ''}: ${reason}, ${e.verdict.detail ?? REASON_TEXT[reason]}`,
+      );
     }
   }
   process.stdout.write(`${lines.join('\n')}\n`);

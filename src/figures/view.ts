@@ -40,7 +40,17 @@ export function figuresTable(caption: string, headings: string[], rows: Array<Ar
       'tbody',
       {},
       ...rows.map((row) =>
-        html('tr', {}, ...row.map((value, i) => html(i === rowHeader ? 'th' : 'td', { scope: i === rowHeader ? 'row' : undefined, class: numeric(i) }, typeof value === 'number' ? formatCount(value) : value))),
+        html(
+          'tr',
+          {},
+          ...row.map((value, i) =>
+            html(
+              i === rowHeader ? 'th' : 'td',
+              { scope: i === rowHeader ? 'row' : undefined, class: numeric(i) },
+              typeof value === 'number' ? formatCount(value) : value,
+            ),
+          ),
+        ),
       ),
     ),
   );

@@ -19,7 +19,7 @@ export function redirectRules(slugs: string[], defaultSurvey: string): string {
 }
 
 /** The page a static host sends for an address that names no file; `bin/serve.mjs` does the same. */
-export const NOT_FOUND_PAGE = '/404.html';
+const NOT_FOUND_PAGE = '/404.html';
 
 /**
  * The `_headers` file for static hosts, the same headers `bin/serve.mjs` sends: the hardening
@@ -29,7 +29,9 @@ export const NOT_FOUND_PAGE = '/404.html';
  */
 export function headerRules(surveyPolicies: Record<string, string> = {}, notFoundPolicy?: string): string {
   const block = (pattern: string, headers: Record<string, string>) =>
-    `${pattern}\n${Object.entries(headers).map(([name, value]) => `  ${name}: ${value}`).join('\n')}\n`;
+    `${pattern}\n${Object.entries(headers)
+      .map(([name, value]) => `  ${name}: ${value}`)
+      .join('\n')}\n`;
   return [
     block('/*', staticHeaders()),
     ...Object.entries(surveyPolicies).map(([slug, policy]) => block(`/${slug}/*`, { 'Content-Security-Policy': policy })),
@@ -82,7 +84,9 @@ export default function staticHostRules(): AstroIntegration {
         const notFound = policies.get('/404');
         writeFileSync(new URL('_redirects', dir), rules);
         writeFileSync(new URL('_headers', dir), headerRules(surveyPolicies(policies, slugs), notFound && mergePolicies([notFound], HEADER_ONLY_DIRECTIVES)));
-        logger.info(`wrote _redirects (${rules.trim().split('\n').length} rules) and _headers (a Content-Security-Policy for each of ${slugs.length} surveys and the not-found page) for static hosts`);
+        logger.info(
+          `wrote _redirects (${rules.trim().split('\n').length} rules) and _headers (a Content-Security-Policy for each of ${slugs.length} surveys and the not-found page) for static hosts`,
+        );
       },
     },
   };

@@ -49,13 +49,28 @@ export default function Reservations({ field, words, projectId, tiles, confirmed
         </div>
       ) : (
         tiles.length > 0 && (
-          <div className={kind === 'faces' ? 'tiles' : 'tiles tiles-wide'} role="radiogroup" aria-labelledby={`${id}-title`} aria-busy={lookup?.status === 'loading'} aria-invalid={Boolean(tileError) || undefined} aria-describedby={tileError ? `${id}-error` : undefined} id={id}>
+          <div
+            className={kind === 'faces' ? 'tiles' : 'tiles tiles-wide'}
+            role="radiogroup"
+            aria-labelledby={`${id}-title`}
+            aria-busy={lookup?.status === 'loading'}
+            aria-invalid={Boolean(tileError) || undefined}
+            aria-describedby={tileError ? `${id}-error` : undefined}
+            id={id}
+          >
             {tiles.map((tile) => {
               const gone = tile.taken || taken.includes(tile.slug);
               const reserved = !gone && choice?.tile === tile.slug;
               return (
                 <label key={tile.slug} className={`tile${gone ? ' is-gone' : reserved ? ' is-reserved' : ''}`}>
-                  <input type="radio" name={field.name} value={tile.slug} checked={reserved} disabled={gone} onChange={() => selectTile(field.name, tile.slug)} />
+                  <input
+                    type="radio"
+                    name={field.name}
+                    value={tile.slug}
+                    checked={reserved}
+                    disabled={gone}
+                    onChange={() => selectTile(field.name, tile.slug)}
+                  />
                   {kind === 'faces' && <span className="tile-kicker">THE FACE OF </span>}
                   <span>{tile.title}</span>
                   {gone && <span className="tile-banner">GONE</span>}

@@ -8,7 +8,7 @@ import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
 import { $draft, loadDrafts } from '../stores/draft-state.ts';
 
 /** The statement shown when a survey configures no affirmation points (SPEC.md §5). */
-export const DEFAULT_AFFIRMATION = 'This is my one and only submission.';
+const DEFAULT_AFFIRMATION = 'This is my one and only submission.';
 
 interface Props {
   /** The statements the voter affirms; an empty list hides the section (SPEC.md §5). */
@@ -80,7 +80,8 @@ export default function SubmitBar({ affirmationPoints }: Props) {
             <span>
               I Affirm
               <span className="required" aria-hidden="true">
-                {' '}*
+                {' '}
+                *
               </span>
             </span>
           </label>

@@ -92,11 +92,18 @@ export default function WriteIns({ groups, limit }: Props) {
       })}
       {rows.length > 0 && (
         <p className="note">
-          Write-ins are processed manually. All write-ins are valid votes and will be counted, but they may take up to 4 business days to
-          appear.
+          Write-ins are processed manually. All write-ins are valid votes and will be counted, but they may take up to 4 business days to appear.
         </p>
       )}
-      <button ref={addButton} type="button" id="add-write-in" className="button button-secondary" onClick={add} aria-disabled={full || undefined} aria-describedby={full ? 'write-in-limit' : undefined}>
+      <button
+        ref={addButton}
+        type="button"
+        id="add-write-in"
+        className="button button-secondary"
+        onClick={add}
+        aria-disabled={full || undefined}
+        aria-describedby={full ? 'write-in-limit' : undefined}
+      >
         Add Write-In
       </button>
       {full && (

@@ -28,11 +28,30 @@ export interface NomineeSearch {
 const PICK_EVENT = 'Nominee Picked';
 
 /** The Insights methods InstantSearch may call that the nominee search lets through: no view events, no usage telemetry. */
-const INSIGHTS_METHODS = new Set(['init', 'getUserToken', 'setUserToken', 'onUserTokenChange', 'addAlgoliaAgent', 'clickedObjectIDsAfterSearch', 'convertedObjectIDsAfterSearch']);
+const INSIGHTS_METHODS = new Set([
+  'init',
+  'getUserToken',
+  'setUserToken',
+  'onUserTokenChange',
+  'addAlgoliaAgent',
+  'clickedObjectIDsAfterSearch',
+  'convertedObjectIDsAfterSearch',
+]);
 
 /** An answer with no hits, for the empty query InstantSearch sends when it starts: no backend is asked for it. */
 function noHits(indexName: string): NomineeResult {
-  return { hits: [], nbHits: 0, page: 0, nbPages: 0, hitsPerPage: HITS_PER_PAGE, query: '', params: '', index: indexName, processingTimeMS: 0, exhaustiveNbHits: true };
+  return {
+    hits: [],
+    nbHits: 0,
+    page: 0,
+    nbPages: 0,
+    hitsPerPage: HITS_PER_PAGE,
+    query: '',
+    params: '',
+    index: indexName,
+    processingTimeMS: 0,
+    exhaustiveNbHits: true,
+  };
 }
 
 /**
@@ -47,7 +66,10 @@ function searchClientFor(backend: NomineeSearchClient): SearchClient {
       : await backend.search(
           requests.map(({ indexName, params }) => {
             const { query, hitsPerPage = HITS_PER_PAGE, page = 0, optionalFilters, clickAnalytics, userToken } = params;
-            return { indexName, params: { query, hitsPerPage, page, ...(optionalFilters ? { optionalFilters } : {}), ...(clickAnalytics ? { clickAnalytics, userToken } : {}) } };
+            return {
+              indexName,
+              params: { query, hitsPerPage, page, ...(optionalFilters ? { optionalFilters } : {}), ...(clickAnalytics ? { clickAnalytics, userToken } : {}) },
+            };
           }),
         );
     answers.results.forEach((result, i) => askedFor.set(result, keyOf(requests[i]?.params?.query, requests[i]?.params?.optionalFilters)));
@@ -58,7 +80,8 @@ function searchClientFor(backend: NomineeSearchClient): SearchClient {
 
 /** The search-insights client as InstantSearch's Insights middleware takes it, passing on only the methods the search needs. */
 function onlyPicks(insights: InsightsClient): InsightsClient {
-  const client = (method: string, ...args: unknown[]) => (INSIGHTS_METHODS.has(method) ? (insights as (...all: unknown[]) => unknown)(method, ...args) : undefined);
+  const client = (method: string, ...args: unknown[]) =>
+    INSIGHTS_METHODS.has(method) ? (insights as (...all: unknown[]) => unknown)(method, ...args) : undefined;
   return Object.assign(client, { version: insights.version }) as unknown as InsightsClient;
 }
 
@@ -86,10 +109,7 @@ export function startNomineeSearch(indexName: string, backend: NomineeSearchClie
   const search = new InstantSearch({
     indexName,
     searchClient: searchClientFor(backend),
-    insights:
-      insights && backend.insights
-        ? { insightsClient: onlyPicks(insights), insightsInitParams: { ...backend.insights, useCookie: false } }
-        : false,
+    insights: insights && backend.insights ? { insightsClient: onlyPicks(insights), insightsInitParams: { ...backend.insights, useCookie: false } } : false,
     future: { preserveSharedStateOnUnmount: true },
   });
   let sendEvent: SendEventForHits | undefined;
@@ -106,7 +126,14 @@ export function startNomineeSearch(indexName: string, backend: NomineeSearchClie
       const key = askedFor.get(results._rawResults[0]);
       const last = waiters.findLastIndex((waiter) => waiter.key === key);
       if (last < 0) return;
-      const answer: NomineeResult = { ...noHits(indexName), hits: items as unknown as SearchedHit[], nbHits: results.nbHits, page: results.page, nbPages: results.nbPages, query: results.query };
+      const answer: NomineeResult = {
+        ...noHits(indexName),
+        hits: items as unknown as SearchedHit[],
+        nbHits: results.nbHits,
+        page: results.page,
+        nbPages: results.nbPages,
+        query: results.query,
+      };
       for (const waiter of waiters.splice(0, last + 1)) {
         if (waiter.key === key) waiter.resolve(answer);
         else waiter.reject(new Error('a newer search replaced this one'));

@@ -3,7 +3,7 @@ import type { Nominee } from '../survey/nominee.struct.ts';
 import { toHit } from './nominee-engine.ts';
 
 /** Records sent in one batch request; Algolia advises batches of about 1,000 records or 10 MB. */
-export const SYNC_BATCH_SIZE = 1000;
+const SYNC_BATCH_SIZE = 1000;
 
 /**
  * The index settings that make Algolia search as the local engine does: the name first, then
@@ -41,13 +41,23 @@ export interface SyncOptions {
  * then move the temporary index over the live one in one step, so voters never search a
  * half-filled index. The temporary index is deleted if anything fails.
  */
-export async function syncNominees({ appId, adminKey, indexName, nominees, batchSize = SYNC_BATCH_SIZE, hosts, log = console.log }: SyncOptions): Promise<{ batches: number; records: number }> {
+export async function syncNominees({
+  appId,
+  adminKey,
+  indexName,
+  nominees,
+  batchSize = SYNC_BATCH_SIZE,
+  hosts,
+  log = console.log,
+}: SyncOptions): Promise<{ batches: number; records: number }> {
   const client = algoliasearch(appId, adminKey, hosts ? { hosts } : undefined);
   const temporary = `${indexName}_tmp_${Date.now()}`;
   const tasks: number[] = [];
   try {
     log(`Copying rules and synonyms of ${indexName} to ${temporary}…`);
-    tasks.push((await client.operationIndex({ indexName, operationIndexParams: { operation: 'copy', destination: temporary, scope: ['rules', 'synonyms'] } })).taskID);
+    tasks.push(
+      (await client.operationIndex({ indexName, operationIndexParams: { operation: 'copy', destination: temporary, scope: ['rules', 'synonyms'] } })).taskID,
+    );
     tasks.push((await client.setSettings({ indexName: temporary, indexSettings: INDEX_SETTINGS })).taskID);
     const records = nominees.map(toHit);
     let sent = 0;

@@ -36,12 +36,16 @@ function checkLink(query: URLSearchParams, now: Date): { survey: ServerSurvey; l
   if (!survey) return refuse(404, 'unknown_survey', 'There is no survey with this project id.', [{ path: 'project_id', message: 'names no survey.' }]);
   const projectType = query.get('project_type');
   if (projectType && projectType !== survey.config.project_type) {
-    return refuse(400, 'bad_query', `This survey is of project type "${survey.config.project_type}".`, [{ path: 'project_type', message: `expected "${survey.config.project_type}".` }]);
+    return refuse(400, 'bad_query', `This survey is of project type "${survey.config.project_type}".`, [
+      { path: 'project_type', message: `expected "${survey.config.project_type}".` },
+    ]);
   }
   if (isExpired(survey.config, now.getTime())) return refuse(410, 'expired', 'Survey form has expired!');
   const secret = query.get('secret')?.trim() || undefined;
   if (!isLinkValid(survey.config, secret, (s) => personOf(survey.prepopulation, s) !== undefined)) {
-    return refuse(403, 'invalid_link', INVALID_LINK, [{ path: 'secret', message: secret ? 'is not a valid personal link.' : 'is required: this survey is by personal link only.' }]);
+    return refuse(403, 'invalid_link', INVALID_LINK, [
+      { path: 'secret', message: secret ? 'is not a valid personal link.' : 'is required: this survey is by personal link only.' },
+    ]);
   }
   const link: BallotLink = !secret ? 'public' : secret === DEMO_SECRET ? 'demo' : 'personal';
   return { survey, link, secret: link === 'personal' ? secret : undefined };
@@ -51,12 +55,18 @@ function checkLink(query: URLSearchParams, now: Date): { survey: ServerSurvey; l
  * Reads a ballot's body: multipart/form-data, within the size limit, well-formed, with a
  * valid Idempotency-Key if any and no NUL character; or the answer that refuses it.
  */
-async function readBallot(request: Request, config: ServerConfig): Promise<{ parsed: { ballot: BallotInput; form: FormData }; key: string | undefined } | Response> {
+async function readBallot(
+  request: Request,
+  config: ServerConfig,
+): Promise<{ parsed: { ballot: BallotInput; form: FormData }; key: string | undefined } | Response> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType)) return refuse(415, 'unsupported_media_type', 'Send the ballot as multipart/form-data.');
   if (Number(request.headers.get('content-length') ?? 0) > config.bodySizeLimit) return tooLarge(config);
   const key = readIdempotencyKey(request);
-  if (key === 'invalid') return refuse(400, 'bad_idempotency_key', 'The Idempotency-Key header must be a quoted string of 1 to 255 visible characters.', [{ path: 'Idempotency-Key', message: 'is not valid.' }]);
+  if (key === 'invalid')
+    return refuse(400, 'bad_idempotency_key', 'The Idempotency-Key header must be a quoted string of 1 to 255 visible characters.', [
+      { path: 'Idempotency-Key', message: 'is not valid.' },
+    ]);
   const body = await readLimited(request, config.bodySizeLimit);
   if (body === 'too-large') return tooLarge(config);
   const parsed = await parseMultipart(body, contentType);
@@ -72,7 +82,11 @@ async function readBallot(request: Request, config: ServerConfig): Promise<{ par
  * kept in `refused_ballots` for an operator to admit; it stores nothing in the ballots.
  * `adaptForm` turns a form posted without JavaScript into the parts the islands send.
  */
-export async function receiveBallot(request: Request, connection: string | undefined, options: { adaptForm?: (form: FormData, survey: ServerSurvey) => FormData } = {}): Promise<Response> {
+export async function receiveBallot(
+  request: Request,
+  connection: string | undefined,
+  options: { adaptForm?: (form: FormData, survey: ServerSurvey) => FormData } = {},
+): Promise<Response> {
   const config = serverConfig();
   const now = requestTime(request);
   const limited = await rateLimited('ballot', request, connection, now);
@@ -104,13 +118,17 @@ export async function receiveBallot(request: Request, connection: string | undef
   const problems = validateBallot(serverBallotStruct(survey), ballot);
   const parts = ballotParts<File>(survey.config, ballot);
   const flagged = new Set(problems.map((problem) => problem.path));
-  const files = await checkFileContents(parts.files.filter((part) => !flagged.has(part.field)), fileFields(survey));
+  const files = await checkFileContents(
+    parts.files.filter((part) => !flagged.has(part.field)),
+    fileFields(survey),
+  );
   problems.push(...files.problems);
   if (problems.length) return keepRefused(refuse(422, 'invalid_ballot', 'Some answers need another look.', problems), query, parsed.form, now);
 
   if (key) {
     const claim = await claimIdempotencyKey(db, { key, fingerprint: print, now, lockMs: config.idempotencyLockMs });
-    if (claim !== 'claimed') return answerForKnownKey(claim, print, now) ?? refuse(409, 'request_in_progress', 'This ballot is still being received; try again in a moment.');
+    if (claim !== 'claimed')
+      return answerForKnownKey(claim, print, now) ?? refuse(409, 'request_in_progress', 'This ballot is still being received; try again in a moment.');
   }
   let stored: StoredFile[] = [];
   try {
@@ -136,7 +154,9 @@ export async function receiveBallot(request: Request, connection: string | undef
     await removeFiles(config.uploadsDir, stored);
     if (key) await releaseIdempotencyKey(db, key).catch(() => {});
     if (error instanceof AlreadySubmittedError) {
-      const refusal = refuse(409, 'already_submitted', 'A ballot has already been received for this personal link; the first one is kept.', [{ path: 'secret', message: 'has already been used to vote.' }]);
+      const refusal = refuse(409, 'already_submitted', 'A ballot has already been received for this personal link; the first one is kept.', [
+        { path: 'secret', message: 'has already been used to vote.' },
+      ]);
       return keepRefused(refusal, query, parsed.form, now);
     }
     throw error;

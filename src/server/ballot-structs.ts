@@ -26,5 +26,9 @@ export function serverBallotStruct(survey: ServerSurvey): Struct<BallotInput, nu
 
 /** The survey's file fields by name. */
 export function fileFields(survey: ServerSurvey): Map<string, FieldDef> {
-  return new Map(allFields(survey.config.layout).filter((field) => field.type === 'file').map((field) => [field.name, field]));
+  return new Map(
+    allFields(survey.config.layout)
+      .filter((field) => field.type === 'file')
+      .map((field) => [field.name, field]),
+  );
 }

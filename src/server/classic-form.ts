@@ -2,7 +2,16 @@ import type { ApiErrorBody } from '../survey/api-replies.ts';
 import { problemLine } from '../survey/ballot-answer.ts';
 import { escapeHtml, plainPage, wantsPage } from './html-page.ts';
 import type { SurveyConfig } from '../survey/config.struct.ts';
-import { AFFIRM_NAME, IDEMPOTENCY_HEADER, categoryKey, fieldNameOf, parseSlotName, parseWriteInName, writeInIndices, writeInNames } from '../survey/ballot-keys.ts';
+import {
+  AFFIRM_NAME,
+  IDEMPOTENCY_HEADER,
+  categoryKey,
+  fieldNameOf,
+  parseSlotName,
+  parseWriteInName,
+  writeInIndices,
+  writeInNames,
+} from '../survey/ballot-keys.ts';
 import { fieldRow } from '../survey/fields.ts';
 import { allFields } from '../survey/layout.ts';
 import { findSurvey, type ServerSurvey } from './surveys.ts';
@@ -23,7 +32,11 @@ export function isClassicPost(request: Request): boolean {
  * the form carries. A slider's position (the range input's 1…n) becomes the option it stands for.
  */
 export function classicFormAsBallot(form: FormData, config: Pick<SurveyConfig, 'layout'>, isKnownNominee: (id: string) => boolean): FormData {
-  const sliders = new Map(allFields(config.layout).filter((field) => fieldRow(field).positional).map((field) => [field.name, field.options ?? []]));
+  const sliders = new Map(
+    allFields(config.layout)
+      .filter((field) => fieldRow(field).positional)
+      .map((field) => [field.name, field.options ?? []]),
+  );
   const out = new FormData();
   let next = (writeInIndices(form.keys()).at(-1) ?? -1) + 1;
   const typed: Array<{ name: string; category: string }> = [];
@@ -37,7 +50,10 @@ export function classicFormAsBallot(form: FormData, config: Pick<SurveyConfig, '
       out.append(name, value);
     } else if (!slotsDone.has(name)) {
       slotsDone.add(name);
-      const texts = form.getAll(name).map((one) => (typeof one === 'string' ? one.trim() : '')).filter(Boolean);
+      const texts = form
+        .getAll(name)
+        .map((one) => (typeof one === 'string' ? one.trim() : ''))
+        .filter(Boolean);
       const id = texts.find(isKnownNominee);
       if (id) out.append(name, id);
       else if (texts[0]) typed.push({ name: texts[0], category: categoryKey(slot.group, slot.subcategory) });
@@ -77,10 +93,18 @@ function placeOf(path: string, config: SurveyConfig | undefined): string | undef
 
 /** What each kind of refusal tells the voter, above the list of problems. */
 function headline(status: number, body: ApiErrorBody): { title: string; text: string } {
-  if (body.error === 'already_submitted') return { title: 'This ballot has been received already', text: 'A ballot has already been received for this personal link; the first one is kept.' };
+  if (body.error === 'already_submitted')
+    return { title: 'This ballot has been received already', text: 'A ballot has already been received for this personal link; the first one is kept.' };
   if (body.error === 'expired') return { title: 'Survey form has expired!', text: 'Ballots are no longer taken. Your answers were kept for the organisers.' };
-  if (status === 429 || status >= 500) return { title: 'Your ballot could not be sent just now', text: 'Please go back and press Submit again in a few minutes: your answers are still in the form.' };
-  return { title: 'There is a problem', text: 'Your ballot was not stored. Go back to the ballot with your browser’s Back button: your answers are still there. Then correct these and submit again:' };
+  if (status === 429 || status >= 500)
+    return {
+      title: 'Your ballot could not be sent just now',
+      text: 'Please go back and press Submit again in a few minutes: your answers are still in the form.',
+    };
+  return {
+    title: 'There is a problem',
+    text: 'Your ballot was not stored. Go back to the ballot with your browser’s Back button: your answers are still there. Then correct these and submit again:',
+  };
 }
 
 /**
@@ -91,7 +115,8 @@ function headline(status: number, body: ApiErrorBody): { title: string; text: st
 export async function classicAnswer(json: Response, request: Request): Promise<Response> {
   const projectId = new URL(request.url).searchParams.get('project_id') ?? '';
   const survey = findSurvey(projectId);
-  if (json.status === 201 && survey) return new Response(null, { status: 303, headers: { Location: thankYouAddress(survey.slug, request), 'Cache-Control': 'no-store' } });
+  if (json.status === 201 && survey)
+    return new Response(null, { status: 303, headers: { Location: thankYouAddress(survey.slug, request), 'Cache-Control': 'no-store' } });
   const body = (await json.json()) as ApiErrorBody;
   const { title, text } = headline(json.status, body);
   const lines = (body.problems ?? []).map((problem) => problemLine(problem, placeOf(problem.path, survey?.config))).filter((line) => line !== undefined);

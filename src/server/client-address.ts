@@ -1,7 +1,7 @@
 import type { ServerConfig } from './config.ts';
 
 /** The header bin/serve.mjs sets to the connection's own address, after removing any a client sent. */
-export const PEER_HEADER = 'x-peervote-peer';
+const PEER_HEADER = 'x-peervote-peer';
 
 /**
  * The address a request comes from, for the rate limit. With TRUST_PROXY=n the n-th address

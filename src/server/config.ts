@@ -70,7 +70,11 @@ function variable<T>(expected: string, read: (raw: string) => T | Unreadable, fa
 }
 
 const wholeNumber = (fallback: number, min = 0) =>
-  variable(`a whole number${min ? ` of at least ${min}` : ''}`, (raw) => (/^\d+$/.test(raw) && Number(raw) >= min ? Number(raw) : new Unreadable(raw)), fallback);
+  variable(
+    `a whole number${min ? ` of at least ${min}` : ''}`,
+    (raw) => (/^\d+$/.test(raw) && Number(raw) >= min ? Number(raw) : new Unreadable(raw)),
+    fallback,
+  );
 
 const text = (fallback: string) => variable('a text', (raw) => raw, fallback);
 const optionalText = () => variable('a text', (raw): string | undefined => raw, undefined);
@@ -92,7 +96,11 @@ const flag = () =>
  * parsed here only, and `create` fails on the first one that is wrong.
  */
 const Environment = type({
-  DATABASE_URL: variable('a postgres:// URL', (raw): string | undefined | Unreadable => (/^postgres(ql)?:\/\//.test(raw) ? raw : new Unreadable(raw)), undefined),
+  DATABASE_URL: variable(
+    'a postgres:// URL',
+    (raw): string | undefined | Unreadable => (/^postgres(ql)?:\/\//.test(raw) ? raw : new Unreadable(raw)),
+    undefined,
+  ),
   DATA_DIR: text('data'),
   SQLITE_FILE: text('peervote.sqlite'),
   SQLITE_SYNCHRONOUS: variable(
@@ -109,13 +117,24 @@ const Environment = type({
   ALLOWED_ORIGINS: variable(
     'a comma-separated list of origins such as https://vote.example.com',
     (raw) => {
-      const items = raw.split(',').map((item) => item.trim()).filter(Boolean);
+      const items = raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
       const wrong = items.find((item) => !URL.canParse(item) || new URL(item).origin !== item.replace(/\/$/, ''));
       return wrong === undefined ? items.map((item) => new URL(item).origin) : new Unreadable(wrong);
     },
     [] as string[],
   ),
-  ALLOWED_DOMAINS: variable('a comma-separated list of host names', (raw) => raw.split(',').map((name) => name.trim()).filter(Boolean), [] as string[]),
+  ALLOWED_DOMAINS: variable(
+    'a comma-separated list of host names',
+    (raw) =>
+      raw
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    [] as string[],
+  ),
   TRUST_PROXY: variable(
     'true, false or the number of proxies in front of the API',
     (raw) => {
@@ -135,7 +154,8 @@ const Environment = type({
   PEERVOTE_TEST_HOOKS: flag(),
   SENTRY_DSN: variable(
     "a Sentry DSN such as https://<key>@o0.ingest.sentry.io/<project> (from the project's Client Keys)",
-    (raw): string | undefined | Unreadable => (URL.canParse(raw) && /^https?:$/.test(new URL(raw).protocol) && new URL(raw).username ? raw : new Unreadable(raw)),
+    (raw): string | undefined | Unreadable =>
+      URL.canParse(raw) && /^https?:$/.test(new URL(raw).protocol) && new URL(raw).username ? raw : new Unreadable(raw),
     undefined,
   ),
   SENTRY_ENVIRONMENT: optionalText(),

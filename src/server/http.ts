@@ -16,4 +16,5 @@ export function refuse(status: number, error: string, message: string, problems:
 }
 
 /** The 404 of an endpoint whose project id names no survey. */
-export const unknownSurvey = (): Response => refuse(404, 'unknown_survey', 'There is no survey with this project id.', [{ path: 'projectId', message: 'names no survey.' }]);
+export const unknownSurvey = (): Response =>
+  refuse(404, 'unknown_survey', 'There is no survey with this project id.', [{ path: 'projectId', message: 'names no survey.' }]);

@@ -19,7 +19,9 @@ export function readIdempotencyKey(request: Request): string | undefined | 'inva
  */
 export function answerForKnownKey(row: IdempotencyKeyRow, fingerprint: string, now: Date): Response | undefined {
   if (row.fingerprint !== fingerprint) {
-    return refuse(422, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different ballot.', [{ path: 'Idempotency-Key', message: 'was sent before with another body; use a new key for a new ballot.' }]);
+    return refuse(422, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different ballot.', [
+      { path: 'Idempotency-Key', message: 'was sent before with another body; use a new key for a new ballot.' },
+    ]);
   }
   if (row.state === 'done' && row.response_body !== null) {
     return json(row.response_status ?? 201, JSON.parse(row.response_body), { 'Idempotent-Replayed': 'true' });

@@ -78,7 +78,9 @@ export async function fingerprint(query: URLSearchParams, form: FormData): Promi
     if (typeof value === 'string') {
       hash.update(JSON.stringify([name, value]));
     } else {
-      const content = createHash('sha256').update(new Uint8Array(await value.arrayBuffer())).digest('hex');
+      const content = createHash('sha256')
+        .update(new Uint8Array(await value.arrayBuffer()))
+        .digest('hex');
       hash.update(JSON.stringify([name, value.name, value.type, value.size, content]));
     }
   }

@@ -5,7 +5,7 @@ import { foldText, nomineeTerms, queryTerms } from '../survey/nominee-text.ts';
 import { prefixTable, type PrefixTable } from './prefix-table.ts';
 
 /** One page of hits for a query, with the count of all matches. */
-export interface EnginePage {
+interface EnginePage {
   hits: NomineeHit[];
   nbHits: number;
   page: number;
@@ -14,7 +14,7 @@ export interface EnginePage {
 }
 
 /** How one search is asked: the page, and the specialty whose nominees rank first (the slot's sub-category). */
-export interface SearchOptions {
+interface SearchOptions {
   page?: number;
   hitsPerPage?: number;
   /** Nominees whose specialty is this (case and accents folded) rank first within each level of match. */
@@ -31,7 +31,7 @@ export interface NomineeEngine {
 export const MIN_TYPO_WORD = 5;
 
 /** Query words this short match too many names to score: they are looked up in the prefix table. */
-export const SHORT_WORD = 3;
+const SHORT_WORD = 3;
 
 /** Algolia's record shape for a nominee: its id again as `objectID`; the private columns (license) left out. */
 export function toHit(nominee: Nominee): NomineeHit {

@@ -45,7 +45,10 @@ export function nomineeIndex(survey: LoadedSurvey): NomineeIndex {
     // A list that fails its first read is not kept, so the next request reads it again.
     const first = readIndex(survey);
     let served = false;
-    follow = followFiles(() => fileStamp(file), () => (served ? readIndex(survey) : ((served = true), first)));
+    follow = followFiles(
+      () => fileStamp(file),
+      () => (served ? readIndex(survey) : ((served = true), first)),
+    );
     cache.set(key, follow);
   }
   return follow();

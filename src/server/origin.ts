@@ -35,7 +35,12 @@ export function preflight(origin: string | null, config: Pick<ServerConfig, 'all
   if (!headers['Access-Control-Allow-Origin']) return new Response(null, { status: 403, headers });
   return new Response(null, {
     status: 204,
-    headers: { ...headers, 'Access-Control-Allow-Methods': 'GET, POST, OPTIONS', 'Access-Control-Allow-Headers': ALLOWED_HEADERS, 'Access-Control-Max-Age': '600' },
+    headers: {
+      ...headers,
+      'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+      'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+      'Access-Control-Max-Age': '600',
+    },
   });
 }
 

@@ -27,7 +27,9 @@ export async function rateLimited(action: LimitedAction, request: Request, conne
   const { db } = await database();
   const address = clientAddress(request, connection, config);
   // Ballots keep the bare address as their key, so counts survive this change of code.
-  const client = createHash('sha256').update(action === 'ballot' ? address : `${action}:${address}`).digest('hex');
+  const client = createHash('sha256')
+    .update(action === 'ballot' ? address : `${action}:${address}`)
+    .digest('hex');
   const { hits, resetAt } = await countRequest(db, client, now, config.rateLimitWindowMs);
   if (hits <= max) return undefined;
   const retryAfter = String(Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)));

@@ -10,7 +10,7 @@ import { ConfigError, toProblems } from '../survey/errors.ts';
 import { SearchBody, searchParams, type NomineeResult } from '../survey/nominee-search.ts';
 
 /** The largest search body read: ten queries of any sensible length fit many times over, and reading it costs little. */
-export const SEARCH_BODY_LIMIT = 256 * 1024;
+const SEARCH_BODY_LIMIT = 256 * 1024;
 
 /** Search is public and carries no personal data: any origin may ask (for a survey API on its own origin). */
 export const SEARCH_CORS = {
@@ -57,7 +57,11 @@ export async function searchReply(projectId: string | undefined, request: Reques
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
-    return json(503, { error: 'nominee_list_invalid', message: 'The nominee list of this survey cannot be read; the server log says why.', problems: [] }, SEARCH_CORS);
+    return json(
+      503,
+      { error: 'nominee_list_invalid', message: 'The nominee list of this survey cannot be read; the server log says why.', problems: [] },
+      SEARCH_CORS,
+    );
   }
   const results = body.requests.map((one): NomineeResult => {
     const started = performance.now();

@@ -61,7 +61,10 @@ export function addressKey(address: string): string {
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const groups = plain.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** The salted hashes a ballot keeps of its client: of the address (by addressKey) and of the User-Agent header. */
@@ -77,13 +80,20 @@ let cached: { file: string; secret: string | undefined } | undefined;
  * takes it (TRUST_PROXY aware). Signals flag, they never refuse: when the key file cannot be
  * read or written, the ballot is stored without hashes and the log says why, once.
  */
-export function requestHashes(request: Request, connection: string | undefined, config: ServerConfig, projectId: string): { clientHash?: string; agentHash?: string } {
+export function requestHashes(
+  request: Request,
+  connection: string | undefined,
+  config: ServerConfig,
+  projectId: string,
+): { clientHash?: string; agentHash?: string } {
   if (cached?.file !== config.signalsKeyFile) {
     cached = { file: config.signalsKeyFile, secret: undefined };
     try {
       cached.secret = signalsSecret(config);
     } catch (error) {
-      console.error(`Fraud signals are off: cannot read or create ${config.signalsKeyFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); set SIGNALS_SECRET or make DATA_DIR writable.`);
+      console.error(
+        `Fraud signals are off: cannot read or create ${config.signalsKeyFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); set SIGNALS_SECRET or make DATA_DIR writable.`,
+      );
     }
   }
   if (!cached.secret) return {};

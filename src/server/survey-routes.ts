@@ -37,7 +37,8 @@ export async function linkReply(projectId: string | undefined, secret: string, r
   if (!survey) return unknownSurvey();
   if (isExpired(survey.config, now.getTime())) return refuse(410, 'expired', 'Survey form has expired!');
   const person = personOf(survey.prepopulation, secret);
-  if (!person && secret !== DEMO_SECRET) return refuse(404, 'invalid_link', 'Sorry, this link is invalid!', [{ path: 'secret', message: 'is not a valid personal link.' }]);
+  if (!person && secret !== DEMO_SECRET)
+    return refuse(404, 'invalid_link', 'Sorry, this link is invalid!', [{ path: 'secret', message: 'is not a valid personal link.' }]);
   // Only the layout's fields: the roster keys (nominee id, address, roster columns) are for the operators alone.
   const fields = new Set(allFields(survey.config.layout).map((field) => field.name));
   const prepopulated = Object.fromEntries(Object.entries(person ?? {}).filter(([name]) => fields.has(name)));

@@ -1,14 +1,14 @@
 import type { RequestHooks } from './request-hooks.ts';
 
 /** The header that sets the clock for one request when test hooks are on (an ISO 8601 time). */
-export const NOW_HEADER = 'X-Peervote-Now';
+const NOW_HEADER = 'X-Peervote-Now';
 /** The header that injects a fault at a checkpoint: `{checkpoint}` throws there, `{checkpoint}:exit` ends the process there. */
-export const FAULT_HEADER = 'X-Peervote-Fault';
+const FAULT_HEADER = 'X-Peervote-Fault';
 /** The header that holds a ballot for some milliseconds before its transaction, to test requests in flight. */
-export const DELAY_HEADER = 'X-Peervote-Delay';
+const DELAY_HEADER = 'X-Peervote-Delay';
 
 /** An error thrown on purpose by an injected fault. */
-export class InjectedFault extends Error {
+class InjectedFault extends Error {
   constructor(point: string) {
     super(`fault injected at ${point}`);
     this.name = 'InjectedFault';

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import { RECEIPT_ALPHABET, RECEIPT_LENGTH } from '../survey/receipt-code.ts';
 
 /** Random bytes in a personal link's secret: 128 bits, beyond guessing and above any minimum a build may set. */
-export const SECRET_BYTES = 16;
+const SECRET_BYTES = 16;
 
 /** A new personal link secret: 128 random bits in base64url, 22 characters safe in a path and a query. */
 export function newSecret(): string {

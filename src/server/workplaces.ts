@@ -1,6 +1,6 @@
 import { MIN_WORKPLACE_BALLOTS, OTHER_WORKPLACE, workplaceKey } from '../survey/workplace.ts';
 
-export { MIN_WORKPLACE_BALLOTS, OTHER_WORKPLACE, workplaceKey };
+export { workplaceKey };
 
 /** Ballots per workplace: each shown by its most common spelling; below the threshold folded into "Other". */
 export function foldWorkplaces(counts: Array<{ value: string; ballots: number }>, unanswered = 0): Array<{ name: string; ballots: number }> {

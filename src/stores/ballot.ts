@@ -29,7 +29,8 @@ export function collectBallot(survey: Pick<BallotSurvey, 'layout'>): BallotInput
     } else if (isKind(field, 'answer') && answers[field.name] !== undefined) {
       input[field.name] = answers[field.name];
       const other = answers[otherAnswerName(field.name)];
-      if (fieldRow(field).value === 'choices' && other !== undefined && [answers[field.name]].flat().includes('Other')) input[otherAnswerName(field.name)] = other;
+      if (fieldRow(field).value === 'choices' && other !== undefined && [answers[field.name]].flat().includes('Other'))
+        input[otherAnswerName(field.name)] = other;
     } else if (isKind(field, 'answer') && fieldRow(field).positional && field.options?.length) {
       // A slider not yet moved shows its first option: that is its answer.
       input[field.name] = field.options[0];

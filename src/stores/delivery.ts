@@ -16,7 +16,7 @@ export interface Delivery {
 }
 
 /** The sessionStorage key of a survey's last delivery (its name kept from before, so a session's record still reads). */
-export const deliveryKey = (slug: string) => `peervote:outcome:${slug}`;
+const deliveryKey = (slug: string) => `peervote:outcome:${slug}`;
 
 /** The slug of the delivery recorded last on this page, so a thank-you view shown in place can follow it. */
 export const $deliveryChanged = atom<string | undefined>();

@@ -41,14 +41,26 @@ export async function linkKey(slug: string, secret: string | undefined): Promise
 
 /** The names a draft never holds nor restores: read-only fields, whose values come from the survey API. */
 export function readOnlyNames(survey: Pick<BallotSurvey, 'layout'>, prefill: PersonValues): Set<string> {
-  return new Set(allFields(survey.layout).filter((field) => isReadOnly(field, prefill)).map((field) => field.name));
+  return new Set(
+    allFields(survey.layout)
+      .filter((field) => isReadOnly(field, prefill))
+      .map((field) => field.name),
+  );
 }
 
 /** The stores' state as a draft, without the read-only answers. */
 export function takeDraft(skip: Set<string>, now: number, expiresAt?: number): Draft {
   const answers = Object.fromEntries(Object.entries($answers.get()).filter(([name]) => !skip.has(name)));
   const writeIns = $writeIns.get().map(({ name, category }) => ({ name, category }));
-  return { savedAt: now, expiresAt, answers, nominations: { ...$nominations.get() }, names: { ...$nomineeNames.get() }, writeIns, reservations: { ...$reservations.get() } };
+  return {
+    savedAt: now,
+    expiresAt,
+    answers,
+    nominations: { ...$nominations.get() },
+    names: { ...$nomineeNames.get() },
+    writeIns,
+    reservations: { ...$reservations.get() },
+  };
 }
 
 /** Puts a draft back into the stores; read-only answers stay as the survey API gave them. */
@@ -62,7 +74,13 @@ export function applyDraft(draft: Draft, skip: Set<string>): void {
 
 /** True when a draft holds nothing the voter would miss. */
 function isEmpty(draft: Draft): boolean {
-  return Object.keys(draft.answers).length + Object.keys(draft.nominations).length + draft.writeIns.length + Object.values(draft.reservations).filter(Boolean).length === 0;
+  return (
+    Object.keys(draft.answers).length +
+      Object.keys(draft.nominations).length +
+      draft.writeIns.length +
+      Object.values(draft.reservations).filter(Boolean).length ===
+    0
+  );
 }
 
 function read<T>(name: string): T | undefined {

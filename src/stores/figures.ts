@@ -2,7 +2,7 @@ import { atom } from 'nanostores';
 import { apiUrl } from '../survey/api-url.ts';
 
 /** How often an open stats page asks for its figures again. */
-export const REFRESH_MS = 60_000;
+const REFRESH_MS = 60_000;
 
 /** A stats page's figures: the last ones received (kept when a later request fails) and how the last request went. */
 export interface FiguresState {

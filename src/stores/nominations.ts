@@ -11,7 +11,7 @@ export const $nomineeNames = map<Record<string, string>>({});
 export type PickResult = { ok: true } | { ok: false; duplicateOf: string };
 
 /** The other slot of the same sub-category that already holds this nominee, if any. */
-export function slotHolding(slot: string, nomineeId: string): string | undefined {
+function slotHolding(slot: string, nomineeId: string): string | undefined {
   const here = parseSlotName(slot);
   return Object.entries($nominations.get()).find(([other, id]) => {
     if (other === slot || id !== nomineeId) return false;

@@ -3,7 +3,7 @@ const DB_NAME = 'peervote';
 const STORE = 'outbox';
 
 /** Opens the device's database of kept ballots, creating it on first use. */
-export function openOutboxDb(): Promise<IDBDatabase> {
+function openOutboxDb(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     const request = indexedDB.open(DB_NAME, 1);
     request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: 'key' });

@@ -40,7 +40,7 @@ export async function forgetBallot(key: string): Promise<void> {
 }
 
 /** Every ballot kept on this device. */
-export function keptBallots(): Promise<QueuedBallot[]> {
+function keptBallots(): Promise<QueuedBallot[]> {
   return withOutbox('readonly', (store) => store.getAll() as IDBRequest<QueuedBallot[]>);
 }
 
@@ -82,13 +82,13 @@ export function afterSend(ballot: Pick<QueuedBallot, 'reported'>, verdict: Ballo
 }
 
 /** The error a failed ballot is reported with. */
-export function failureError(verdict: BallotVerdict): Error {
+function failureError(verdict: BallotVerdict): Error {
   if (verdict.kind === 'refused') return new Error(`The survey API refused a ballot (HTTP ${verdict.status})`);
   return new Error(`A ballot could not be sent: ${verdict.kind === 'try-later' ? verdict.reason : verdict.kind}`);
 }
 
 /** The ballot as an error report carries it: texts, files by name, size and type. */
-export function ballotOf(ballot: Pick<QueuedBallot, 'entries'>): Record<string, unknown> {
+function ballotOf(ballot: Pick<QueuedBallot, 'entries'>): Record<string, unknown> {
   const form = new FormData();
   for (const [name, value] of ballot.entries) form.append(name, value);
   return ballotSummary(formDataToBallot(form));
@@ -132,7 +132,7 @@ async function tryBallot(ballot: QueuedBallot): Promise<BallotVerdict> {
  * with exponential backoff (2 s doubling to 5 min), and at once when the browser comes back online.
  * Older ones wait for the voter (resendBallot, downloadBallot).
  */
-export async function flushOutbox(now: () => number = Date.now): Promise<void> {
+async function flushOutbox(now: () => number = Date.now): Promise<void> {
   if (flushing) return;
   flushing = true;
   clearTimeout(timer);

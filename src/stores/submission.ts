@@ -13,10 +13,10 @@ import { $attempted, $failedSubmits, validateNow } from './validation.ts';
 import { $voteCount, recountVotes } from './votes.ts';
 
 /** How long the not-enough-names notice stays (SPEC.md §9). */
-export const NOTICE_MS = 5000;
+const NOTICE_MS = 5000;
 
 /** How long a failed submission's error report may hold up the way to the thank-you page. */
-export const REPORT_WAIT_MS = 2000;
+const REPORT_WAIT_MS = 2000;
 
 /** What the submit flow needs of a survey besides its ballot rules. */
 export interface SubmitSurvey {
@@ -25,9 +25,7 @@ export interface SubmitSurvey {
   project_type: string;
   google_sheet_title?: string;
 }
-
-export { deliveryKey, type Delivery } from './delivery.ts';
-export { $notice, $submission, $submitted, $thanksInPlace } from './submit-state.ts';
+export { $submitted } from './submit-state.ts';
 
 let noticeTimer: ReturnType<typeof setTimeout> | undefined;
 

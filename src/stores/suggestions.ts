@@ -69,7 +69,11 @@ export function reportPick(hit: NomineeHit): void {
 
 /** True when two names are the same, case, accents, apostrophes and spacing aside ("zoe  nguyen" is "Zoë Nguyen"). */
 function sameName(a: string, b: string): boolean {
-  const plain = (text: string) => text.replace(/[\u2019\u02bc`\u00b4]/g, "'").replace(/\s+/g, ' ').trim();
+  const plain = (text: string) =>
+    text
+      .replace(/[\u2019\u02bc`\u00b4]/g, "'")
+      .replace(/\s+/g, ' ')
+      .trim();
   return plain(a).localeCompare(plain(b), 'en', { sensitivity: 'base' }) === 0;
 }
 

@@ -6,14 +6,14 @@ import { fieldRow, isKind } from './fields.ts';
 import type { ReservationKind } from './tiles.ts';
 
 /** One answer to a layout field; a checkbox gives one per ticked option, in order. */
-export interface AnswerPart {
+interface AnswerPart {
   field: string;
   position: number;
   value: string;
 }
 
 /** One filled nomination slot. */
-export interface NominationPart {
+interface NominationPart {
   group: string;
   subcategory: string;
   slot: number;
@@ -21,7 +21,7 @@ export interface NominationPart {
 }
 
 /** One write-in with a name. */
-export interface WriteInPart {
+interface WriteInPart {
   position: number;
   name: string;
   group: string;
@@ -29,7 +29,7 @@ export interface WriteInPart {
 }
 
 /** What the voter asked of one reservation section: a tile, or their own text. */
-export interface ReservationPart {
+interface ReservationPart {
   field: string;
   kind: ReservationKind;
   tile?: string;

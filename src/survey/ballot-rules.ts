@@ -57,7 +57,8 @@ export function answerStruct(field: FieldDef): Struct<unknown, null> {
     ['maxLength', (value) => (value ?? '').length <= max || fieldMessages.maxLength(field, max)],
   ];
   if (row.email || rules.email) checks.push(['email', (value) => isBlank(value) || EMAIL.test(value!.trim()) || fieldMessages.email(field)]);
-  if (rules.minLength !== undefined) checks.push(['minLength', (value) => isBlank(value) || value!.trim().length >= rules.minLength! || fieldMessages.minLength(field, rules.minLength!)]);
+  if (rules.minLength !== undefined)
+    checks.push(['minLength', (value) => isBlank(value) || value!.trim().length >= rules.minLength! || fieldMessages.minLength(field, rules.minLength!)]);
   if (rules.pattern !== undefined) {
     const pattern = new RegExp(rules.pattern);
     checks.push(['pattern', (value) => isBlank(value) || pattern.test(value!) || fieldMessages.pattern(field)]);
@@ -71,7 +72,7 @@ export function answerStruct(field: FieldDef): Struct<unknown, null> {
 }
 
 /** The struct for a file field: required, no larger than its limit, of an accepted type (as declared by the sender). */
-export function fileStruct(field: FieldDef): Struct<BallotFile | undefined, null> {
+function fileStruct(field: FieldDef): Struct<BallotFile | undefined, null> {
   const required = Boolean(field.validation?.required);
   const max = maxFileSize(field);
   const accept = acceptedTypes(field);

@@ -30,12 +30,12 @@ export interface BallotContext {
 }
 
 /** True when the ballot must carry the affirmation: its points are shown unless configured as an empty list. */
-export function affirmationRequired(config: Pick<SurveyConfig, 'affirmation_points'>): boolean {
+function affirmationRequired(config: Pick<SurveyConfig, 'affirmation_points'>): boolean {
   return config.affirmation_points === undefined || config.affirmation_points.length > 0;
 }
 
 /** The layout field that holds the nominations section, if the layout has one. */
-export function nominationField(config: Pick<SurveyConfig, 'layout'>): FieldDef | undefined {
+function nominationField(config: Pick<SurveyConfig, 'layout'>): FieldDef | undefined {
   return allFields(config.layout).find((field) => isKind(field, 'nomination'));
 }
 
@@ -54,12 +54,17 @@ function knownKeys(config: BallotSurvey, context: BallotContext): Map<string, St
   }
   if (nominationField(config)) {
     const known = context.isKnownNominee;
-    const nominee = refine(shortText(MAX_SHORT_TEXT, 'This nominee id is too long.'), 'nominee', (id) =>
-      isBlank(id) || !known || known(id!.trim()) || 'Choose a nominee from the search suggestions.',
+    const nominee = refine(
+      shortText(MAX_SHORT_TEXT, 'This nominee id is too long.'),
+      'nominee',
+      (id) => isBlank(id) || !known || known(id!.trim()) || 'Choose a nominee from the search suggestions.',
     );
     for (const { name } of ballotSlots(config)) add(name, nominee);
   }
-  add(AFFIRM_NAME, refine(OptionalText, 'required', (value) => !affirmationRequired(config) || !isBlank(value) || AFFIRM_MESSAGE));
+  add(
+    AFFIRM_NAME,
+    refine(OptionalText, 'required', (value) => !affirmationRequired(config) || !isBlank(value) || AFFIRM_MESSAGE),
+  );
   return keys;
 }
 
@@ -103,7 +108,8 @@ function* crossRules(config: BallotSurvey, input: BallotInput, keys: Map<string,
     seen.add(id);
   }
   const nomination = nominationField(config);
-  if (nomination && votes < config.vote_requirement) yield { ...fail(nomination.name, voteRequirementMessage(config.vote_requirement)), refinement: VOTE_REQUIREMENT };
+  if (nomination && votes < config.vote_requirement)
+    yield { ...fail(nomination.name, voteRequirementMessage(config.vote_requirement)), refinement: VOTE_REQUIREMENT };
   for (const field of allFields(config.layout)) {
     if (!asksOtherText(field)) continue;
     const ticked = [input[field.name]].flat().includes('Other');

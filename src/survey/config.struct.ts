@@ -21,7 +21,6 @@ import { Layout, FieldName } from './field.struct.ts';
 import { ADS_GROUP } from './layout.ts';
 import { TallyConfig } from './tally.struct.ts';
 
-
 const Url = refine(string(), 'Url', (value) =>
   /^(https?:\/\/\S+|\/\S*)$/.test(value) ? true : `expected an absolute http(s) URL or a site path starting with "/", got "${value}"`,
 );
@@ -44,20 +43,14 @@ const NomineeFileName = refine(string(), 'NomineeFileName', (value) =>
  * Categories: group name → its sub-categories; the group named ADS instead maps a
  * category name to the advertisement image URLs shown under that category.
  */
-export const Categories = dynamic<Record<string, string[] | Record<string, string[]>>>((value) => {
+const Categories = dynamic<Record<string, string[] | Record<string, string[]>>>((value) => {
   const keys = value && typeof value === 'object' ? Object.keys(value) : [];
-  const shape = Object.fromEntries(
-    keys.map((key) => [key, key === ADS_GROUP ? record(string(), array(Url)) : nonempty(array(nonempty(string())))]),
-  );
+  const shape = Object.fromEntries(keys.map((key) => [key, key === ADS_GROUP ? record(string(), array(Url)) : nonempty(array(nonempty(string())))]));
   return object(shape) as never;
 });
 
 /** A reservation tile: written as its title, or with a slug and a `taken` flag. */
-export const Tile = coerce(
-  object({ title: nonempty(string()), slug: optional(string()), taken: optional(boolean()) }),
-  string(),
-  (title) => ({ title }),
-);
+export const Tile = coerce(object({ title: nonempty(string()), slug: optional(string()), taken: optional(boolean()) }), string(), (title) => ({ title }));
 
 /** One person's prepopulated answers: field name → value. */
 export const PersonValues = record(FieldName, union([string(), array(string())]));
@@ -148,4 +141,3 @@ export const SiteConfig = object({
 
 /** Site-wide settings after validation. */
 export type SiteConfig = Infer<typeof SiteConfig>;
-

@@ -8,7 +8,7 @@ const NUL = '\u0000';
 const STRAY_CONTROLS = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
 /** The words a voter reads for a text that holds a NUL character. */
-export const NUL_MESSAGE = 'contains a NUL character (U+0000), which no text may hold; retype it or paste it again.';
+const NUL_MESSAGE = 'contains a NUL character (U+0000), which no text may hold; retype it or paste it again.';
 
 /** True when the text holds a NUL character, which the API refuses wherever it comes (docs/api.md, "Text"). */
 export function hasNul(text: string): boolean {

@@ -1,4 +1,4 @@
-import { StructError, type Failure } from 'superstruct';
+import type { StructError, Failure } from 'superstruct';
 
 /** One problem found in a value: where it is, and what was expected there. */
 export interface Problem {
@@ -16,7 +16,7 @@ export interface CodedProblem extends Problem {
 }
 
 /** Formats a superstruct path as it reads in YAML terms: `layout[2][0].type`. */
-export function formatPath(path: ReadonlyArray<string | number>): string {
+function formatPath(path: ReadonlyArray<string | number>): string {
   return path.reduce<string>((out, key, index) => {
     // A top-level key is written as is: a ballot's keys are form-data names such as `nominations[A][B][1]`.
     if (index === 0 && typeof key === 'string') return key;
@@ -88,7 +88,9 @@ export class ConfigError extends Error {
   readonly problems: Problem[];
 
   constructor(file: string, problems: Problem[]) {
-    super(`${file}: ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}\n${problems.map((p) => `  - ${p.path || '(top level)'}: ${p.message}`).join('\n')}`);
+    super(
+      `${file}: ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}\n${problems.map((p) => `  - ${p.path || '(top level)'}: ${p.message}`).join('\n')}`,
+    );
     this.name = 'ConfigError';
     this.file = file;
     this.problems = problems;

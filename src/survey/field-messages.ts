@@ -43,9 +43,7 @@ const HOW_TO_ANSWER: Partial<Record<FieldValue, string>> = { choices: ': tick at
 
 /** The message of one rule a field's answer breaks; the field's `validation.message` wins when set. */
 export const fieldMessages = {
-  required: (field: MessageField) =>
-    field.validation?.message ??
-    `${subject(field)} is required${HOW_TO_ANSWER[fieldRow(field).value ?? 'text'] ?? ''}.`,
+  required: (field: MessageField) => field.validation?.message ?? `${subject(field)} is required${HOW_TO_ANSWER[fieldRow(field).value ?? 'text'] ?? ''}.`,
   email: (field: MessageField) => field.validation?.message ?? `${subject(field)} is not valid. Enter an address like name@example.org.`,
   maxLength: (field: MessageField, max: number) => field.validation?.message ?? `${subject(field)} must be ${count(max)} characters or fewer.`,
   minLength: (field: MessageField, min: number) => field.validation?.message ?? `${subject(field)} must be at least ${count(min)} characters.`,
@@ -54,7 +52,8 @@ export const fieldMessages = {
   option: (field: MessageField) => field.validation?.message ?? `${subject(field)} must be one of the options shown.`,
   otherText: (field: MessageField) => field.validation?.message ?? `${subject(field)}: you ticked “Other”, so say what it is.`,
   fileSize: (field: MessageField, max: number) => field.validation?.message ?? `${subject(field)} must be ${formatBytes(max)} or smaller.`,
-  fileType: (field: MessageField, types: readonly string[]) => field.validation?.message ?? `${subject(field)} must be a ${orList(describeTypes(types).split(', '))} file.`,
+  fileType: (field: MessageField, types: readonly string[]) =>
+    field.validation?.message ?? `${subject(field)} must be a ${orList(describeTypes(types).split(', '))} file.`,
   tileUnknown: (field: MessageField) => field.validation?.message ?? `${subject(field)}: choose one of the tiles shown.`,
   tileTaken: (field: MessageField) => `${subject(field)}: this tile is already taken; choose another.`,
   tileRequired: (field: MessageField) => field.validation?.message ?? `${subject(field)} is required: choose a tile or write your own.`,

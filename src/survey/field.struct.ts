@@ -1,17 +1,4 @@
-import {
-  array,
-  boolean,
-  enums,
-  lazy,
-  nonempty,
-  number,
-  object,
-  optional,
-  refine,
-  string,
-  type Describe,
-  type Infer,
-} from 'superstruct';
+import { array, boolean, enums, lazy, nonempty, number, object, optional, refine, string, type Describe, type Infer } from 'superstruct';
 import { FIELD_TABLE, hasOptions, type FieldTypeName } from './fields.ts';
 import { isFieldName } from './ballot-keys.ts';
 
@@ -24,7 +11,7 @@ export const FieldName = refine(string(), 'FieldName', (value) =>
 );
 
 /** The rules a field's answer must follow; `message` replaces the default error text. */
-export const Validation = object({
+const Validation = object({
   required: optional(boolean()),
   email: optional(boolean()),
   minLength: optional(number()),

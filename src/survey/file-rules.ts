@@ -1,10 +1,10 @@
 import type { FieldDef } from './field.struct.ts';
 
 /** The largest file a file field accepts when its definition sets no `validation.maxFileSize`: 5 MB. */
-export const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;
+const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;
 
 /** The file types a file field accepts when its definition sets no `validation.accept`. */
-export const DEFAULT_ACCEPT: readonly string[] = ['application/pdf', 'image/png', 'image/jpeg'];
+const DEFAULT_ACCEPT: readonly string[] = ['application/pdf', 'image/png', 'image/jpeg'];
 
 /** The file types a file field accepts. */
 export function acceptedTypes(field: Pick<FieldDef, 'validation'>): readonly string[] {

@@ -26,7 +26,9 @@ export interface BallotCategory {
 
 /** Every sub-category of the ballot, group by group, in the configuration's order. */
 export function ballotCategories(config: Pick<SurveyConfig, 'categories'>): BallotCategory[] {
-  return categoryGroups(config).flatMap(({ name, subcategories }) => subcategories.map((subcategory) => ({ group: name, subcategory, key: categoryKey(name, subcategory) })));
+  return categoryGroups(config).flatMap(({ name, subcategories }) =>
+    subcategories.map((subcategory) => ({ group: name, subcategory, key: categoryKey(name, subcategory) })),
+  );
 }
 
 /** One nomination slot of the ballot (slot counts from 1), with its form-data name. */

@@ -63,18 +63,25 @@ function crossCheck(config: SurveyConfig): Problem[] {
   if (groups.length === 0) problems.push({ path: 'categories', message: 'needs at least one category group besides ADS' });
   const ads = config.categories[ADS_GROUP] as Record<string, string[]> | undefined;
   for (const category of Object.keys(ads ?? {})) {
-    if (!groups.includes(category)) problems.push({ path: `categories.ADS.${category}`, message: `names no category; the categories are ${groups.join(', ')}` });
+    if (!groups.includes(category))
+      problems.push({ path: `categories.ADS.${category}`, message: `names no category; the categories are ${groups.join(', ')}` });
   }
   if (allFields(config.layout).some((field) => field.type === 'nomination') && config.nominees === undefined) {
     problems.push({ path: 'nominees', message: 'is required by the nomination field: name the nominee list file (CSV or JSON Lines) in the survey folder' });
   }
   const algolia = (['algolia_app_id', 'algolia_api_key', 'algolia_index'] as const).filter((key) => config[key] !== undefined);
   if (algolia.length > 0 && algolia.length < 3) {
-    problems.push({ path: algolia[0], message: 'algolia_app_id, algolia_api_key (search-only) and algolia_index go together: set all three, or none for the built-in search' });
+    problems.push({
+      path: algolia[0],
+      message: 'algolia_app_id, algolia_api_key (search-only) and algolia_index go together: set all three, or none for the built-in search',
+    });
   }
   const region = config.tally.region_match;
   if (region.rule !== 'off' && (!region.voter_field || !allFields(config.layout).some((field) => field.name === region.voter_field))) {
-    problems.push({ path: 'tally.region_match.voter_field', message: `must name a field of the layout that holds the voter's region when the rule is ${region.rule}${region.voter_field ? `; there is no field "${region.voter_field}"` : ''}` });
+    problems.push({
+      path: 'tally.region_match.voter_field',
+      message: `must name a field of the layout that holds the voter's region when the rule is ${region.rule}${region.voter_field ? `; there is no field "${region.voter_field}"` : ''}`,
+    });
   }
   if (config.vote_requirement > groups.reduce((n, g) => n + (config.categories[g] as string[]).length, 0) * config.votes_per_category + config.write_in_limit) {
     problems.push({ path: 'vote_requirement', message: 'is more than the ballot has places for votes' });

@@ -38,7 +38,10 @@ function csvRows(text: string, problems: Problem[]): RawRow[] {
   if (problems.length) return [];
   return body.map(({ record, info }) => {
     if (record.length !== columns.length) {
-      problems.push({ path: `line ${info.lines}`, message: `has ${record.length} values but the header names ${columns.length} columns (quote a value that holds a comma)` });
+      problems.push({
+        path: `line ${info.lines}`,
+        message: `has ${record.length} values but the header names ${columns.length} columns (quote a value that holds a comma)`,
+      });
     }
     const values = Object.fromEntries(columns.map((name, i) => [name, record[i] === '' ? undefined : record[i]]));
     return { line: info.lines, values };
@@ -47,23 +50,26 @@ function csvRows(text: string, problems: Problem[]): RawRow[] {
 
 function jsonLinesRows(text: string, problems: Problem[]): RawRow[] {
   const rows: RawRow[] = [];
-  text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((source, i) => {
-    if (!source.trim()) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(source);
-    } catch (error) {
-      problems.push({ path: `line ${i + 1}`, message: `is not valid JSON: ${(error as Error).message}` });
-      return;
-    }
-    if (!value || typeof value !== 'object' || Array.isArray(value)) {
-      problems.push({ path: `line ${i + 1}`, message: 'expected one JSON object per line, such as {"id": "n1", "name": "Ada Lovelace"}' });
-      return;
-    }
-    const values = { ...(value as Record<string, unknown>) };
-    if (typeof values.id === 'number') values.id = String(values.id);
-    rows.push({ line: i + 1, values });
-  });
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .forEach((source, i) => {
+      if (!source.trim()) return;
+      let value: unknown;
+      try {
+        value = JSON.parse(source);
+      } catch (error) {
+        problems.push({ path: `line ${i + 1}`, message: `is not valid JSON: ${(error as Error).message}` });
+        return;
+      }
+      if (!value || typeof value !== 'object' || Array.isArray(value)) {
+        problems.push({ path: `line ${i + 1}`, message: 'expected one JSON object per line, such as {"id": "n1", "name": "Ada Lovelace"}' });
+        return;
+      }
+      const values = { ...(value as Record<string, unknown>) };
+      if (typeof values.id === 'number') values.id = String(values.id);
+      rows.push({ line: i + 1, values });
+    });
   return rows;
 }
 
@@ -88,7 +94,10 @@ export function parseNominees(file: string, text: string): Nominee[] {
     }
     const first = lineOfId.get(nominee.id);
     if (first !== undefined) {
-      problems.push({ path: `line ${line}, ${jsonLines ? 'key' : 'column'} "id"`, message: `"${nominee.id}" is already the id of the nominee on line ${first}; ids must be unique` });
+      problems.push({
+        path: `line ${line}, ${jsonLines ? 'key' : 'column'} "id"`,
+        message: `"${nominee.id}" is already the id of the nominee on line ${first}; ids must be unique`,
+      });
       continue;
     }
     lineOfId.set(nominee.id, line);
@@ -116,7 +125,9 @@ export function loadNominees(survey: LoadedSurvey): Nominee[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(file, [{ path: '', message: `cannot be read (${(error as NodeJS.ErrnoException).code}); check the \`nominees\` key of survey.yaml` }]);
+    throw new ConfigError(file, [
+      { path: '', message: `cannot be read (${(error as NodeJS.ErrnoException).code}); check the \`nominees\` key of survey.yaml` },
+    ]);
   }
   return parseNominees(file, text);
 }

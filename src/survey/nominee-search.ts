@@ -30,7 +30,7 @@ export interface NomineeResults {
 }
 
 /** The nominee column a slot's sub-category is matched against. */
-export const SLOT_FILTER_ATTRIBUTE = 'specialty';
+const SLOT_FILTER_ATTRIBUTE = 'specialty';
 
 /**
  * The ranking hint a slot sends with its query, in Algolia's optionalFilters syntax: nominees
@@ -63,10 +63,10 @@ export const SearchBody = object({
 export type SearchBody = Infer<typeof SearchBody>;
 
 /** The most characters of a query that are searched: no name is longer, and the cost of a search grows with it. */
-export const MAX_QUERY_LENGTH = 100;
+const MAX_QUERY_LENGTH = 100;
 
 /** The most words of a query that are searched. */
-export const MAX_QUERY_WORDS = 8;
+const MAX_QUERY_WORDS = 8;
 
 /** A query cut to what is searched: its first 100 characters, then its first 8 words. */
 export function boundedQuery(query: string): string {
@@ -77,7 +77,12 @@ export function boundedQuery(query: string): string {
 function preferredSpecialty(filters: Infer<typeof OptionalFilters> | undefined): string | undefined {
   const prefix = `${SLOT_FILTER_ATTRIBUTE}:`;
   const found = [filters ?? []].flat(2).find((filter) => filter.startsWith(prefix));
-  return found?.slice(prefix.length).replace(/^"(.*)"$/, '$1').trim() || undefined;
+  return (
+    found
+      ?.slice(prefix.length)
+      .replace(/^"(.*)"$/, '$1')
+      .trim() || undefined
+  );
 }
 
 /** The parameters of one request of a search body, flat and nested merged, with defaults; the query bounded. */

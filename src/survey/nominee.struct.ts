@@ -7,13 +7,13 @@ export const DETAIL_COLUMNS = ['specialty', 'city', 'practice'] as const;
  * Columns for the operators' tally alone: `license` tells a voter who nominated themselves
  * apart from a namesake. Never sent to a search index or a browser.
  */
-export const PRIVATE_COLUMNS = ['license'] as const;
+const PRIVATE_COLUMNS = ['license'] as const;
 
 /** Every column a nominee list may have: `id` and `name` are required. */
 export const NOMINEE_COLUMNS = ['id', 'name', ...DETAIL_COLUMNS, ...PRIVATE_COLUMNS] as const;
 
 /** A nominee id: letters, digits, dots, dashes and underscores, as it travels in a ballot and an Algolia objectID. */
-export const NomineeId = refine(string(), 'NomineeId', (value) =>
+const NomineeId = refine(string(), 'NomineeId', (value) =>
   /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value)
     ? true
     : `expected an id of letters, digits, ".", "-" or "_" (at most 64, starting with a letter or digit), got ${JSON.stringify(value)}`,

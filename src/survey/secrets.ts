@@ -2,7 +2,7 @@ import type { PersonValues } from './config.struct.ts';
 import { DEMO_SECRET } from './link.ts';
 
 /** The fewest characters a personal secret may have: it is the only key to a person's ballot. */
-export const MIN_SECRET_LENGTH = 12;
+const MIN_SECRET_LENGTH = 12;
 
 /** How an operator makes a secret that passes the rule. */
 export const SECRET_ADVICE = `node -e "console.log(crypto.randomBytes(12).toString('base64url'))"`;

@@ -4,7 +4,7 @@ import { OTHER_WORKPLACE, workplaceKey } from './workplace.ts';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The most days the ballots-per-day chart shows: the last year of the survey. */
-export const MAX_DAYS = 366;
+const MAX_DAYS = 366;
 
 /** Ballots per day from the first day with ballots to the last, quiet days in between as zero; at most the last MAX_DAYS. */
 export function daySeries(perDay: ParticipationFigures['ballots_per_day']): ParticipationFigures['ballots_per_day'] {

@@ -8,7 +8,7 @@ const NomineeColumn = enums(['specialty', 'city', 'practice']);
 const RuleMode = enums(['off', 'flag', 'exclude']);
 
 /** The keys that tell one voter from another when later ballots are screened as duplicates. */
-export const DUPLICATE_KEYS = ['secret', 'email', 'license'] as const;
+const DUPLICATE_KEYS = ['secret', 'email', 'license'] as const;
 
 const DuplicateKeys = refine(array(enums(DUPLICATE_KEYS)), 'DuplicateKeys', (keys) =>
   new Set(keys).size === keys.length ? true : 'lists a key twice: name each of secret, email and license at most once',

@@ -78,7 +78,7 @@ function originOf(url: string | undefined): string | undefined {
 }
 
 /** Where the browser sends Sentry events: the tunnel when one is set, else the DSN's host. */
-export function sentryOrigin(dsn: string | undefined, tunnel?: string): string | undefined {
+function sentryOrigin(dsn: string | undefined, tunnel?: string): string | undefined {
   if (!dsn) return undefined;
   return tunnel ? originOf(tunnel) : originOf(dsn);
 }
@@ -107,7 +107,8 @@ export function surveyCspSources(
   // both work as plain HTML when their scripts do not run.
   if (api) add({ 'connect-src': [api], 'form-action': [api] });
   // Algolia's search hosts, and its Insights host for the click and conversion events of picks.
-  if (survey.algolia_app_id && survey.algolia_api_key && survey.algolia_index) add({ 'connect-src': ['https://*.algolia.net', 'https://*.algolianet.com', 'https://insights.algolia.io'] });
+  if (survey.algolia_app_id && survey.algolia_api_key && survey.algolia_index)
+    add({ 'connect-src': ['https://*.algolia.net', 'https://*.algolianet.com', 'https://insights.algolia.io'] });
   const sentry = sentryOrigin(env.sentryDsn, env.sentryTunnel);
   if (sentry) add({ 'connect-src': [sentry] });
   const parties = thirdPartyConfig(survey);

@@ -2,7 +2,7 @@ import { $staleBallots, downloadBallot, resendBallot, startOutbox } from '../sto
 
 const day = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short' });
 /** Offers, in a kept-ballots box, to send again or download each of its survey's ballots kept for a day without reaching the API. */
-export function showKeptBallots(box: HTMLElement): void {
+function showKeptBallots(box: HTMLElement): void {
   const slug = box.dataset.keptBallots!;
   const template = box.querySelector('template')!;
   const status = box.querySelector<HTMLElement>('[data-kept-status]')!;

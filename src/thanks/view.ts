@@ -22,7 +22,9 @@ export function startThankYou(root: HTMLElement): void {
     showReceipt(delivery);
     for (const line of root.querySelectorAll<HTMLElement>('[data-outcome]')) line.hidden = line.dataset.outcome !== delivery?.status;
     // Why the ballot was refused, in the API's sentences and the fields' labels.
-    refusal.replaceChildren(...(delivery?.status === 'refused' ? refusalLines(delivery.refusal ?? { problems: [] }, labels) : []).map((text) => paragraph('', text, 'li')));
+    refusal.replaceChildren(
+      ...(delivery?.status === 'refused' ? refusalLines(delivery.refusal ?? { problems: [] }, labels) : []).map((text) => paragraph('', text, 'li')),
+    );
     // What became of the reservations, from the API's receipt: the tile by its title, a lost one said plainly.
     const receipt = delivery?.status === 'sent' ? (delivery.receipt as BallotReceipt | undefined) : undefined;
     outcomes.replaceChildren(

@@ -41,4 +41,3 @@ export async function reportToSentry(error: unknown, context: ErrorContext): Pro
   });
   await Sentry.flush(2000);
 }
-

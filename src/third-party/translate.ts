@@ -9,7 +9,7 @@ declare global {
 }
 
 /** The element in the welcome block that holds the widget (src/components/Welcome.astro). */
-export const TRANSLATE_ELEMENT_ID = 'google_translate_element';
+const TRANSLATE_ELEMENT_ID = 'google_translate_element';
 
 /**
  * Loads Google's website translator and starts its widget in the welcome block

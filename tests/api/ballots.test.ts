@@ -23,7 +23,12 @@ describe('a valid ballot', () => {
     const writeIns = await db.selectFrom('write_ins').selectAll().where('ballot_id', '=', body.ballot_id).execute();
     expect(writeIns).toEqual([expect.objectContaining({ category_group: 'Surgery', subcategory: 'Neurosurgery', position: 0 })]);
     const answers = await db.selectFrom('answers').select(['field', 'value']).where('ballot_id', '=', body.ballot_id).execute();
-    expect(answers).toEqual(expect.arrayContaining([{ field: 'medical-credential', value: 'DO' }, { field: 'name-first', value: 'Rajesh' }]));
+    expect(answers).toEqual(
+      expect.arrayContaining([
+        { field: 'medical-credential', value: 'DO' },
+        { field: 'name-first', value: 'Rajesh' },
+      ]),
+    );
     expect(answers.map((a) => a.field)).not.toContain('name-middle'); // blank answers are left out
   });
 
@@ -33,7 +38,13 @@ describe('a valid ballot', () => {
     });
     expect(status).toBe(201);
     const answers = await api.db().selectFrom('answers').select(['field', 'value']).where('ballot_id', '=', body.ballot_id).execute();
-    expect(answers).toEqual(expect.arrayContaining([{ field: 'full-name', value: 'Grace Hopper' }, { field: 'badge', value: 'B-77' }, { field: 'email', value: 'grace@example.org' }]));
+    expect(answers).toEqual(
+      expect.arrayContaining([
+        { field: 'full-name', value: 'Grace Hopper' },
+        { field: 'badge', value: 'B-77' },
+        { field: 'email', value: 'grace@example.org' },
+      ]),
+    );
     // On the public link the disabled field has no value to give, and takes none.
     const open = await api.post(sinkBallot({ badge: 'B-00' }), { query: SINK_QUERY });
     expect(open.status).toBe(201);
@@ -43,7 +54,16 @@ describe('a valid ballot', () => {
 
   test('of the kitchen-sink survey takes every kind of field', async () => {
     const { status } = await api.post(
-      sinkBallot({ nickname: 'Ada', shift: 'Night', mood: 'Good', years: '11+', notes: 'x', 'interests[other-answer]': 'Chess', 'writeins[0][name]': 'Dr. Wu', 'writeins[0][category]': 'Surgery / Neurosurgery' }).concat([['interests', 'Other']]),
+      sinkBallot({
+        nickname: 'Ada',
+        shift: 'Night',
+        mood: 'Good',
+        years: '11+',
+        notes: 'x',
+        'interests[other-answer]': 'Chess',
+        'writeins[0][name]': 'Dr. Wu',
+        'writeins[0][category]': 'Surgery / Neurosurgery',
+      }).concat([['interests', 'Other']]),
       { query: SINK_QUERY },
     );
     expect(status).toBe(201);

@@ -22,7 +22,11 @@ afterAll(async () => {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 1200));
 
 const search = (projectId: string, query: string) =>
-  api.request(`/api/search/${projectId}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: api.url }, body: JSON.stringify({ requests: [{ query }] }) });
+  api.request(`/api/search/${projectId}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: api.url },
+    body: JSON.stringify({ requests: [{ query }] }),
+  });
 
 describe('the API follows the surveys folder', () => {
   test('a survey added while the server runs takes searches, ballots and reservations at once', async () => {
@@ -49,7 +53,9 @@ describe('the API follows the surveys folder', () => {
     appendFileSync(path.join(surveys, 'kitchen-sink', 'nominees.csv'), 'n-77,Zoe Zanzibar,Cardiology\n');
     await settle();
     expect((await search('kitchen-sink', 'zanzibar')).body.results[0].hits).toEqual([expect.objectContaining({ id: 'n-77', name: 'Zoe Zanzibar' })]);
-    const ballot = await api.post(sinkBallot({ 'nominations[Medicine][Cardiology][2]': 'n-77' }), { query: { project_id: 'kitchen-sink', project_type: 'form' } });
+    const ballot = await api.post(sinkBallot({ 'nominations[Medicine][Cardiology][2]': 'n-77' }), {
+      query: { project_id: 'kitchen-sink', project_type: 'form' },
+    });
     expect(ballot.status).toBe(201);
   });
 

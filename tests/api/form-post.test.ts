@@ -19,7 +19,13 @@ async function postForm(fields: Fields, headers: Record<string, string> = FORM_H
   const { hostname, port } = new URL(api.url);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { hostname, port, method: 'POST', path: `/api/survey?${new URLSearchParams(SINK_QUERY)}`, headers: { ...headers, 'Content-Type': encoded.headers.get('content-type')!, 'Content-Length': body.byteLength } },
+      {
+        hostname,
+        port,
+        method: 'POST',
+        path: `/api/survey?${new URLSearchParams(SINK_QUERY)}`,
+        headers: { ...headers, 'Content-Type': encoded.headers.get('content-type')!, 'Content-Length': body.byteLength },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk) => chunks.push(chunk));
@@ -53,7 +59,13 @@ describe('a form posted without JavaScript', () => {
     expect(writeIns).toEqual([{ name: 'Dr. Typed Name', category_group: 'Medicine', subcategory: 'Cardiology' }]);
     const nominations = await api.db().selectFrom('nominations').select(['slot', 'nominee_id']).where('ballot_id', '=', ballot.id).execute();
     expect(nominations).toEqual([{ slot: 1, nominee_id: 'n-1' }]);
-    const years = await api.db().selectFrom('answers').select('value').where('ballot_id', '=', ballot.id).where('field', '=', 'years').executeTakeFirstOrThrow();
+    const years = await api
+      .db()
+      .selectFrom('answers')
+      .select('value')
+      .where('ballot_id', '=', ballot.id)
+      .where('field', '=', 'years')
+      .executeTakeFirstOrThrow();
     expect(years.value).toBe('6-10');
   });
 

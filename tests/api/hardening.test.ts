@@ -94,16 +94,33 @@ describe('text is text: one rule for control characters on both databases', () =
   });
 
   test('a NUL character in a search query is refused with 400 naming it', async () => {
-    const { status, body } = await api.request('/api/search/kitchen-sink', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: api.url }, body: JSON.stringify({ requests: [{ query: 'an\u0000a' }] }) });
+    const { status, body } = await api.request('/api/search/kitchen-sink', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: api.url },
+      body: JSON.stringify({ requests: [{ query: 'an\u0000a' }] }),
+    });
     expect(status).toBe(400);
     expect(body.problems).toEqual([{ path: 'requests[0].query', message: expect.stringContaining('NUL character') }]);
   });
 
   test('other control characters are taken out, tab, newline and carriage return kept; in file names too', async () => {
-    const { status, body } = await api.post(sinkBallot({ nickname: 'A\u0007d\u001Ba', notes: 'line one\r\n\tline two\u000B', cv: { ...PDF, name: 'c\u0001v.pdf' } }), { query: SINK_QUERY });
+    const { status, body } = await api.post(
+      sinkBallot({ nickname: 'A\u0007d\u001Ba', notes: 'line one\r\n\tline two\u000B', cv: { ...PDF, name: 'c\u0001v.pdf' } }),
+      { query: SINK_QUERY },
+    );
     expect(status, JSON.stringify(body)).toBe(201);
-    const answers = await api.db().selectFrom('answers').select(['field', 'value']).where('ballot_id', '=', body.ballot_id).where('field', 'in', ['nickname', 'notes']).orderBy('field').execute();
-    expect(answers).toEqual([{ field: 'nickname', value: 'Ada' }, { field: 'notes', value: 'line one\r\n\tline two' }]);
+    const answers = await api
+      .db()
+      .selectFrom('answers')
+      .select(['field', 'value'])
+      .where('ballot_id', '=', body.ballot_id)
+      .where('field', 'in', ['nickname', 'notes'])
+      .orderBy('field')
+      .execute();
+    expect(answers).toEqual([
+      { field: 'nickname', value: 'Ada' },
+      { field: 'notes', value: 'line one\r\n\tline two' },
+    ]);
     const upload = await api.db().selectFrom('uploads').select('original_name').where('ballot_id', '=', body.ballot_id).executeTakeFirstOrThrow();
     expect(upload.original_name).toBe('cv.pdf');
   });
@@ -117,7 +134,11 @@ function peakMemory(pid: number): number {
 
 describe('search costs bounded time and memory', () => {
   const search = (query: string) =>
-    api.request('/api/search/top-doctors-demo', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: api.url }, body: JSON.stringify({ requests: [{ query }] }) });
+    api.request('/api/search/top-doctors-demo', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: api.url },
+      body: JSON.stringify({ requests: [{ query }] }),
+    });
 
   test('a query is cut to 100 characters and 8 words', async () => {
     const long = await search('garcia '.repeat(40));
@@ -149,7 +170,12 @@ describe('search and link checks are rate-limited per client', () => {
   test('past the allowance: 429 with Retry-After; ballots keep their own count', async () => {
     const limited = await startApi({ SEARCH_RATE_LIMIT_MAX: '3', LINK_RATE_LIMIT_MAX: '2', RATE_LIMIT_MAX: '5' });
     try {
-      const search = () => limited.request('/api/search/top-doctors-demo', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: limited.url }, body: '{"requests":[{"query":"ana"}]}' });
+      const search = () =>
+        limited.request('/api/search/top-doctors-demo', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Origin: limited.url },
+          body: '{"requests":[{"query":"ana"}]}',
+        });
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push((await search()).status);
       expect(statuses).toEqual([200, 200, 200, 429]);

@@ -21,7 +21,7 @@ export interface FilePart {
 export type Fields = Array<[string, string | FilePart]>;
 
 /** An API answer: status, headers and the parsed JSON body (or the text, when not JSON). */
-export interface Answer {
+interface Answer {
   status: number;
   headers: Headers;
   body: any;
@@ -136,7 +136,12 @@ export async function startApi(env: Record<string, string> = {}): Promise<Api> {
   };
   let server = await startServer({ env: baseEnv });
   let inspector: Kysely<Database> | undefined;
-  const settings = { databaseUrl: databaseUrl || undefined, sqliteFile: path.join(dataDir, 'peervote.sqlite'), sqliteSynchronous: 'NORMAL' as const, pgPoolMax: 2 };
+  const settings = {
+    databaseUrl: databaseUrl || undefined,
+    sqliteFile: path.join(dataDir, 'peervote.sqlite'),
+    sqliteSynchronous: 'NORMAL' as const,
+    pgPoolMax: 2,
+  };
 
   const api: Api = {
     get url() {
@@ -186,11 +191,18 @@ export async function rowCounts(db: Kysely<Database>): Promise<Record<string, nu
   const tables = ['ballots', 'answers', 'nominations', 'write_ins', 'reservations', 'tile_claims', 'uploads', 'idempotency_keys'] as const;
   const counts: Record<string, number> = {};
   for (const table of tables) {
-    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
     counts[table] = Number(row.n);
   }
   return counts;
 }
 
 /** The first bytes of a real PDF, enough for a file the server accepts. */
-export const PDF: FilePart = { name: 'cv.pdf', type: 'application/pdf', data: new TextEncoder().encode('%PDF-1.4\n% test\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n') };
+export const PDF: FilePart = {
+  name: 'cv.pdf',
+  type: 'application/pdf',
+  data: new TextEncoder().encode('%PDF-1.4\n% test\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'),
+};

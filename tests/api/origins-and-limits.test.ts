@@ -10,11 +10,15 @@ const search = new URLSearchParams(DEMO_QUERY).toString();
 function rawPost(url: string, headers: Record<string, string>, n = 0): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   const { body, contentType } = multipart(demoBallot(n) as Array<[string, string]>);
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}/api/survey?${search}`, { method: 'POST', headers: { 'Content-Type': contentType, 'Content-Length': String(body.length), ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    const req = http.request(
+      `${url}/api/survey?${search}`,
+      { method: 'POST', headers: { 'Content-Type': contentType, 'Content-Length': String(body.length), ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -53,7 +57,10 @@ describe('origins', () => {
 
   test('a preflight is granted to ALLOWED_ORIGINS only', async () => {
     const preflight = (origin: string) =>
-      api.request('/api/survey', { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'idempotency-key' } });
+      api.request('/api/survey', {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'idempotency-key' },
+      });
     const granted = await preflight(CDN);
     expect(granted.status).toBe(204);
     expect(granted.headers.get('access-control-allow-origin')).toBe(CDN);
@@ -66,7 +73,11 @@ describe('origins', () => {
 
   test('behind a TLS-terminating proxy, a post from the public https origin is taken (security.allowedDomains)', async () => {
     const port = new URL(api.url).port;
-    const proxied = await rawPost(api.url, { Host: `127.0.0.1:${port}`, 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'peervote.test', Origin: 'https://peervote.test' }, 4);
+    const proxied = await rawPost(
+      api.url,
+      { Host: `127.0.0.1:${port}`, 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'peervote.test', Origin: 'https://peervote.test' },
+      4,
+    );
     expect(proxied.status).toBe(201);
     const forged = await rawPost(api.url, { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.test', Origin: 'https://evil.test' }, 5);
     expect(forged.status).toBe(403);
@@ -119,7 +130,10 @@ describe('test hooks', () => {
         ['email', 'tooth@example.org'],
         ['nominations[Dentistry][Orthodontics][1]', 'x'],
       ];
-      const late = await api.post(dentist, { query: { project_id: 'best-dentists-2024', project_type: 'form' }, headers: { 'X-Peervote-Now': '2025-01-01T00:00:00Z' } });
+      const late = await api.post(dentist, {
+        query: { project_id: 'best-dentists-2024', project_type: 'form' },
+        headers: { 'X-Peervote-Now': '2025-01-01T00:00:00Z' },
+      });
       expect(late.status).toBe(410);
       expect((await api.post(demoBallot(1), { headers: { 'X-Peervote-Fault': 'ballot:exit' } })).status).toBe(201);
     } finally {

@@ -46,7 +46,13 @@ describe('a ballot refused for a rule is kept whole', () => {
     const [row] = (await refusedRows()).filter((r) => r.reason === 'invalid_ballot');
     expect(row).toMatchObject({ project_id: 'kitchen-sink', status: 422, secret: null, admitted_at: null });
     expect(JSON.parse(row.problems)).toEqual(body.problems);
-    expect(JSON.parse(row.fields)).toEqual(expect.arrayContaining([['nickname', 'Much too long a nickname'], ['email', 'ada@refused.example'], ['nominations[Medicine][Cardiology][1]', 'n-1']]));
+    expect(JSON.parse(row.fields)).toEqual(
+      expect.arrayContaining([
+        ['nickname', 'Much too long a nickname'],
+        ['email', 'ada@refused.example'],
+        ['nominations[Medicine][Cardiology][1]', 'n-1'],
+      ]),
+    );
     expect(JSON.parse(row.files)).toEqual([{ field: 'cv', name: 'cv.pdf', type: 'application/pdf', size: PDF.data.byteLength }]);
   });
 
@@ -59,7 +65,9 @@ describe('a ballot refused for a rule is kept whole', () => {
 
   test('an invalid link (403), an expired survey (410) and a used personal link (409) are kept with their reason', async () => {
     expect((await api.post(sinkBallot({ email: 'guess@refused.example' }), { query: { ...SINK_QUERY, secret: 'constructor' } })).status).toBe(403);
-    expect((await api.post(sinkBallot({ email: 'late@refused.example' }), { query: SINK_QUERY, headers: { 'X-Peervote-Now': '2100-01-01T00:00:00Z' } })).status).toBe(410);
+    expect(
+      (await api.post(sinkBallot({ email: 'late@refused.example' }), { query: SINK_QUERY, headers: { 'X-Peervote-Now': '2100-01-01T00:00:00Z' } })).status,
+    ).toBe(410);
     const personal = { ...SINK_QUERY, secret: 'ks-grace-7Qw2' };
     expect((await api.post(sinkBallot({ email: 'first@refused.example' }), { query: personal })).status).toBe(201);
     expect((await api.post(sinkBallot({ email: 'second@refused.example' }), { query: personal })).status).toBe(409);
@@ -75,8 +83,18 @@ describe('a ballot refused for a rule is kept whole', () => {
     const before = (await refusedRows()).length;
     const url = `${api.url}/api/survey?${new URLSearchParams(SINK_QUERY)}`;
     const headers = { Origin: api.url };
-    expect((await api.request(url.slice(api.url.length), { method: 'POST', headers: { ...headers, 'Content-Type': 'multipart/form-data; boundary=x' }, body: 'not multipart' })).status).toBe(400);
-    expect((await api.request(url.slice(api.url.length), { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(415);
+    expect(
+      (
+        await api.request(url.slice(api.url.length), {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'multipart/form-data; boundary=x' },
+          body: 'not multipart',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await api.request(url.slice(api.url.length), { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: '{}' })).status,
+    ).toBe(415);
     expect((await api.post(sinkBallot({ nickname: 'nul\u0000here' }), { query: SINK_QUERY })).status).toBe(400);
     expect((await refusedRows()).length).toBe(before);
   });
@@ -115,7 +133,9 @@ describe('npm run results -- refused / admit', () => {
 
     const again = await results(['admit', 'kitchen-sink', row.id, '--why', 'again', '--by', 'tester']);
     expect(again.code).toBe(1);
-    expect(again.stderr.trim().split('\n')).toEqual([`Refused ballot ${row.id} was admitted already, as ballot ${ballotId}, by tester at ${admitted.admitted_at}.`]);
+    expect(again.stderr.trim().split('\n')).toEqual([
+      `Refused ballot ${row.id} was admitted already, as ballot ${ballotId}, by tester at ${admitted.admitted_at}.`,
+    ]);
     expect((await rowCounts(api.db())).ballots).toBe(after.ballots);
   });
 
@@ -136,10 +156,15 @@ describe('npm run results -- refused / admit', () => {
 
 describe('a nominee id off the list', () => {
   test('is stored with its ballot, excluded by the tally as not_on_list, and marked in the export', async () => {
-    const { status, body } = await api.post(sinkBallot({ email: 'offlist@example.org', 'nominations[Medicine][Cardiology][2]': 'n-404' }), { query: SINK_QUERY });
+    const { status, body } = await api.post(sinkBallot({ email: 'offlist@example.org', 'nominations[Medicine][Cardiology][2]': 'n-404' }), {
+      query: SINK_QUERY,
+    });
     expect(status).toBe(201);
     const stored = await api.db().selectFrom('nominations').select(['slot', 'nominee_id']).where('ballot_id', '=', body.ballot_id).orderBy('slot').execute();
-    expect(stored).toEqual([{ slot: 1, nominee_id: 'n-1' }, { slot: 2, nominee_id: 'n-404' }]);
+    expect(stored).toEqual([
+      { slot: 1, nominee_id: 'n-1' },
+      { slot: 2, nominee_id: 'n-404' },
+    ]);
     const file = path.join(api.dataDir, 'exclusions.csv');
     const tally = await results(['tally', 'kitchen-sink', '--quiet', '--exclusions', file]);
     expect(tally.code, tally.stderr).toBe(0);

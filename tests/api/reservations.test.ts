@@ -11,7 +11,9 @@ const DAY = 24 * 60 * 60 * 1000;
 
 describe('Faces', () => {
   test('50 ballots claiming one tile at once: exactly one gets it, all 50 are stored', async () => {
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => api.post(sinkBallot({ 'full-name': `Voter ${i}`, faces: 'cardiology' }), { query: SINK_QUERY })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => api.post(sinkBallot({ 'full-name': `Voter ${i}`, faces: 'cardiology' }), { query: SINK_QUERY })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(201));
     const statuses = answers.map((a) => a.body.reservations[0].status);
     expect(statuses.filter((s) => s === 'reserved')).toHaveLength(1);

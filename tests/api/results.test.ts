@@ -28,8 +28,11 @@ function results(args: string[], env: Record<string, string> = {}) {
 
 function fields(ballot: HandBallot): Fields {
   const form: Fields = Object.entries(ballot.answers ?? {});
-  for (const [subcategory, nominees] of Object.entries(ballot.votes ?? {})) nominees.forEach((id, i) => form.push([`nominations[Medicine][${subcategory}][${i + 1}]`, id]));
-  (ballot.writeIns ?? []).forEach(([name, subcategory], i) => form.push([`writeins[${i}][name]`, name], [`writeins[${i}][category]`, `Medicine / ${subcategory}`]));
+  for (const [subcategory, nominees] of Object.entries(ballot.votes ?? {}))
+    nominees.forEach((id, i) => form.push([`nominations[Medicine][${subcategory}][${i + 1}]`, id]));
+  (ballot.writeIns ?? []).forEach(([name, subcategory], i) =>
+    form.push([`writeins[${i}][name]`, name], [`writeins[${i}][category]`, `Medicine / ${subcategory}`]),
+  );
   if (ballot.faces) form.push(['faces', ballot.faces]);
   form.push(['affirm', 'on']);
   return form;
@@ -55,7 +58,9 @@ describe('npm run results', () => {
   test('writeins lists the write-ins to reconcile, with the closest nominees', async () => {
     const { code, stdout } = await results(['writeins', 'peer-check']);
     expect(code).toBe(0);
-    expect(stdout).toContain('    2  "Dr. Bo Lindqvist" in Medicine / Cardiology  also written "bo lindqvist" (1)\n       pending\n       ~ c-2 Bo Lindqvist, Riverside Heart (100%)');
+    expect(stdout).toContain(
+      '    2  "Dr. Bo Lindqvist" in Medicine / Cardiology  also written "bo lindqvist" (1)\n       pending\n       ~ c-2 Bo Lindqvist, Riverside Heart (100%)',
+    );
     expect(stdout).toContain('4 write-in names, 4 pending (5 write-ins).');
   });
 
@@ -67,13 +72,36 @@ describe('npm run results', () => {
 
   test('writeins resolve records decisions with who and when; tally honours them: the exact CSV', async () => {
     for (const [name, category, resolution] of PEER_CHECK_DECISIONS) {
-      const how = resolution.action === 'merge' ? ['--nominee', resolution.nomineeId] : resolution.action === 'new' ? ['--new', '--id', resolution.nomineeId] : ['--reject'];
-      const { code, stdout } = await results(['writeins', 'resolve', 'peer-check', '--name', name, '--category', category, ...how, '--by', 'tester', '--why', 'checked against the state register']);
+      const how =
+        resolution.action === 'merge'
+          ? ['--nominee', resolution.nomineeId]
+          : resolution.action === 'new'
+            ? ['--new', '--id', resolution.nomineeId]
+            : ['--reject'];
+      const { code, stdout } = await results([
+        'writeins',
+        'resolve',
+        'peer-check',
+        '--name',
+        name,
+        '--category',
+        category,
+        ...how,
+        '--by',
+        'tester',
+        '--why',
+        'checked against the state register',
+      ]);
       expect(code, stdout).toBe(0);
       expect(stdout).toMatch(/decided by tester at \d{4}-/);
     }
     const log = await results(['writeins', 'log', 'peer-check']);
-    expect(log.stdout.trim().split('\r\n').map((line) => line.split(',').slice(1, 7).join(','))).toEqual([
+    expect(
+      log.stdout
+        .trim()
+        .split('\r\n')
+        .map((line) => line.split(',').slice(1, 7).join(',')),
+    ).toEqual([
       'decided_by,category,subcategory,name_key,action,nominee_id',
       'tester,Medicine,Cardiology,bo lindqvist,merge,c-2',
       'tester,Medicine,Dermatology,hana sato,new,wi-hana-sato',
@@ -137,7 +165,13 @@ describe('npm run results', () => {
     const trail = (await results(['audit', 'peer-check'])).stdout.trim().split('\r\n');
     const [audit, at, , action] = trail[trail.length - 1].split(',');
     const meta = JSON.parse(readFileSync(`${file}.meta.json`, 'utf8'));
-    expect(meta).toMatchObject({ survey: 'peer-check', audit_entry: audit, ballots: 9, threshold: null, methodology: { points: [3, 2, 1], same_practice: 'exclude' } });
+    expect(meta).toMatchObject({
+      survey: 'peer-check',
+      audit_entry: audit,
+      ballots: 9,
+      threshold: null,
+      methodology: { points: [3, 2, 1], same_practice: 'exclude' },
+    });
     expect(meta.config_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(first.stdout).toContain(`Config digest: ${meta.config_digest.slice(0, 12)}; reflects audit entry ${audit} (${at}, ${action}).`);
     expect(again.stderr).toContain(`Config digest: ${meta.config_digest.slice(0, 12)}; reflects audit entry ${audit} (${at}, ${action}).`);
@@ -182,7 +216,10 @@ describe('npm run results', () => {
     const file = path.join(out, 'ballots.jsonl');
     const jsonl = await results(['export', 'peer-check', '--format', 'jsonl', '--out', file, '--quiet']);
     expect(jsonl).toMatchObject({ code: 0, stderr: '' });
-    const ballots = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const ballots = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(ballots.map((b) => b.ballot_id)).toEqual(ids);
     expect(ballots[2]).toMatchObject({ link: 'personal', personal_secret: 'sec-ana-R7kw2Pq', answers: { 'name-first': 'Ana' } });
     expect(ballots[0].reservations).toEqual([{ field: 'faces', kind: 'faces', tile: 'cardiology', custom_text: null, status: 'reserved', outcome: 'held' }]);
@@ -192,14 +229,31 @@ describe('npm run results', () => {
     const before = await api.get('/api/survey/faces/peer-check');
     expect(before.body).toEqual({ taken: ['cardiology'], confirmed: ['Dr. Past, THE FACE OF Cardiology 2026'] });
 
-    const confirmed = await results(['confirm-reservation', 'peer-check', 'faces', 'cardiology', '--label', 'Dr. Carl Lee, THE FACE OF Cardiology 2030', '--by', 'tester', '--why', 'paid in full']);
+    const confirmed = await results([
+      'confirm-reservation',
+      'peer-check',
+      'faces',
+      'cardiology',
+      '--label',
+      'Dr. Carl Lee, THE FACE OF Cardiology 2030',
+      '--by',
+      'tester',
+      '--why',
+      'paid in full',
+    ]);
     expect(confirmed.stdout).toBe(`Confirmed cardiology for ballot ${ids[0]}; the confirmed list shows "Dr. Carl Lee, THE FACE OF Cardiology 2030".\n`);
-    expect((await api.get('/api/survey/faces/peer-check')).body).toEqual({ taken: ['cardiology'], confirmed: ['Dr. Past, THE FACE OF Cardiology 2026', 'Dr. Carl Lee, THE FACE OF Cardiology 2030'] });
+    expect((await api.get('/api/survey/faces/peer-check')).body).toEqual({
+      taken: ['cardiology'],
+      confirmed: ['Dr. Past, THE FACE OF Cardiology 2026', 'Dr. Carl Lee, THE FACE OF Cardiology 2030'],
+    });
 
     const released = await results(['release-reservation', 'peer-check', 'faces', 'Cardiology', '--by', 'tester', '--why', 'withdrew']);
     expect(released.stdout).toBe(`Released cardiology (held by ballot ${ids[0]}); the next ballot may take it.\n`);
     expect((await api.get('/api/survey/faces/peer-check')).body).toEqual({ taken: [], confirmed: ['Dr. Past, THE FACE OF Cardiology 2026'] });
-    const next = await api.post(fields({ at: '', answers: { 'name-first': 'Una', 'name-last': 'Next' }, votes: { Cardiology: ['c-3'] }, faces: 'cardiology' }), { query: QUERY });
+    const next = await api.post(
+      fields({ at: '', answers: { 'name-first': 'Una', 'name-last': 'Next' }, votes: { Cardiology: ['c-3'] }, faces: 'cardiology' }),
+      { query: QUERY },
+    );
     expect(next.body.reservations).toEqual([{ field: 'faces', tile: 'cardiology', status: 'reserved' }]);
   });
 
@@ -219,7 +273,10 @@ describe('the audit trail', () => {
   test('every decision above is in `audit`, oldest first, with who, what and why; a failed command adds nothing', async () => {
     const before = await results(['audit', 'peer-check']);
     expect(before.code, before.stderr).toBe(0);
-    const rows = before.stdout.trim().split('\r\n').map((line) => line.split(','));
+    const rows = before.stdout
+      .trim()
+      .split('\r\n')
+      .map((line) => line.split(','));
     expect(rows[0]).toEqual(['id', 'at', 'actor', 'action', 'subject', 'reason', 'details']);
     expect(rows.slice(1).map((cells) => [cells[2], cells[3], cells[4]])).toEqual([
       ['tester', 'writeins resolve', 'bo lindqvist'],
@@ -230,7 +287,13 @@ describe('the audit trail', () => {
       [expect.any(String), 'confirm-reservation', 'asktheexpert/is-coffee-good-for-me'],
     ]);
     expect(rows.slice(1).every((cells) => /^\d{4}-\d\d-\d\dT/.test(cells[1]))).toBe(true);
-    expect(rows.slice(1, 6).map((cells) => cells[5])).toEqual(['checked against the state register', 'checked against the state register', 'checked against the state register', 'paid in full', 'withdrew']);
+    expect(rows.slice(1, 6).map((cells) => cells[5])).toEqual([
+      'checked against the state register',
+      'checked against the state register',
+      'checked against the state register',
+      'paid in full',
+      'withdrew',
+    ]);
 
     const failed = await results(['confirm-reservation', 'peer-check', 'faces', 'oncology', '--by', 'tester', '--why', 'paid']);
     expect(failed.code).not.toBe(0);
@@ -256,15 +319,45 @@ describe('the tally-only data stays private', () => {
 describe('bad input: one line naming the problem, a non-zero exit, nothing changed', () => {
   test.each([
     ['an unknown slug', ['tally', 'nope'], {}, 'There is no survey "nope"; the surveys are '],
-    ['an unknown nominee id in a resolve', ['writeins', 'resolve', 'peer-check', '--name', 'Nobody Known', '--nominee', 'zz-404', '--why', 'same person'], {}, 'Nominee id "zz-404" is not on the nominee list of peer-check, nor added by a write-in decision.'],
+    [
+      'an unknown nominee id in a resolve',
+      ['writeins', 'resolve', 'peer-check', '--name', 'Nobody Known', '--nominee', 'zz-404', '--why', 'same person'],
+      {},
+      'Nominee id "zz-404" is not on the nominee list of peer-check, nor added by a write-in decision.',
+    ],
     ['an unknown tile', ['confirm-reservation', 'peer-check', 'faces', 'oncology', '--why', 'paid'], {}, 'peer-check has no Faces tile "oncology"'],
-    ['a write-in decision without a reason', ['writeins', 'resolve', 'peer-check', '--name', 'Hana Sato', '--reject'], {}, 'writeins resolve is a decision: say why with --why'],
-    ['a reservation confirmed without a reason', ['confirm-reservation', 'peer-check', 'faces', 'dermatology'], {}, 'confirm-reservation is a decision: say why with --why'],
-    ['a reservation released without a reason', ['release-reservation', 'peer-check', 'faces', 'dermatology', '--why', '  '], {}, 'release-reservation is a decision: say why with --why'],
+    [
+      'a write-in decision without a reason',
+      ['writeins', 'resolve', 'peer-check', '--name', 'Hana Sato', '--reject'],
+      {},
+      'writeins resolve is a decision: say why with --why',
+    ],
+    [
+      'a reservation confirmed without a reason',
+      ['confirm-reservation', 'peer-check', 'faces', 'dermatology'],
+      {},
+      'confirm-reservation is a decision: say why with --why',
+    ],
+    [
+      'a reservation released without a reason',
+      ['release-reservation', 'peer-check', 'faces', 'dermatology', '--why', '  '],
+      {},
+      'release-reservation is a decision: say why with --why',
+    ],
     ['an unknown option', ['tally', 'peer-check', '--treshold', '3'], {}, "Unknown option '--treshold'"],
     ['a file that cannot be written', ['export', 'peer-check', '--out', '/nonexistent/ballots.csv', '--quiet'], {}, 'Cannot write /nonexistent/ballots.csv: '],
-    ['a database that cannot be opened (SQLite)', ['tally', 'peer-check'], { DATABASE_URL: '', DATA_DIR: '/nonexistent/peervote' }, 'Cannot open the database: there is no SQLite file at /nonexistent/peervote/peervote.sqlite'],
-    ['a database that cannot be opened (PostgreSQL)', ['export', 'peer-check'], { DATABASE_URL: 'postgres://operator:secret@127.0.0.1:1/peervote' }, 'Cannot open the database postgres://operator:***@127.0.0.1:1/peervote: '],
+    [
+      'a database that cannot be opened (SQLite)',
+      ['tally', 'peer-check'],
+      { DATABASE_URL: '', DATA_DIR: '/nonexistent/peervote' },
+      'Cannot open the database: there is no SQLite file at /nonexistent/peervote/peervote.sqlite',
+    ],
+    [
+      'a database that cannot be opened (PostgreSQL)',
+      ['export', 'peer-check'],
+      { DATABASE_URL: 'postgres://operator:secret@127.0.0.1:1/peervote' },
+      'Cannot open the database postgres://operator:***@127.0.0.1:1/peervote: ',
+    ],
   ])('%s', async (_, args, env, message) => {
     const before = await rowCounts(api.db());
     const decisions = await api.db().selectFrom('write_in_decisions').selectAll().execute();

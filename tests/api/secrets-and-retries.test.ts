@@ -15,7 +15,10 @@ describe('one ballot per personal secret', () => {
     expect(first.status).toBe(201);
     const second = await api.post(demoBallot(11), { query: personal });
     expect(second.status).toBe(409);
-    expect(second.body).toMatchObject({ error: 'already_submitted', message: 'A ballot has already been received for this personal link; the first one is kept.' });
+    expect(second.body).toMatchObject({
+      error: 'already_submitted',
+      message: 'A ballot has already been received for this personal link; the first one is kept.',
+    });
     const rows = await api.db().selectFrom('ballots').selectAll().where('personal_secret', '=', 'k7Qm2RzX4pWv').execute();
     expect(rows).toEqual([expect.objectContaining({ id: first.body.ballot_id, link: 'personal' })]);
     const nominations = await api.db().selectFrom('nominations').select('ballot_id').distinct().execute();

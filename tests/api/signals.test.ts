@@ -46,13 +46,19 @@ beforeAll(async () => {
   out = mkdtempSync(path.join(tmpdir(), 'peervote-signals-out-'));
   for (let i = 0; i < 6; i++) {
     const at = new Date(Date.parse('2030-02-01T10:00:00Z') + i * 5_000).toISOString();
-    const answer = await api.post(ballot(`Made${i}`, 'c-5'), { query: QUERY, headers: { 'X-Peervote-Now': at, 'X-Forwarded-For': `10.0.0.9, ${STUFFER}`, 'User-Agent': BOT } });
+    const answer = await api.post(ballot(`Made${i}`, 'c-5'), {
+      query: QUERY,
+      headers: { 'X-Peervote-Now': at, 'X-Forwarded-For': `10.0.0.9, ${STUFFER}`, 'User-Agent': BOT },
+    });
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     burst.push(answer.body.ballot_id);
   }
   for (let i = 0; i < 3; i++) {
     const at = new Date(Date.parse('2030-02-02T10:00:00Z') + i * 86_400_000).toISOString();
-    const answer = await api.post(ballot(`Real${i}`, 'c-2'), { query: QUERY, headers: { 'X-Peervote-Now': at, 'X-Forwarded-For': `198.51.100.${i + 1}`, 'User-Agent': `Browser/${i}` } });
+    const answer = await api.post(ballot(`Real${i}`, 'c-2'), {
+      query: QUERY,
+      headers: { 'X-Peervote-Now': at, 'X-Forwarded-For': `198.51.100.${i + 1}`, 'User-Agent': `Browser/${i}` },
+    });
     expect(answer.status).toBe(201);
     honest.push(answer.body.ballot_id);
   }
@@ -70,7 +76,11 @@ describe('the API keeps hashes, never the address', () => {
     expect(new Set(of(burst).map((row) => row.agent_hash)).size).toBe(1);
     expect(of(burst)[0].client_hash).toMatch(/^[0-9a-f]{32}$/);
     expect(new Set(rows.map((row) => row.client_hash)).size).toBe(4);
-    const stored = JSON.stringify([rows, await api.db().selectFrom('answers').selectAll().execute(), await api.db().selectFrom('rate_limits').selectAll().execute()]);
+    const stored = JSON.stringify([
+      rows,
+      await api.db().selectFrom('answers').selectAll().execute(),
+      await api.db().selectFrom('rate_limits').selectAll().execute(),
+    ]);
     for (const secret of [STUFFER, '198.51.100.1', '10.0.0.9', 'StuffingBot']) expect(stored).not.toContain(secret);
     // The salt's secret lives beside the database, readable by its owner alone.
     expect(statSync(path.join(api.dataDir, 'signals.key')).mode & 0o777).toBe(0o600);
@@ -100,10 +110,16 @@ describe('results signals, exclude and include', () => {
     const exclusions = path.join(out, 'exclusions.csv');
     const tally = await results(['tally', 'peer-check', '--quiet', '--exclusions', exclusions]);
     expect(tally.code).toBe(0);
-    const c5 = (csv: string) => csv.split('\r\n').find((line) => line.includes(',c-5,'))!.split(',');
+    const c5 = (csv: string) =>
+      csv
+        .split('\r\n')
+        .find((line) => line.includes(',c-5,'))!
+        .split(',');
     expect(Number(c5(tally.stdout)[6])).toBe(Number(c5(before.stdout)[6]) - 1);
     expect(c5(tally.stdout)[10]).toBe('1'); // excluded_operator_excluded
-    const line = readFileSync(exclusions, 'utf8').split('\r\n').find((l) => l.startsWith(burst[0]))!;
+    const line = readFileSync(exclusions, 'utf8')
+      .split('\r\n')
+      .find((l) => l.startsWith(burst[0]))!;
     expect(line).toContain(',operator_excluded,excluded by an operator: one of six ballots from one address in 25 seconds (audit ');
 
     const signals = await results(['signals', 'peer-check', '--format', 'csv']);
@@ -113,14 +129,18 @@ describe('results signals, exclude and include', () => {
     expect(included.code, included.stderr).toBe(0);
     expect((await results(['tally', 'peer-check', '--quiet'])).stdout).toBe(before.stdout);
 
-    const audit = (await results(['audit', 'peer-check'])).stdout.trim().split('\r\n').slice(1).map((row) => row.split(',').slice(2, 6));
+    const audit = (await results(['audit', 'peer-check'])).stdout
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((row) => row.split(',').slice(2, 6));
     expect(audit).toEqual([
       ['editor', 'exclude', burst[0], 'one of six ballots from one address in 25 seconds'],
       ['editor', 'include', burst[0], 'a colleague vouched for the voter'],
     ]);
   }, 120_000); // seven runs of the command line, each starting Node
 
-  test('report writes one HTML file with the tally\'s figures', async () => {
+  test("report writes one HTML file with the tally's figures", async () => {
     const file = path.join(out, 'report.html');
     const { code, stderr } = await results(['report', 'peer-check', '--out', file]);
     expect(code, stderr).toBe(0);
@@ -130,7 +150,6 @@ describe('results signals, exclude and include', () => {
     expect(html).toContain('<strong>address burst</strong>');
     expect(html).not.toMatch(/<script|https?:\/\//i);
   });
-
 });
 
 describe('bad input to signals, exclude, include and report', () => {
@@ -148,12 +167,20 @@ describe('bad input to signals, exclude, include and report', () => {
     ['a report without --out', ['report', 'peer-check'], 'report needs --out FILE'],
   ])('%s: one line, a non-zero exit, nothing changed', async (_, args, message) => {
     const resolved = args.map((arg) => (arg === 'BURST1' ? burst[1] : arg === 'HONEST0' ? honest[0] : arg));
-    const before = [await rowCounts(api.db()), await api.db().selectFrom('audit_log').selectAll().execute(), await api.db().selectFrom('ballot_exclusions').selectAll().execute()];
+    const before = [
+      await rowCounts(api.db()),
+      await api.db().selectFrom('audit_log').selectAll().execute(),
+      await api.db().selectFrom('ballot_exclusions').selectAll().execute(),
+    ];
     const { code, stdout, stderr } = await results(resolved);
     expect(code).not.toBe(0);
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toContain(message);
-    expect([await rowCounts(api.db()), await api.db().selectFrom('audit_log').selectAll().execute(), await api.db().selectFrom('ballot_exclusions').selectAll().execute()]).toEqual(before);
+    expect([
+      await rowCounts(api.db()),
+      await api.db().selectFrom('audit_log').selectAll().execute(),
+      await api.db().selectFrom('ballot_exclusions').selectAll().execute(),
+    ]).toEqual(before);
   });
 });

@@ -7,10 +7,18 @@ beforeAll(async () => {
   const hospitals = ['St. Mary', 'st.  mary ', 'ST. MARY', 'Lakeside', 'Lakeside', 'Hilltop', '', 'St. Mary'];
   for (const [i, hospital] of hospitals.entries()) {
     const day = i < 5 ? '2030-01-01T10:00:00Z' : '2030-01-02T10:00:00Z';
-    const answer = await api.post(sinkBallot({ hospital, 'full-name': `V${i}`, 'writeins[0][name]': i === 0 ? 'Dr. Wu' : '', 'writeins[0][category]': i === 0 ? 'Surgery / Neurosurgery' : '' }), {
-      query: SINK_QUERY,
-      headers: { 'X-Peervote-Now': day },
-    });
+    const answer = await api.post(
+      sinkBallot({
+        hospital,
+        'full-name': `V${i}`,
+        'writeins[0][name]': i === 0 ? 'Dr. Wu' : '',
+        'writeins[0][category]': i === 0 ? 'Surgery / Neurosurgery' : '',
+      }),
+      {
+        query: SINK_QUERY,
+        headers: { 'X-Peervote-Now': day },
+      },
+    );
     expect(answer.status).toBe(201);
   }
   // Demo ballots are not counted.

@@ -105,7 +105,12 @@ describe('files', () => {
           controller.close();
         },
       });
-      const answer = await api.request(`/api/survey?${search}`, { method: 'POST', body: stream, headers: { Origin: api.url, 'Content-Type': contentType }, duplex: 'half' } as RequestInit);
+      const answer = await api.request(`/api/survey?${search}`, {
+        method: 'POST',
+        body: stream,
+        headers: { Origin: api.url, 'Content-Type': contentType },
+        duplex: 'half',
+      } as RequestInit);
       expect(answer.status).toBe(413);
     });
 
@@ -120,7 +125,11 @@ describe('files', () => {
     });
 
     test('not multipart at all: 415', async () => {
-      const answer = await api.request(`/api/survey?${search}`, { method: 'POST', body: '{"email":"a@b.c"}', headers: { Origin: api.url, 'Content-Type': 'application/json' } });
+      const answer = await api.request(`/api/survey?${search}`, {
+        method: 'POST',
+        body: '{"email":"a@b.c"}',
+        headers: { Origin: api.url, 'Content-Type': 'application/json' },
+      });
       expect(answer.status).toBe(415);
     });
   });

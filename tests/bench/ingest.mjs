@@ -76,7 +76,12 @@ async function run(name, args) {
   const measured = await load(server.url, SECONDS, counter);
   await server.stop();
   const db = new DatabaseSync(path.join(dataDir, 'peervote.sqlite'), { readOnly: true });
-  const stored = new Set(db.prepare('SELECT id FROM ballots').all().map((row) => row.id));
+  const stored = new Set(
+    db
+      .prepare('SELECT id FROM ballots')
+      .all()
+      .map((row) => row.id),
+  );
   db.close();
   rmSync(dataDir, { recursive: true, force: true });
   const acknowledged = [...warm.ids, ...measured.ids];
@@ -96,7 +101,9 @@ async function run(name, args) {
   };
 }
 
-console.log(`Ingest benchmark: demo ballots (8 nominations, 1 write-in), ${CONCURRENCY} concurrent clients, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s measured, SQLite`);
+console.log(
+  `Ingest benchmark: demo ballots (8 nominations, 1 write-in), ${CONCURRENCY} concurrent clients, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s measured, SQLite`,
+);
 const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
 const astro = await run('Astro endpoint (bin/serve.mjs)', [...nodeArgs, 'bin/serve.mjs']);
 const bare = await run('bare node:http, same intake', ['tests/bench/minimal-server.ts']);
@@ -109,7 +116,9 @@ for (const r of [astro, bare]) {
   for (const [kind, count] of r.failureKinds) console.log(`    ${count} × ${kind}`);
 }
 console.log('');
-console.log(`Astro's overhead: the bare handler ingests ${(bare.rate / astro.rate).toFixed(2)}× as many ballots per second (p99 ${(astro.p99 / bare.p99).toFixed(2)}× as long through Astro).`);
+console.log(
+  `Astro's overhead: the bare handler ingests ${(bare.rate / astro.rate).toFixed(2)}× as many ballots per second (p99 ${(astro.p99 / bare.p99).toFixed(2)}× as long through Astro).`,
+);
 if (astro.missing || bare.missing) {
   console.error('Some acknowledged ballots are missing from the database.');
   process.exitCode = 1;

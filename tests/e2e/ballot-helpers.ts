@@ -14,7 +14,10 @@ export async function fillVoter(page: Page, who: { first: string; last: string; 
 export async function nominate(page: Page, slot: string, query: string, name: string): Promise<void> {
   const input = page.getByRole('combobox', { name: slot });
   await input.fill(query);
-  await page.getByRole('option', { name: new RegExp(`^${name}`) }).first().click();
+  await page
+    .getByRole('option', { name: new RegExp(`^${name}`) })
+    .first()
+    .click();
   await expect(input).toHaveValue(name);
 }
 

@@ -2,7 +2,19 @@ import { expect, expectNoAxeViolations, test } from './fixtures.ts';
 import { fillVoter, voter } from './ballot-helpers.ts';
 
 /** The demo survey's form-data names: none of them may reach a voter's eyes. */
-const FIELD_NAMES = ['name-first', 'name-last', 'medical-credential', 'medical-license', 'medical-practice', 'email', 'affirm', 'languages', 'headshot', 'faces', 'asktheexpert'];
+const FIELD_NAMES = [
+  'name-first',
+  'name-last',
+  'medical-credential',
+  'medical-license',
+  'medical-practice',
+  'email',
+  'affirm',
+  'languages',
+  'headshot',
+  'faces',
+  'asktheexpert',
+];
 
 test.describe('errors in the voter’s words', () => {
   test('an empty submit shows "There is a problem" with a link per problem, in labels, and focus moves to it', async ({ page }) => {

@@ -152,7 +152,12 @@ test.describe('the ballot', () => {
     const post = page.waitForRequest((request) => request.method() === 'POST' && request.url().includes('/api/survey?'));
     await page.getByRole('button', { name: 'Submit' }).click();
     const url = new URL((await post).url());
-    expect(Object.fromEntries(url.searchParams)).toMatchObject({ secret: 'demo', project_id: 'top-doctors-demo', project_type: 'form', sheet: 'Top Doctors 2027 ballots' });
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      secret: 'demo',
+      project_id: 'top-doctors-demo',
+      project_type: 'form',
+      sheet: 'Top Doctors 2027 ballots',
+    });
     expect((await post).headers()['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     await expect(page.getByText('Your ballot has been received.')).toBeVisible();
   });
@@ -239,4 +244,7 @@ test.describe('when the survey API cannot be reached', () => {
   });
 });
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082',
+  'hex',
+);

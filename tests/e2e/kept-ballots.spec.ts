@@ -162,7 +162,14 @@ test('a ballot kept for a day is no longer sent in silence: the voter sends it a
             ['writeins[0][category]', 'Primary Care / Pediatrics'],
             ['affirm', 'on'],
           ];
-          tx.objectStore('outbox').put({ key: crypto.randomUUID(), slug: 'top-doctors-demo', url: '/api/survey?project_id=top-doctors-demo&project_type=form', entries, createdAt, reported: true });
+          tx.objectStore('outbox').put({
+            key: crypto.randomUUID(),
+            slug: 'top-doctors-demo',
+            url: '/api/survey?project_id=top-doctors-demo&project_type=form',
+            entries,
+            createdAt,
+            reported: true,
+          });
           tx.oncomplete = () => resolve();
         };
       }),

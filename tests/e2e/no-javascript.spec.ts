@@ -36,7 +36,9 @@ test.describe('with JavaScript off', () => {
   });
 
   for (const secret of [SECRETS.evelyn, 'demo']) {
-    test(`a personal link (${secret === 'demo' ? 'demo' : 'a voter’s'}) shows the header, welcome, rules and footer, and says it needs JavaScript`, async ({ page }) => {
+    test(`a personal link (${secret === 'demo' ? 'demo' : 'a voter’s'}) shows the header, welcome, rules and footer, and says it needs JavaScript`, async ({
+      page,
+    }) => {
       await page.goto(`/top-doctors-demo/${secret}`);
       await expect(page.getByText('Your personal ballot needs JavaScript.', { exact: false })).toBeVisible();
       await expect(page.getByRole('banner').getByRole('heading', { name: 'Top Doctors 2027' })).toBeVisible();
@@ -71,7 +73,8 @@ test.describe('a ballot sent without JavaScript', () => {
   function ballotRequests(page: Page): Array<{ method: string; url: string }> {
     const seen: Array<{ method: string; url: string }> = [];
     page.on('request', (request) => {
-      if (new URL(request.url()).pathname.startsWith('/api/survey') || request.url().includes('email=')) seen.push({ method: request.method(), url: request.url() });
+      if (new URL(request.url()).pathname.startsWith('/api/survey') || request.url().includes('email='))
+        seen.push({ method: request.method(), url: request.url() });
     });
     return seen;
   }

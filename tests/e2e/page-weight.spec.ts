@@ -12,7 +12,12 @@ function recordRequests(page: Page) {
   page.on('request', (request) => urls.push(request.url()));
   page.on('requestfinished', (request) => {
     if (request.resourceType() !== 'script') return;
-    reads.push(request.sizes().then((sizes) => [request.url(), sizes.responseHeadersSize + sizes.responseBodySize] as [string, number], () => undefined));
+    reads.push(
+      request.sizes().then(
+        (sizes) => [request.url(), sizes.responseHeadersSize + sizes.responseBodySize] as [string, number],
+        () => undefined,
+      ),
+    );
   });
   return {
     urls: () => [...urls],

@@ -47,7 +47,12 @@ test.describe('a build while the server runs', () => {
     const folder = path.join(surveys, 'peer-awards');
     cpSync(path.join(surveys, 'top-doctors-demo'), folder, { recursive: true });
     const file = path.join(folder, 'survey.yaml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('project_id: top-doctors-demo', 'project_id: peer-awards').replace('survey_title: Top Doctors 2027', 'survey_title: Peer Awards 2028'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8')
+        .replace('project_id: top-doctors-demo', 'project_id: peer-awards')
+        .replace('survey_title: Top Doctors 2027', 'survey_title: Peer Awards 2028'),
+    );
     appendFileSync(path.join(folder, 'nominees.csv'), 'pa-0001,Quentin Rebuildsworth,Cardiology,Riverside,Riverside Heart Institute\n');
     build(surveys);
 

@@ -132,7 +132,8 @@ test.describe('Faces and Experts reservations', () => {
     await Promise.all(voters.map((page) => page.getByRole('button', { name: 'Submit' }).click()));
 
     const reserved = 'THE FACE OF Family Medicine is reserved for you.';
-    const lost = 'THE FACE OF Family Medicine was taken by another ballot that arrived before yours, so it could not be reserved for you. Your ballot was received and counts all the same.';
+    const lost =
+      'THE FACE OF Family Medicine was taken by another ballot that arrived before yours, so it could not be reserved for you. Your ballot was received and counts all the same.';
     for (const page of voters) {
       await expect(page.getByText('Your ballot has been received.')).toBeVisible();
       await expect(page.getByText(reserved).or(page.getByText(lost))).toBeVisible();

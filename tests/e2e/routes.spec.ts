@@ -53,7 +53,11 @@ test.describe('delivery', () => {
     page.on('response', (response) => {
       if (!response.url().includes('/_astro/') || !response.url().endsWith('.js')) return;
       // Files under 1 KB are not worth compressing and go out as they are.
-      scripts.push(response.body().then((body) => `${response.headers()['content-encoding'] ?? (body.length < 1024 ? 'small' : 'none')} ${response.headers()['cache-control']}`));
+      scripts.push(
+        response
+          .body()
+          .then((body) => `${response.headers()['content-encoding'] ?? (body.length < 1024 ? 'small' : 'none')} ${response.headers()['cache-control']}`),
+      );
     });
     await page.goto('/top-doctors-demo/');
     await expect(page.getByRole('form', { name: 'Ballot' })).toBeVisible();

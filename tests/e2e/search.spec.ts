@@ -32,7 +32,11 @@ test.beforeEach(async ({ page }) => {
 });
 
 test('shows each category group with its ads and sub-categories of three nomination inputs', async ({ page }) => {
-  await expect(page.getByRole('region', { name: 'Your nominations' }).getByRole('heading', { level: 3 })).toHaveText(['Primary Care', 'Heart and Lungs', 'Surgery']);
+  await expect(page.getByRole('region', { name: 'Your nominations' }).getByRole('heading', { level: 3 })).toHaveText([
+    'Primary Care',
+    'Heart and Lungs',
+    'Surgery',
+  ]);
   const primaryCare = page.getByRole('region', { name: 'Primary Care' });
   await expect(primaryCare.getByRole('img', { name: 'Advertisement' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Surgery' }).getByRole('img')).toHaveCount(0);
@@ -66,7 +70,9 @@ test('suggests 12 nominees once typing pauses, with the details that tell them a
   const input = await typeInto(page, 'Cardiology, First Nomination', 'maria');
   await expect(options(page)).toHaveCount(12);
   expect(searches).toHaveLength(1);
-  expect(JSON.parse(searches[0])).toEqual({ requests: [{ indexName: 'top-doctors-demo', params: { query: 'maria', hitsPerPage: 12, page: 0, optionalFilters: ['specialty:Cardiology'] } }] });
+  expect(JSON.parse(searches[0])).toEqual({
+    requests: [{ indexName: 'top-doctors-demo', params: { query: 'maria', hitsPerPage: 12, page: 0, optionalFilters: ['specialty:Cardiology'] } }],
+  });
   await expect(input).toHaveAttribute('aria-expanded', 'true');
 
   const lakeview = options(page).filter({ hasText: 'Lakeview Heart Institute' }).filter({ hasText: 'Maria Garcia' });
@@ -272,27 +278,35 @@ interface InsightsEvent {
  * engine with a queryID added, Insights events are recorded. Returns what Algolia was sent.
  */
 async function servedWithAlgolia(page: Page) {
-  const sent = { searches: [] as Array<{ requests: Array<Record<string, unknown>> }>, events: [] as InsightsEvent[], eventUrls: [] as URL[], queryIDs: [] as string[] };
+  const sent = {
+    searches: [] as Array<{ requests: Array<Record<string, unknown>> }>,
+    events: [] as InsightsEvent[],
+    eventUrls: [] as URL[],
+    queryIDs: [] as string[],
+  };
   const connect = surveyCspSources({ categories: {}, ...ALGOLIA } as never)['connect-src']!;
-  await page.route((url) => url.pathname === DEMO, async (route) => {
-    const response = await route.fetch();
-    const html = await response.text();
-    // The survey prop of the nominations island, the one that configures the search, names no Algolia index yet.
-    const island = html.indexOf('component-export="Nominations"');
-    expect(island).toBeGreaterThan(0);
-    let body = html;
-    for (const [key, value] of Object.entries(ALGOLIA)) {
-      const unset = `&quot;${key}&quot;:[0]`;
-      const at = body.indexOf(unset, island);
-      expect(at).toBeGreaterThan(island);
-      body = `${body.slice(0, at)}&quot;${key}&quot;:[0,&quot;${value}&quot;]${body.slice(at + unset.length)}`;
-    }
-    const policy = (text: string) => text.replace("connect-src 'self'", `connect-src 'self' ${connect.join(' ')}`);
-    const headers: Record<string, string> = { ...response.headers(), 'content-security-policy': policy(response.headers()['content-security-policy']) };
-    delete headers['content-encoding'];
-    delete headers['content-length'];
-    await route.fulfill({ response, headers, body: policy(body) });
-  });
+  await page.route(
+    (url) => url.pathname === DEMO,
+    async (route) => {
+      const response = await route.fetch();
+      const html = await response.text();
+      // The survey prop of the nominations island, the one that configures the search, names no Algolia index yet.
+      const island = html.indexOf('component-export="Nominations"');
+      expect(island).toBeGreaterThan(0);
+      let body = html;
+      for (const [key, value] of Object.entries(ALGOLIA)) {
+        const unset = `&quot;${key}&quot;:[0]`;
+        const at = body.indexOf(unset, island);
+        expect(at).toBeGreaterThan(island);
+        body = `${body.slice(0, at)}&quot;${key}&quot;:[0,&quot;${value}&quot;]${body.slice(at + unset.length)}`;
+      }
+      const policy = (text: string) => text.replace("connect-src 'self'", `connect-src 'self' ${connect.join(' ')}`);
+      const headers: Record<string, string> = { ...response.headers(), 'content-security-policy': policy(response.headers()['content-security-policy']) };
+      delete headers['content-encoding'];
+      delete headers['content-length'];
+      await route.fulfill({ response, headers, body: policy(body) });
+    },
+  );
   await page.route(/^https:\/\/testapp01-(dsn\.algolia\.net|\d\.algolianet\.com)\//i, async (route) => {
     const body = route.request().postDataJSON() as { requests: Array<Record<string, unknown>> };
     sent.searches.push(body);
@@ -322,13 +336,22 @@ test.describe('with Algolia', () => {
     await expect(options(page)).toHaveCount(12);
     expect(sent.searches).toHaveLength(1);
     const [search] = sent.searches[0].requests;
-    expect(search).toMatchObject({ indexName: 'top_doctors_2027', query: 'maria', hitsPerPage: 12, page: 0, optionalFilters: ['specialty:Cardiology'], clickAnalytics: true });
+    expect(search).toMatchObject({
+      indexName: 'top_doctors_2027',
+      query: 'maria',
+      hitsPerPage: 12,
+      page: 0,
+      optionalFilters: ['specialty:Cardiology'],
+      clickAnalytics: true,
+    });
     expect(search.userToken).toMatch(ANONYMOUS);
 
     const names = await options(page).allTextContents();
     const position = names.findIndex((text) => text.includes('Maria Garcia') && text.includes('Lakeview Heart Institute')) + 1;
     expect(position).toBeGreaterThan(0);
-    await options(page).nth(position - 1).click();
+    await options(page)
+      .nth(position - 1)
+      .click();
     await expect(input).toHaveValue('Maria Garcia');
 
     await expect.poll(() => sent.events.length).toBe(2);
@@ -408,7 +431,11 @@ test('one search instance serves every slot: its code is fetched once, on first 
   await page.waitForTimeout(300);
   expect(searches).toEqual([]);
 
-  for (const [name, query] of [['Pediatrics, First Nomination', 'siob'], ['Neurosurgery, Third Nomination', 'castel'], ['Pediatrics, Second Nomination', 'lukasz']] as const) {
+  for (const [name, query] of [
+    ['Pediatrics, First Nomination', 'siob'],
+    ['Neurosurgery, Third Nomination', 'castel'],
+    ['Pediatrics, Second Nomination', 'lukasz'],
+  ] as const) {
     await fillIn(page, name, query);
     await expect(options(page).first()).toBeVisible();
     await page.keyboard.press('Escape');

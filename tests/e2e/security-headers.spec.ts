@@ -13,7 +13,11 @@ const written = (pathname: string) => {
   for (const [name, value] of headersFor(rules, pathname)) (headers[name.toLowerCase()] ??= []).push(value);
   return headers;
 };
-const directive = (policy: string, name: string) => policy.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name} `)) ?? '';
+const directive = (policy: string, name: string) =>
+  policy
+    .split(';')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith(`${name} `)) ?? '';
 
 const HARDENING = {
   'referrer-policy': 'no-referrer',
@@ -47,7 +51,7 @@ test('a survey with nothing configured allows no third party: its own origin and
   expect(html).not.toMatch(/http-equiv="content-security-policy"/i);
 });
 
-test('the not-found page carries its own policy outside every survey, and its folder\'s inside one', async ({ request }) => {
+test("the not-found page carries its own policy outside every survey, and its folder's inside one", async ({ request }) => {
   const outside = await request.get('/nowhere/');
   expect(outside.status()).toBe(404);
   expect([outside.headers()['content-security-policy']]).toEqual(written('/404.html')['content-security-policy']);
@@ -60,7 +64,11 @@ test('the not-found page carries its own policy outside every survey, and its fo
 test('a survey that configures third parties allows exactly their hosts, for a personal link too', async ({ request }) => {
   const policy = (await request.get('/members-choice/')).headers()['content-security-policy'];
   expect((await request.get(`/members-choice/${SECRETS.member}`)).headers()['content-security-policy']).toBe(policy);
-  expect(directive(policy, 'script-src').split(' ').filter((source) => source.startsWith('https:'))).toEqual([
+  expect(
+    directive(policy, 'script-src')
+      .split(' ')
+      .filter((source) => source.startsWith('https:')),
+  ).toEqual([
     'https://www.googletagmanager.com',
     'https://connect.facebook.net',
     'https://snap.licdn.com',
@@ -77,14 +85,23 @@ test('the API answers with a policy that loads nothing and may not be framed', a
   expect(response.headers()['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
 });
 
-for (const pathname of ['/top-doctors-demo/', '/top-doctors-demo/thankyou', '/members-choice/demo', '/best-dentists-2024/', '/nowhere/', '/members-choice/no/such/page']) {
+for (const pathname of [
+  '/top-doctors-demo/',
+  '/top-doctors-demo/thankyou',
+  '/members-choice/demo',
+  '/best-dentists-2024/',
+  '/nowhere/',
+  '/members-choice/no/such/page',
+]) {
   test(`${pathname} runs under its policy without a single violation`, async ({ page }) => {
     await interceptThirdParties(page);
     const violations: string[] = [];
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
     });
-    page.on('console', (message) => message.text().includes('Content Security Policy') || message.text().startsWith('CSP violation') ? violations.push(message.text()) : undefined);
+    page.on('console', (message) =>
+      message.text().includes('Content Security Policy') || message.text().startsWith('CSP violation') ? violations.push(message.text()) : undefined,
+    );
     await page.goto(pathname);
     await page.waitForLoadState('networkidle');
     if (pathname === '/members-choice/demo') await expect(page.getByRole('combobox', { name: 'Select Language' })).toBeVisible({ timeout: 8000 });

@@ -9,7 +9,10 @@ import { ROOT, startServer } from '../support/server.mjs';
 // Error reporting is set at build time (PUBLIC_SENTRY_DSN): the suite's own build has none,
 // so this file also builds the site with a DSN that points at a local stand-in for Sentry's
 // ingest, and serves that build on a port of its own.
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082',
+  'hex',
+);
 const FIRST_PORT = Number(process.env.E2E_PORT ?? 4322) + 30;
 
 /** Fills a whole demo ballot with a file, and submits it. */
@@ -32,7 +35,13 @@ test.describe('with a Sentry DSN', () => {
     sentry = await startSentryRecorder(FIRST_PORT);
     execFileSync(process.execPath, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', 'dist-e2e/sentry'], {
       cwd: ROOT,
-      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', PUBLIC_SENTRY_DSN: sentry.dsn, PUBLIC_SENTRY_ENVIRONMENT: 'e2e', PUBLIC_SENTRY_RELEASE: 'peervote@e2e' },
+      env: {
+        ...process.env,
+        ASTRO_TELEMETRY_DISABLED: '1',
+        PUBLIC_SENTRY_DSN: sentry.dsn,
+        PUBLIC_SENTRY_ENVIRONMENT: 'e2e',
+        PUBLIC_SENTRY_RELEASE: 'peervote@e2e',
+      },
       stdio: 'pipe',
     });
     server = await startServer({
@@ -47,7 +56,9 @@ test.describe('with a Sentry DSN', () => {
 
   test('a refused post is reported with the ballot attached (files by name and size) and the voter as user', async ({ page }) => {
     await page.route('**/api/survey?*', (route) =>
-      route.request().method() === 'POST' ? route.fulfill({ status: 422, contentType: 'application/json', body: '{"error":"invalid_ballot","problems":[]}' }) : route.fallback(),
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 422, contentType: 'application/json', body: '{"error":"invalid_ballot","problems":[]}' })
+        : route.fallback(),
     );
     const who = voter('sentry');
     await page.goto(`${server.url}/top-doctors-demo/`);
@@ -61,7 +72,12 @@ test.describe('with a Sentry DSN', () => {
     expect(attachments).toHaveLength(1);
     expect(attachments[0].header).toMatchObject({ type: 'attachment', filename: 'ballot.json', content_type: 'application/json' });
     const ballot = attachments[0].payload;
-    expect(ballot).toMatchObject({ email: who.email, 'medical-practice': who.practice, affirm: 'on', 'nominations[Heart and Lungs][Cardiology][1]': expect.any(String) });
+    expect(ballot).toMatchObject({
+      email: who.email,
+      'medical-practice': who.practice,
+      affirm: 'on',
+      'nominations[Heart and Lungs][Cardiology][1]': expect.any(String),
+    });
     expect(ballot.headshot).toEqual({ file: 'portrait.png', size: PNG.length, type: 'image/png' });
   });
 
@@ -84,7 +100,7 @@ test.describe('with a Sentry DSN', () => {
   });
 });
 
-test.describe('without a Sentry DSN (the suite\'s build)', () => {
+test.describe("without a Sentry DSN (the suite's build)", () => {
   test('the build holds no Sentry code', () => {
     const assets = path.join(ROOT, 'dist/client/_astro');
     const withSentry = readdirSync(assets).filter((file) => file.endsWith('.js') && /sentry/i.test(readFileSync(path.join(assets, file), 'utf8')));

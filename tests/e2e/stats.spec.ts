@@ -11,7 +11,10 @@ import { parseSlotName } from '../../src/survey/ballot-keys.ts';
 /** Posts the demo ballot number `n` of tests/support/ballots.mjs; returns its nominations per "sub-category|group". */
 async function postFullBallot(request: APIRequestContext, baseURL: string, n: number): Promise<Map<string, number>> {
   const fields = demoBallotFields(n);
-  const response = await request.post('/api/survey?project_id=top-doctors-demo&project_type=form', { headers: { Origin: baseURL }, multipart: Object.fromEntries(fields) });
+  const response = await request.post('/api/survey?project_id=top-doctors-demo&project_type=form', {
+    headers: { Origin: baseURL },
+    multipart: Object.fromEntries(fields),
+  });
   expect(response.status(), await response.text()).toBe(201);
   const counts = new Map<string, number>();
   for (const [name, value] of fields) {
@@ -22,14 +25,21 @@ async function postFullBallot(request: APIRequestContext, baseURL: string, n: nu
 }
 
 test.describe('the stats pages', () => {
-  test('/stats shows the ballots, nominations and write-ins submitted, per day and per category, and refreshes every minute', async ({ page, request, baseURL }) => {
+  test('/stats shows the ballots, nominations and write-ins submitted, per day and per category, and refreshes every minute', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     const nominations = new Map<string, number>();
     for (const n of [0, 1, 2]) {
       for (const [key, count] of await postFullBallot(request, baseURL!, n)) nominations.set(key, (nominations.get(key) ?? 0) + count);
     }
     const total = [...nominations.values()].reduce((a, b) => a + b, 0);
     // A ballot sent with the demo secret is not counted.
-    const demo = await request.post('/api/survey?project_id=top-doctors-demo&project_type=form&secret=demo', { headers: { Origin: baseURL! }, multipart: Object.fromEntries(demoBallotFields(9)) });
+    const demo = await request.post('/api/survey?project_id=top-doctors-demo&project_type=form&secret=demo', {
+      headers: { Origin: baseURL! },
+      multipart: Object.fromEntries(demoBallotFields(9)),
+    });
     expect(demo.status()).toBe(201);
 
     await page.clock.install();
@@ -64,7 +74,18 @@ test.describe('the stats pages', () => {
   });
 
   test('/workplace-stats ranks the workplaces, folds the small ones into Other, and finds one’s own', async ({ page, request, baseURL }) => {
-    const practices = ['Hilltop Hospital', 'Hilltop Hospital', 'hilltop  hospital', 'Hilltop Hospital', 'Lakeside Clinic', 'Lakeside Clinic', 'LAKESIDE CLINIC', 'Tiny Practice', 'Small Group', 'Small Group'];
+    const practices = [
+      'Hilltop Hospital',
+      'Hilltop Hospital',
+      'hilltop  hospital',
+      'Hilltop Hospital',
+      'Lakeside Clinic',
+      'Lakeside Clinic',
+      'LAKESIDE CLINIC',
+      'Tiny Practice',
+      'Small Group',
+      'Small Group',
+    ];
     for (const practice of practices) await postDemoBallot(request, baseURL!, practice);
 
     await page.goto('/top-doctors-demo/workplace-stats');
@@ -105,7 +126,11 @@ test.describe('the stats pages', () => {
     });
 
     test(`/${path} fits a 360 px wide phone without sideways scrolling`, async ({ page, request, baseURL }) => {
-      for (const practice of ['A Practice With A Rather Long Name Of Many Words', 'A Practice With A Rather Long Name Of Many Words', 'A Practice With A Rather Long Name Of Many Words']) {
+      for (const practice of [
+        'A Practice With A Rather Long Name Of Many Words',
+        'A Practice With A Rather Long Name Of Many Words',
+        'A Practice With A Rather Long Name Of Many Words',
+      ]) {
         await postDemoBallot(request, baseURL!, practice);
       }
       await postFullBallot(request, baseURL!, 1);

@@ -46,7 +46,10 @@ test('with nothing configured, the demo survey loads no third-party code at all'
   await expect(page.locator('#peervote-third-parties')).toHaveCount(0);
 });
 
-test('a survey that configures them loads GA4, the Facebook pixel and LinkedIn Insight once each, with its ids, after the page has loaded', async ({ page, baseURL }) => {
+test('a survey that configures them loads GA4, the Facebook pixel and LinkedIn Insight once each, with its ids, after the page has loaded', async ({
+  page,
+  baseURL,
+}) => {
   const hits = await interceptThirdParties(page);
   await page.goto('/members-choice/');
   await expect.poll(() => hits.filter((hit) => hit.kind.endsWith('-hit') && hit.url.searchParams.get('cmd') !== 'js').length).toBe(3);

@@ -78,7 +78,10 @@ export async function interceptThirdParties(page: Page): Promise<Hit[]> {
 export const hitsOf = (hits: Hit[], kind: Hit['kind']) => hits.filter((hit) => hit.kind === kind);
 
 /** The GA4 events recorded so far, by name. */
-export const gaEvents = (hits: Hit[]) => hitsOf(hits, 'ga-hit').filter((hit) => hit.url.searchParams.get('cmd') === 'event').map((hit) => hit.url.searchParams.get('en'));
+export const gaEvents = (hits: Hit[]) =>
+  hitsOf(hits, 'ga-hit')
+    .filter((hit) => hit.url.searchParams.get('cmd') === 'event')
+    .map((hit) => hit.url.searchParams.get('en'));
 
 /**
  * Rewrites the page's text as Google Translate does: each text node outside `translate="no"`

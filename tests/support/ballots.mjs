@@ -62,7 +62,9 @@ export function multipart(fields, boundary = `----peervote${Math.random().toStri
     if (typeof value === 'string') {
       chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
     } else {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${value.name}"\r\nContent-Type: ${value.type}\r\n\r\n`));
+      chunks.push(
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${value.name}"\r\nContent-Type: ${value.type}\r\n\r\n`),
+      );
       chunks.push(Buffer.from(value.data), Buffer.from('\r\n'));
     }
   }

@@ -63,7 +63,9 @@ export async function storeBallots(db: Kysely<Database>, ballots: HandBallot[]):
       createdAt: at,
       parts: {
         answers: Object.entries(b.answers ?? {}).map(([field, value]) => ({ field, position: 0, value })),
-        nominations: Object.entries(b.votes ?? {}).flatMap(([subcategory, nominees]) => nominees.map((nomineeId, i) => ({ group: 'Medicine', subcategory, slot: i + 1, nomineeId }))),
+        nominations: Object.entries(b.votes ?? {}).flatMap(([subcategory, nominees]) =>
+          nominees.map((nomineeId, i) => ({ group: 'Medicine', subcategory, slot: i + 1, nomineeId })),
+        ),
         writeIns: (b.writeIns ?? []).map(([name, subcategory], position) => ({ position, name, group: 'Medicine', subcategory })),
         reservations: b.faces ? [{ field: 'faces', kind: 'faces', tile: b.faces }] : [],
       },

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 
 /** One item of a Sentry envelope: its header and its payload (parsed when JSON). */
-export interface EnvelopeItem {
+interface EnvelopeItem {
   header: { type: string; length?: number; filename?: string; content_type?: string; [key: string]: unknown };
   payload: any;
 }
@@ -19,7 +19,7 @@ export interface Envelope {
  * Parses Sentry's envelope format: a header line, then per item a header line and a payload
  * of `length` bytes (or up to the next newline when the header gives no length).
  */
-export function parseEnvelope(body: Buffer, path = ''): Envelope {
+function parseEnvelope(body: Buffer, path = ''): Envelope {
   let at = 0;
   const line = () => {
     const end = body.indexOf(0x0a, at);

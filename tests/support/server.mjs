@@ -22,7 +22,7 @@ function portRange() {
 }
 
 /** A free port in `base`..`base + span - 1`, starting at a random place so that parallel test files rarely collide. */
-export async function freePort({ base, span } = portRange()) {
+async function freePort({ base, span } = portRange()) {
   const start = Math.floor(Math.random() * span);
   for (let i = 0; i < span; i++) {
     const port = base + ((start + i) % span);

@@ -4,7 +4,7 @@ import type { SignalBallot } from '../../src/server/results/signals.ts';
 // pattern planted in it. Seeded, so every run sees the same ballots.
 
 /** A seeded random number generator (mulberry32): the same seed gives the same numbers. */
-export function seeded(seed: number): () => number {
+function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -97,13 +97,17 @@ export function plantedPatterns(): Record<string, SignalBallot[]> {
   const cardiology = (...ids: string[]) => ids.map((nomineeId) => ({ group: 'Medicine', subcategory: 'Cardiology', nomineeId }));
   return {
     // 30 ballots a minute from one address, made-up names, licence-less.
-    address_burst: range(30).map((i) => planted(`addr-${i}`, day(2) + i * 2_000, { clientHash: 'addr-stuffer', agentHash: `agent-${i % 3}`, votes: cardiology(`c-${150 + (i % 40)}`) })),
+    address_burst: range(30).map((i) =>
+      planted(`addr-${i}`, day(2) + i * 2_000, { clientHash: 'addr-stuffer', agentHash: `agent-${i % 3}`, votes: cardiology(`c-${150 + (i % 40)}`) }),
+    ),
     // One scripted browser behind rotating addresses.
     device_burst: range(12).map((i) => planted(`dev-${i}`, day(4) + minutes(i * 0.5), { agentHash: 'agent-headless-bot' })),
     // Ten votes in six minutes for a little-known nominee, from different people.
     nominee_burst: range(10).map((i) => planted(`nom-${i}`, day(6) + minutes(i * 0.6), { votes: cardiology('c-177', `c-${i}`) })),
     // Copies of one template, spread over days.
-    near_identical: range(3).map((i) => planted(`copy-${i}`, day(1 + i * 3) + minutes(i * 37), { votes: cardiology('c-190', 'c-191', 'c-192', 'c-193', i === 2 ? 'c-199' : 'c-194') })),
+    near_identical: range(3).map((i) =>
+      planted(`copy-${i}`, day(1 + i * 3) + minutes(i * 37), { votes: cardiology('c-190', 'c-191', 'c-192', 'c-193', i === 2 ? 'c-199' : 'c-194') }),
+    ),
     // Licence numbers that fail their check.
     bad_license: [
       planted('lic-0', day(3), { license: '1234567890' }),
@@ -113,7 +117,10 @@ export function plantedPatterns(): Record<string, SignalBallot[]> {
     // One licence, three emails.
     license_repeat: range(3).map((i) => planted(`rep-${i}`, day(2 + i * 4), { license: 'MD777777', email: `someone${i}@example.org` })),
     // Two voters on the list naming each other.
-    reciprocal: [planted('rec-0', day(7), { nomineeId: 'c-160', votes: cardiology('c-161', 'c-5') }), planted('rec-1', day(8), { nomineeId: 'c-161', votes: cardiology('c-160', 'c-9') })],
+    reciprocal: [
+      planted('rec-0', day(7), { nomineeId: 'c-160', votes: cardiology('c-161', 'c-5') }),
+      planted('rec-1', day(8), { nomineeId: 'c-161', votes: cardiology('c-160', 'c-9') }),
+    ],
     // Six ballots naming the same three little-known cardiologists, days apart.
     bloc: range(6).map((i) => planted(`bloc-${i}`, day(i * 2) + minutes(i * 101), { votes: cardiology('c-181', 'c-182', 'c-183') })),
   };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 
 /** The repository's surveys folder. */
-export const SURVEYS = path.resolve('surveys');
+const SURVEYS = path.resolve('surveys');
 
 /** Copies the sample surveys to a fresh folder, so a test may break one without touching the repository. */
 export function copySurveys(): string {

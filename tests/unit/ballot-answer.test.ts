@@ -7,10 +7,25 @@ const refusal = (error: string, message: string, problems: unknown[] = []) => ({
 describe('what an answer of the survey API means for the voter', () => {
   it.each<[string, BallotAnswer, string, boolean]>([
     ['201 with a receipt', { status: 201, body: receipt }, 'stored', true],
-    ['409 already_submitted', { status: 409, body: refusal('already_submitted', 'A ballot has already been received for this personal link; the first one is kept.') }, 'already-received', true],
-    ['409 request_in_progress', { status: 409, body: refusal('request_in_progress', 'This ballot is still being received; try again in a moment.') }, 'in-progress', false],
+    [
+      '409 already_submitted',
+      { status: 409, body: refusal('already_submitted', 'A ballot has already been received for this personal link; the first one is kept.') },
+      'already-received',
+      true,
+    ],
+    [
+      '409 request_in_progress',
+      { status: 409, body: refusal('request_in_progress', 'This ballot is still being received; try again in a moment.') },
+      'in-progress',
+      false,
+    ],
     ['409 without a body', { status: 409, body: null }, 'in-progress', false],
-    ['422 invalid_ballot', { status: 422, body: refusal('invalid_ballot', 'Some answers need another look.', [{ path: 'email', message: 'email is not valid.' }]) }, 'refused', true],
+    [
+      '422 invalid_ballot',
+      { status: 422, body: refusal('invalid_ballot', 'Some answers need another look.', [{ path: 'email', message: 'email is not valid.' }]) },
+      'refused',
+      true,
+    ],
     ['410 expired', { status: 410, body: refusal('expired', 'Survey form has expired!') }, 'refused', true],
     ['403 invalid_link', { status: 403, body: refusal('invalid_link', 'Sorry, this link is invalid!') }, 'refused', true],
     ['400 with a body that is no JSON', { status: 400, body: null }, 'refused', true],
@@ -34,8 +49,16 @@ describe('what an answer of the survey API means for the voter', () => {
   });
 
   it('keeps a refusal’s sentence and well-formed problems, and drops the rest', () => {
-    const verdict = classifyAnswer({ status: 422, body: { error: 'invalid_ballot', message: 'Some answers need another look.', problems: [{ path: 'email', message: 'is not valid.' }, { path: 3 }, null] } });
-    expect(verdict).toEqual({ kind: 'refused', status: 422, message: 'Some answers need another look.', problems: [{ path: 'email', message: 'is not valid.' }] });
+    const verdict = classifyAnswer({
+      status: 422,
+      body: { error: 'invalid_ballot', message: 'Some answers need another look.', problems: [{ path: 'email', message: 'is not valid.' }, { path: 3 }, null] },
+    });
+    expect(verdict).toEqual({
+      kind: 'refused',
+      status: 422,
+      message: 'Some answers need another look.',
+      problems: [{ path: 'email', message: 'is not valid.' }],
+    });
   });
 
   it('says whether a try-later came with no answer at all (offline)', () => {
@@ -49,11 +72,37 @@ describe('a refusal in the voter’s words', () => {
 
   it.each<[string, { message?: string; problems: Array<{ path: string; message: string }> }, string[]]>([
     ['the sentence alone', { message: 'Survey form has expired!', problems: [] }, ['Survey form has expired!']],
-    ['a field by its label', { message: 'Some answers need another look.', problems: [{ path: 'email', message: 'email is not valid.' }] }, ['Some answers need another look.', 'Email: email is not valid.']],
-    ['no form-data name or code for what is no field', { message: 'Sorry, this link is invalid!', problems: [{ path: 'secret', message: 'is not a valid personal link.' }] }, ['Sorry, this link is invalid!']],
-    ['a whole sentence about what is no field', { problems: [{ path: 'nominations[A][B][1]', message: 'That nominee is not on the list.' }] }, ['That nominee is not on the list.']],
-    ['a sentence that names its field, without the label again', { problems: [{ path: 'email', message: 'Email is not valid. Enter an address like name@example.org.' }] }, ['Email is not valid. Enter an address like name@example.org.']],
-    ['each line once', { message: 'x.', problems: [{ path: 'affirm', message: 'is required.' }, { path: 'affirm', message: 'is required.' }] }, ['x.', 'I Affirm: is required.']],
+    [
+      'a field by its label',
+      { message: 'Some answers need another look.', problems: [{ path: 'email', message: 'email is not valid.' }] },
+      ['Some answers need another look.', 'Email: email is not valid.'],
+    ],
+    [
+      'no form-data name or code for what is no field',
+      { message: 'Sorry, this link is invalid!', problems: [{ path: 'secret', message: 'is not a valid personal link.' }] },
+      ['Sorry, this link is invalid!'],
+    ],
+    [
+      'a whole sentence about what is no field',
+      { problems: [{ path: 'nominations[A][B][1]', message: 'That nominee is not on the list.' }] },
+      ['That nominee is not on the list.'],
+    ],
+    [
+      'a sentence that names its field, without the label again',
+      { problems: [{ path: 'email', message: 'Email is not valid. Enter an address like name@example.org.' }] },
+      ['Email is not valid. Enter an address like name@example.org.'],
+    ],
+    [
+      'each line once',
+      {
+        message: 'x.',
+        problems: [
+          { path: 'affirm', message: 'is required.' },
+          { path: 'affirm', message: 'is required.' },
+        ],
+      },
+      ['x.', 'I Affirm: is required.'],
+    ],
   ])('%s', (_, refusal, lines) => {
     expect(refusalLines(refusal, labels)).toEqual(lines);
   });

@@ -51,10 +51,25 @@ describe.each([
   ['checkbox: an option it does not have', { tags: ['X', 'Y'] }, 'tags', 'Tags must be one of the options shown.'],
   ['file: larger than maxFileSize', { cv: file(101) }, 'cv', 'Cv must be 100 bytes or smaller.'],
   ['file: a type it does not accept', { cv: file(10, 'text/html') }, 'cv', 'Cv must be a PDF, PNG or JPEG file.'],
-  ['nomination slot past votes_per_category', { 'nominations[Medicine][Cardiology][3]': 'n' }, 'nominations[Medicine][Cardiology][3]', 'is not a field of this ballot.'],
-  ['duplicate nominee in a sub-category', { 'nominations[Medicine][Cardiology][2]': 'n1' }, 'nominations[Medicine][Cardiology][2]', 'This nominee is already named in this category.'],
+  [
+    'nomination slot past votes_per_category',
+    { 'nominations[Medicine][Cardiology][3]': 'n' },
+    'nominations[Medicine][Cardiology][3]',
+    'is not a field of this ballot.',
+  ],
+  [
+    'duplicate nominee in a sub-category',
+    { 'nominations[Medicine][Cardiology][2]': 'n1' },
+    'nominations[Medicine][Cardiology][2]',
+    'This nominee is already named in this category.',
+  ],
   ['vote requirement', { 'nominations[Medicine][Cardiology][1]': ' ' }, 'nomination', voteRequirementMessage(1)],
-  ['write-in past the limit', { 'writeins[0][name]': 'A', 'writeins[0][category]': 'Medicine / Cardiology', 'writeins[1][name]': 'B', 'writeins[1][category]': 'Medicine / Cardiology' }, 'writeins[1][name]', 'You can add at most 1 write-in.'],
+  [
+    'write-in past the limit',
+    { 'writeins[0][name]': 'A', 'writeins[0][category]': 'Medicine / Cardiology', 'writeins[1][name]': 'B', 'writeins[1][category]': 'Medicine / Cardiology' },
+    'writeins[1][name]',
+    'You can add at most 1 write-in.',
+  ],
   ['a tile the survey marks taken', { faces: 'dermatology' }, 'faces', 'Reserve Your Faces Specialty: this tile is already taken; choose another.'],
   ['a tile that does not exist', { faces: 'podiatry' }, 'faces', 'Reserve Your Faces Specialty: choose one of the tiles shown.'],
   ['affirmation missing', { affirm: undefined }, 'affirm', 'Tick “I Affirm” to confirm the statements above.'],
@@ -70,7 +85,11 @@ test('email passes an empty value; "Other" carries its own text', () => {
 });
 
 test('every problem is reported at once', () => {
-  expect(check({ 'full-name': '', email: 'x', role: 'Z', admin: '1' }).map((p) => p.path).sort()).toEqual(['admin', 'email', 'full-name', 'role']);
+  expect(
+    check({ 'full-name': '', email: 'x', role: 'Z', admin: '1' })
+      .map((p) => p.path)
+      .sort(),
+  ).toEqual(['admin', 'email', 'full-name', 'role']);
 });
 
 test('the vote requirement message says "name" for one and "names" for more', () => {
@@ -80,7 +99,9 @@ test('the vote requirement message says "name" for one and "names" for more', ()
 
 describe('context', () => {
   test('the browser passes the look-up’s taken tiles', () => {
-    expect(check({ faces: 'cardiology' }, { taken: { faces: ['cardiology'] } })).toEqual([{ path: 'faces', message: 'Reserve Your Faces Specialty: this tile is already taken; choose another.' }]);
+    expect(check({ faces: 'cardiology' }, { taken: { faces: ['cardiology'] } })).toEqual([
+      { path: 'faces', message: 'Reserve Your Faces Specialty: this tile is already taken; choose another.' },
+    ]);
   });
 
   test('isKnownNominee is the seam for the nominee list; without it any non-empty id passes', () => {
@@ -92,7 +113,14 @@ describe('context', () => {
 });
 
 test('ballotParts takes a checked ballot apart and counts its votes', () => {
-  const input = { ...valid, tags: ['X', 'Other'], 'tags[other-answer]': 'Chess', 'writeins[0][name]': 'Dr. Wu', 'writeins[0][category]': 'Medicine / Dermatology', faces: 'cardiology' };
+  const input = {
+    ...valid,
+    tags: ['X', 'Other'],
+    'tags[other-answer]': 'Chess',
+    'writeins[0][name]': 'Dr. Wu',
+    'writeins[0][category]': 'Medicine / Dermatology',
+    faces: 'cardiology',
+  };
   const parts = ballotParts(config, input);
   expect(parts.answers).toEqual([
     { field: 'full-name', position: 0, value: 'Ada' },

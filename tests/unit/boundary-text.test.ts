@@ -19,7 +19,13 @@ describe('control characters', () => {
   });
 
   it('names every text that holds a NUL character', () => {
-    expect(nulProblems([['a', 'x'], ['b', 'y\u0000'], ['c', '\u0000']]).map((p) => p.path)).toEqual(['b', 'c']);
+    expect(
+      nulProblems([
+        ['a', 'x'],
+        ['b', 'y\u0000'],
+        ['c', '\u0000'],
+      ]).map((p) => p.path),
+    ).toEqual(['b', 'c']);
   });
 });
 

@@ -31,14 +31,26 @@ describe('the sample surveys', () => {
 const mistakes: Array<{ name: string; key: Array<string | number>; value: unknown; path: string; says: string }> = [
   { name: 'an unknown field type', key: ['layout', 2, 0, 'type'], value: 'phone', path: 'layout[2][0].type', says: 'expected one of' },
   { name: 'a misspelt key', key: ['vote_requirment'], value: 2, path: 'vote_requirment', says: 'not a known key' },
-  { name: 'text where a number belongs', key: ['votes_per_category'], value: 'three', path: 'votes_per_category', says: 'expected a whole number, got "three"' },
+  {
+    name: 'text where a number belongs',
+    key: ['votes_per_category'],
+    value: 'three',
+    path: 'votes_per_category',
+    says: 'expected a whole number, got "three"',
+  },
   { name: 'too many votes per category', key: ['votes_per_category'], value: 6, path: 'votes_per_category', says: '6' },
   { name: 'a missing project id', key: ['project_id'], value: undefined, path: 'project_id', says: 'is required' },
   { name: 'a select without options', key: ['layout', 1, 0, 'options'], value: undefined, path: 'layout[1][0]', says: 'needs `options`' },
   { name: 'a nested field without subfields', key: ['layout', 0, 0, 'fields'], value: undefined, path: 'layout[0][0]', says: 'needs `fields`' },
   { name: 'an impossible date', key: ['expiration_date'], value: 'next spring', path: 'expiration_date', says: 'expected a date' },
   { name: 'a rule that is not text', key: ['rules', 1], value: { text: 'x' }, path: 'rules[1]', says: 'expected a text' },
-  { name: 'an ad for no category', key: ['categories', 'ADS', 'Dentistry'], value: ['/media/x.svg'], path: 'categories.ADS.Dentistry', says: 'names no category' },
+  {
+    name: 'an ad for no category',
+    key: ['categories', 'ADS', 'Dentistry'],
+    value: ['/media/x.svg'],
+    path: 'categories.ADS.Dentistry',
+    says: 'names no category',
+  },
   { name: 'a duplicate field name', key: ['layout', 3, 0, 'name'], value: 'email', path: 'layout[3][0].name', says: 'already the name of layout[2][0]' },
   { name: 'a Universal Analytics id', key: ['analytics_id'], value: 'UA-1234-1', path: 'analytics_id', says: 'Google Analytics 4 measurement id' },
   { name: 'a pixel id with script in it', key: ['facebook_pixel'], value: "1');alert(1", path: 'facebook_pixel', says: 'digits only' },
@@ -71,7 +83,9 @@ describe('a broken survey file', () => {
   it('reports two surveys sharing a project id', () => {
     const dir = copySurveys();
     editSurvey(dir, 'members-choice', ['project_id'], 'top-doctors-demo');
-    expect(() => loadAllSurveys(dir)).toThrow(/members-choice[\\/]survey\.yaml[\s\S]*project_id: "top-doctors-demo" is already the project_id of survey "best-dentists-2024"|project_id/);
+    expect(() => loadAllSurveys(dir)).toThrow(
+      /members-choice[\\/]survey\.yaml[\s\S]*project_id: "top-doctors-demo" is already the project_id of survey "best-dentists-2024"|project_id/,
+    );
   });
 
   it('refuses a guessable personal secret, naming the rule and how to make one, but never the whole secret', () => {

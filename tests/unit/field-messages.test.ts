@@ -62,7 +62,12 @@ describe.each([
   ['a file over its size limit', { headshot: png(3 * 1024 * 1024) }, 'headshot', 'Headshot must be 2 MB or smaller.'],
   ['a file of a type it does not take', { headshot: png(10, 'application/pdf') }, 'headshot', 'Headshot must be a PNG or JPEG file.'],
   ['a field with its own message', { motto: '' }, 'motto', 'Tell us your motto, in a few words.'],
-  ['a custom reservation over 300 characters', { 'faces[custom]': 'x'.repeat(301) }, 'faces[custom]', 'Reserve Your Faces Specialty: your own text must be 300 characters or fewer.'],
+  [
+    'a custom reservation over 300 characters',
+    { 'faces[custom]': 'x'.repeat(301) },
+    'faces[custom]',
+    'Reserve Your Faces Specialty: your own text must be 300 characters or fewer.',
+  ],
   ['the affirmation not ticked', { affirm: undefined }, 'affirm', 'Tick “I Affirm” to confirm the statements above.'],
 ])('%s', (_case, changes, path, message) => {
   test(`reads "${message}"`, () => {

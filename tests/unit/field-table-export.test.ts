@@ -24,17 +24,36 @@ test('the CSV export has the columns the field table gives each kind, and a pair
   let csv = '';
   await exportBallots(scratch.db, { survey, nominees: [], format: 'csv', write: (text) => void (csv += text) });
   const [header] = parse(csv) as string[][];
-  const slots = ballotSlots(survey.config).flatMap(({ group, subcategory, slot }) => [`${categoryKey(group, subcategory)} #${slot} id`, `${categoryKey(group, subcategory)} #${slot} name`]);
-  const writeIns = Array.from({ length: survey.config.write_in_limit }, (_, i) => [`write-in #${i + 1} name`, `write-in #${i + 1} category`, `write-in #${i + 1} nominee_id`]).flat();
+  const slots = ballotSlots(survey.config).flatMap(({ group, subcategory, slot }) => [
+    `${categoryKey(group, subcategory)} #${slot} id`,
+    `${categoryKey(group, subcategory)} #${slot} name`,
+  ]);
+  const writeIns = Array.from({ length: survey.config.write_in_limit }, (_, i) => [
+    `write-in #${i + 1} name`,
+    `write-in #${i + 1} category`,
+    `write-in #${i + 1} nominee_id`,
+  ]).flat();
   expect(columnsOf('answer')).toContain('interests[other-answer]');
-  expect(header).toEqual(['ballot_id', 'submitted_at', 'link', 'personal_secret', ...columnsOf('answer'), ...slots, ...writeIns, ...columnsOf('reservation'), ...columnsOf('file')]);
+  expect(header).toEqual([
+    'ballot_id',
+    'submitted_at',
+    'link',
+    'personal_secret',
+    ...columnsOf('answer'),
+    ...slots,
+    ...writeIns,
+    ...columnsOf('reservation'),
+    ...columnsOf('file'),
+  ]);
 });
 
 test('purge-personal removes the stored answers of the personal fields, by the names the table stores them under', () => {
   // Every field marked personal: the workplace is still kept, and a checkbox's 'Other' text goes with it.
   const layout = survey.config.layout.map((row) => row.map((field) => ({ ...field, personal: true })));
   const allPersonal = { ...survey, config: { ...survey.config, layout } };
-  const expected = allFields(layout).filter((field) => field.personal && field.name !== survey.config.workplace_field).flatMap(answerNames);
+  const expected = allFields(layout)
+    .filter((field) => field.personal && field.name !== survey.config.workplace_field)
+    .flatMap(answerNames);
   expect(expected).toContain('interests[other-answer]');
   expect(expected).not.toContain(survey.config.workplace_field);
   expect(personalFieldNames(allPersonal)).toEqual(expected);

@@ -57,7 +57,22 @@ const byName = (name: string) => fields.find((field) => field.name === name)!;
 
 describe('the field table', () => {
   test('holds every type a layout may use, in the order the config error lists them', () => {
-    expect(FIELD_TYPES).toEqual(['nested', 'text', 'select', 'email', 'nomination', 'faces', 'asktheexpert', 'html', 'slider', 'textarea', 'radio', 'fancy-radio', 'checkbox', 'file']);
+    expect(FIELD_TYPES).toEqual([
+      'nested',
+      'text',
+      'select',
+      'email',
+      'nomination',
+      'faces',
+      'asktheexpert',
+      'html',
+      'slider',
+      'textarea',
+      'radio',
+      'fancy-radio',
+      'checkbox',
+      'file',
+    ]);
     expect(Object.keys(FIELD_TABLE)).toEqual(FIELD_TYPES);
   });
 
@@ -200,7 +215,11 @@ describe('the slots and categories of a ballot', () => {
     const input: BallotInput = {};
     for (const { name } of ballotSlots(config)) input[name] = 'same';
     const duplicates = validateBallot(ballotStruct(config), input).filter((problem) => problem.message === 'This nominee is already named in this category.');
-    expect(duplicates.map((problem) => problem.path)).toEqual([slotName('Medicine', 'Cardiology', 2), slotName('Medicine', 'Dermatology', 2), slotName('Surgery', 'Hand', 2)]);
+    expect(duplicates.map((problem) => problem.path)).toEqual([
+      slotName('Medicine', 'Cardiology', 2),
+      slotName('Medicine', 'Dermatology', 2),
+      slotName('Surgery', 'Hand', 2),
+    ]);
   });
 });
 

@@ -29,7 +29,12 @@ describe('the nominee index follows its file', () => {
     expect(nomineeIndex(survey).has('mc-new')).toBe(false);
     later();
     expect(nomineeIndex(survey).size).toBe(size + 1);
-    expect(nomineeIndex(survey).engine().search('newcombe').hits.map((hit) => hit.id)).toEqual(['mc-new']);
+    expect(
+      nomineeIndex(survey)
+        .engine()
+        .search('newcombe')
+        .hits.map((hit) => hit.id),
+    ).toEqual(['mc-new']);
 
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     writeFileSync(file, `${readFileSync(file, 'utf8')}{"id":"mc-bad","name":""}\n`);

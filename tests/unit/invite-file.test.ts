@@ -17,7 +17,10 @@ describe('the prepopulation file invite writes', () => {
 
   it("keeps the operator's comments, edits changed people and removes the ones no longer there", () => {
     const file = path.join(dir, 'kept.yaml');
-    writeFileSync(file, '# Spring wave, checked by the desk.\ns1:\n  email: a@example.org # the chair\ns2:\n  email: b@example.org\ns3:\n  email: c@example.org\n');
+    writeFileSync(
+      file,
+      '# Spring wave, checked by the desk.\ns1:\n  email: a@example.org # the chair\ns2:\n  email: b@example.org\ns3:\n  email: c@example.org\n',
+    );
     const text = prepopulationText(file, { s1: { email: 'a@example.org' }, s2: { email: 'b2@example.org' }, s4: { email: 'd@example.org' } }, HEADER);
     expect(parse(text)).toEqual({ s1: { email: 'a@example.org' }, s2: { email: 'b2@example.org' }, s4: { email: 'd@example.org' } });
     expect(text).toContain('# Spring wave, checked by the desk.');

@@ -60,4 +60,3 @@ describe('when a survey closed, as the expired page says it', () => {
     expect(closingText({ expiration_date })).toBe(text);
   });
 });
-

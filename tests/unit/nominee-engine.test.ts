@@ -30,7 +30,7 @@ describe('nominee text', () => {
     expect(nomineeTerms("Mary-Kate O'Brien")).toEqual(['mary', 'kate', 'o', 'brien', 'obrien']);
   });
   it('reads a query as words, apostrophe names whole, a leading title dropped', () => {
-    expect(queryTerms("Dr. O’Brien-Lee")).toEqual(['obrien', 'lee']);
+    expect(queryTerms('Dr. O’Brien-Lee')).toEqual(['obrien', 'lee']);
     expect(queryTerms('dr')).toEqual(['dr']);
   });
 });

@@ -38,7 +38,12 @@ describe('a nominee list', () => {
     ['an empty name', 'list.csv', 'id,name\nn1,Ann Lee\nn2,\n', /^line 3, column "name": is required/],
     ['a duplicate id', 'list.csv', 'id,name\nn1,Ann Lee\nn1,Bo Chen\n', /^line 3, column "id": "n1" is already the id of the nominee on line 2/],
     ['an id with a space', 'list.csv', 'id,name\nn 1,Ann Lee\n', /^line 2, column "id": expected an id of letters, digits/],
-    ['an unknown column', 'list.csv', 'id,name,specality\nn1,Ann Lee,Cardiology\n', /^line 1, column 3: "specality" is not a known column; the columns are id, name, specialty, city, practice/],
+    [
+      'an unknown column',
+      'list.csv',
+      'id,name,specality\nn1,Ann Lee,Cardiology\n',
+      /^line 1, column 3: "specality" is not a known column; the columns are id, name, specialty, city, practice/,
+    ],
     ['no name column', 'list.csv', 'id,full_name\n', /line 1/],
     ['too many values', 'list.csv', 'id,name\nn1,Lee, Ann\n', /^line 2: has 3 values but the header names 2 columns/],
     ['an unclosed quote', 'list.csv', 'id,name\nn1,"Ann Lee\n', /^line \d+: is not valid CSV/],
@@ -49,7 +54,10 @@ describe('a nominee list', () => {
   ];
   it.each(cases)('rejects %s, naming line and column', (_, file, text, expected) => {
     const found = problems(file, text);
-    expect(found.some((problem) => expected.test(problem)), found.join('\n')).toBe(true);
+    expect(
+      found.some((problem) => expected.test(problem)),
+      found.join('\n'),
+    ).toBe(true);
   });
 
   it('names the file in the error', () => {

@@ -85,6 +85,8 @@ describe('survey.yaml', () => {
   });
 
   it('wants the three Algolia keys together', () => {
-    expect(problemsOf((text) => `${text}algolia_index: dentists\n`)).toContain('algolia_index: algolia_app_id, algolia_api_key (search-only) and algolia_index go together');
+    expect(problemsOf((text) => `${text}algolia_index: dentists\n`)).toContain(
+      'algolia_index: algolia_app_id, algolia_api_key (search-only) and algolia_index go together',
+    );
   });
 });

@@ -24,7 +24,14 @@ describe('nominees:sync', () => {
     algolia.requests.length = 0;
     const nominees = generateNominees({ count: 2500, seed: 1, specialties: ['Cardiology'] });
     const lines: string[] = [];
-    const result = await syncNominees({ appId: 'APPID123', adminKey: 'admin-key', indexName: 'top_doctors', nominees, hosts: hosts(), log: (line) => lines.push(line) });
+    const result = await syncNominees({
+      appId: 'APPID123',
+      adminKey: 'admin-key',
+      indexName: 'top_doctors',
+      nominees,
+      hosts: hosts(),
+      log: (line) => lines.push(line),
+    });
     expect(result).toEqual({ batches: 3, records: 2500 });
 
     const writes = algolia.requests.filter((request) => request.method !== 'GET');

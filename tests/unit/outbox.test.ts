@@ -6,7 +6,10 @@ import { classifyAnswer } from '../../src/survey/ballot-answer.ts';
 const ballot: QueuedBallot = { key: 'k-1', slug: 'demo', url: 'http://127.0.0.1:1/api/survey?secret=s3cret', entries: [['email', 'a@b.c']], createdAt: 0 };
 
 function answer(status: number, body: unknown = {}) {
-  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status })));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(JSON.stringify(body), { status })),
+  );
 }
 
 afterEach(() => {
@@ -31,7 +34,10 @@ describe('sending a kept ballot', () => {
   });
 
   it('a network error means try later', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     expect(await sendBallot(ballot)).toEqual({ kind: 'try-later', reason: 'Failed to fetch', offline: true });
   });
 
@@ -95,9 +101,20 @@ describe('a ballot that fails for a day', () => {
 
   it('downloads as JSON with its answers, files by name, size and type, and never the link’s secret', async () => {
     const file = new File(['%PDF-1.4'], 'cv.pdf', { type: 'application/pdf' });
-    const { name, text } = ballotDownload({ ...ballot, createdAt: Date.parse('2026-11-22T10:00:00Z'), entries: [['email', 'a@b.c'], ['cv', file]] });
+    const { name, text } = ballotDownload({
+      ...ballot,
+      createdAt: Date.parse('2026-11-22T10:00:00Z'),
+      entries: [
+        ['email', 'a@b.c'],
+        ['cv', file],
+      ],
+    });
     expect(name).toBe('ballot-demo-2026-11-22.json');
-    expect(JSON.parse(text)).toMatchObject({ survey: 'demo', key: 'k-1', ballot: { email: 'a@b.c', cv: { file: 'cv.pdf', size: 8, type: 'application/pdf' } } });
+    expect(JSON.parse(text)).toMatchObject({
+      survey: 'demo',
+      key: 'k-1',
+      ballot: { email: 'a@b.c', cv: { file: 'cv.pdf', size: 8, type: 'application/pdf' } },
+    });
     expect(text).not.toContain('s3cret');
   });
 });

@@ -12,7 +12,13 @@ const config = create(
   {
     project_id: 'unit',
     categories: { Medicine: ['Cardiology'] },
-    layout: [[{ name: 'nomination', type: 'nomination' }], [{ name: 'faces', type: 'faces' }, { name: 'expert', type: 'asktheexpert' }]],
+    layout: [
+      [{ name: 'nomination', type: 'nomination' }],
+      [
+        { name: 'faces', type: 'faces' },
+        { name: 'expert', type: 'asktheexpert' },
+      ],
+    ],
     faces: ['Sports Medicine', { title: 'Orthopedic Surgery', taken: true }, { title: 'Ear, Nose & Throat', slug: 'ent' }],
     asktheexpert: ['Is coffee good for me?'],
   },
@@ -40,7 +46,11 @@ describe('the thank-you page’s words for a reservation', () => {
 
   it('knows each reservation field’s kind and its tiles’ titles', () => {
     expect(fields).toEqual([
-      { field: 'faces', kind: 'faces', titles: { 'sports-medicine': 'Sports Medicine', 'orthopedic-surgery': 'Orthopedic Surgery', ent: 'Ear, Nose & Throat' } },
+      {
+        field: 'faces',
+        kind: 'faces',
+        titles: { 'sports-medicine': 'Sports Medicine', 'orthopedic-surgery': 'Orthopedic Surgery', ent: 'Ear, Nose & Throat' },
+      },
       { field: 'expert', kind: 'asktheexpert', titles: { 'is-coffee-good-for-me': 'Is coffee good for me?' } },
     ]);
   });
@@ -109,7 +119,10 @@ describe('the reservation look-up', () => {
     vi.stubGlobal('fetch', answer({ error: 'down' }, 503));
     await loadReservations('unit', 'faces', 'faces', tiles);
     expect($lookups.get().faces).toEqual({ status: 'error' });
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     await loadReservations('unit', 'faces', 'faces', tiles);
     expect($lookups.get().faces).toEqual({ status: 'error' });
   });

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { csvCell, csvLine } from '../../src/server/results/csv.ts';
 
 /** csv-stringify with the options the product's CSV has always been written with: the reference. */
-const reference = (values: ReadonlyArray<string | number | null | undefined>) => stringify([[...values]], { record_delimiter: '\r\n', quote_record_delimiter: true, escape_formulas: true });
+const reference = (values: ReadonlyArray<string | number | null | undefined>) =>
+  stringify([[...values]], { record_delimiter: '\r\n', quote_record_delimiter: true, escape_formulas: true });
 
 /** Cells a voter could type: formulas, their full-width forms, tab- and CR-prefixed text, quotes, commas, line breaks, numbers. */
 const HOSTILE = [

@@ -15,9 +15,22 @@ const NOMINEES: Record<string, NomineeFacts> = {
   'c-6': { name: 'Fay Okafor', practice: 'Harbor Medical' },
 };
 const lookup = (id: string) => NOMINEES[id];
-const ana: Voter = { nameWords: ['ana', 'ferreira'], name: 'Ana Ferreira', email: 'ana@example.org', license: 'MD1001', practice: 'Northgate Clinic', region: 'Eastside' };
+const ana: Voter = {
+  nameWords: ['ana', 'ferreira'],
+  name: 'Ana Ferreira',
+  email: 'ana@example.org',
+  license: 'MD1001',
+  practice: 'Northgate Clinic',
+  region: 'Eastside',
+};
 const vote = (nomineeId: string, slot = 1): Vote => ({ group: 'Medicine', subcategory: 'Cardiology', nomineeId, source: 'slot', slot });
-const ballot = (ids: string[], changes: Partial<BallotToJudge> = {}): BallotToJudge => ({ id: 'b1', demo: false, voter: ana, votes: ids.map((id, i) => vote(id, i + 1)), ...changes });
+const ballot = (ids: string[], changes: Partial<BallotToJudge> = {}): BallotToJudge => ({
+  id: 'b1',
+  demo: false,
+  voter: ana,
+  votes: ids.map((id, i) => vote(id, i + 1)),
+  ...changes,
+});
 const rules = (block: unknown) => create(block, TallyConfig);
 const judged = (ids: string[], block: unknown, changes: Partial<BallotToJudge> = {}) =>
   judgeBallot(ballot(ids, changes), lookup, rules(block)).map((v) => `${v.vote.nomineeId}:${v.counted ? 'counted' : v.reason}${v.flag ? `+${v.flag}` : ''}`);
@@ -42,7 +55,12 @@ describe('the defaults are the sample rules', () => {
 
 describe('self_vote', () => {
   test.each([
-    ['outside_votes 2, two outsiders: counted', { rule: 'outside_votes', outside_votes: 2 }, ['c-1', 'c-2', 'c-3'], ['c-1:counted', 'c-2:counted', 'c-3:counted']],
+    [
+      'outside_votes 2, two outsiders: counted',
+      { rule: 'outside_votes', outside_votes: 2 },
+      ['c-1', 'c-2', 'c-3'],
+      ['c-1:counted', 'c-2:counted', 'c-3:counted'],
+    ],
     ['outside_votes 2, one outsider: excluded', { rule: 'outside_votes', outside_votes: 2 }, ['c-1', 'c-2'], ['c-1:self_vote', 'c-2:counted']],
     ['outside_votes 1, one outsider: counted', { rule: 'outside_votes', outside_votes: 1 }, ['c-1', 'c-2'], ['c-1:counted', 'c-2:counted']],
     ['outside_votes 1, a colleague only: excluded', { rule: 'outside_votes', outside_votes: 1 }, ['c-1', 'c-4'], ['c-1:self_vote', 'c-4:counted']],
@@ -50,8 +68,12 @@ describe('self_vote', () => {
   ])('%s', (_, selfVote, ids, expected) => expect(judged(ids, { self_vote: selfVote })).toEqual(expected));
 
   test('the explanation names the rule in force', () => {
-    expect(judgeBallot(ballot(['c-1', 'c-2']), lookup, rules({ self_vote: { rule: 'exclude' } }))[0].detail).toBe("the voter's name and license are the nominee's; the methodology counts no self-vote");
-    expect(judgeBallot(ballot(['c-1']), lookup, rules({ self_vote: { outside_votes: 3 } }))[0].detail).toMatch(/the ballot names 0 other nominees outside Northgate Clinic in Cardiology, the rule asks for 3$/);
+    expect(judgeBallot(ballot(['c-1', 'c-2']), lookup, rules({ self_vote: { rule: 'exclude' } }))[0].detail).toBe(
+      "the voter's name and license are the nominee's; the methodology counts no self-vote",
+    );
+    expect(judgeBallot(ballot(['c-1']), lookup, rules({ self_vote: { outside_votes: 3 } }))[0].detail).toMatch(
+      /the ballot names 0 other nominees outside Northgate Clinic in Cardiology, the rule asks for 3$/,
+    );
   });
 });
 
@@ -81,9 +103,19 @@ describe('same_practice', () => {
 describe('subcategory_match and region_match', () => {
   test.each([
     ['subcategory off', { subcategory_match: { rule: 'off' } }, ['c-5', 'c-3'], ['c-5:counted', 'c-3:counted']],
-    ['subcategory exclude (case and spaces aside; unknown passes)', { subcategory_match: { rule: 'exclude' } }, ['c-5', 'c-3', 'c-6'], ['c-5:outside_subcategory', 'c-3:counted', 'c-6:counted']],
+    [
+      'subcategory exclude (case and spaces aside; unknown passes)',
+      { subcategory_match: { rule: 'exclude' } },
+      ['c-5', 'c-3', 'c-6'],
+      ['c-5:outside_subcategory', 'c-3:counted', 'c-6:counted'],
+    ],
     ['subcategory flag: counted, marked', { subcategory_match: { rule: 'flag' } }, ['c-5', 'c-3'], ['c-5:counted+outside_subcategory', 'c-3:counted']],
-    ['region exclude', { region_match: { rule: 'exclude', voter_field: 'region' } }, ['c-2', 'c-3', 'c-5'], ['c-2:counted', 'c-3:outside_region', 'c-5:counted']],
+    [
+      'region exclude',
+      { region_match: { rule: 'exclude', voter_field: 'region' } },
+      ['c-2', 'c-3', 'c-5'],
+      ['c-2:counted', 'c-3:outside_region', 'c-5:counted'],
+    ],
     ['region flag', { region_match: { rule: 'flag', voter_field: 'region' } }, ['c-3'], ['c-3:counted+outside_region']],
     ['region by another column', { region_match: { rule: 'exclude', voter_field: 'region', nominee_field: 'practice' } }, ['c-2'], ['c-2:outside_region']],
   ])('%s', (_, block, ids, expected) => expect(judged(ids, block)).toEqual(expected));
@@ -96,7 +128,16 @@ describe('subcategory_match and region_match', () => {
 
   test('a rule turned on adds its reason; a flag rule is listed as a flag', () => {
     const block = rules({ subcategory_match: { rule: 'flag' }, region_match: { rule: 'exclude', voter_field: 'region' }, same_practice: 'exclude' });
-    expect(reasonsOf(block)).toEqual(['demo_ballot', 'operator_excluded', 'duplicate_ballot', 'not_on_list', 'repeat_on_ballot', 'outside_region', 'self_vote', 'same_practice']);
+    expect(reasonsOf(block)).toEqual([
+      'demo_ballot',
+      'operator_excluded',
+      'duplicate_ballot',
+      'not_on_list',
+      'repeat_on_ballot',
+      'outside_region',
+      'self_vote',
+      'same_practice',
+    ]);
     expect(flagsOf(block)).toEqual(['outside_subcategory']);
   });
 });

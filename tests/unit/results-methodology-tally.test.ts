@@ -29,11 +29,23 @@ async function csv(block: unknown, threshold?: Threshold, extra: Partial<Paramet
   const tally = await tallySurvey(db, { ...input, ...extra });
   return { tally, results: rankTally(input.survey.config, tally, threshold), text: tallyCsv(rankTally(input.survey.config, tally, threshold), tally) };
 }
-const winners = (results: Awaited<ReturnType<typeof csv>>['results']) => results.map((sub) => sub.rows.filter((row) => row.winner).map((row) => row.nomineeId).join(' '));
+const winners = (results: Awaited<ReturnType<typeof csv>>['results']) =>
+  results.map((sub) =>
+    sub.rows
+      .filter((row) => row.winner)
+      .map((row) => row.nomineeId)
+      .join(' '),
+  );
 
 describe('a tally: block', () => {
   test('written out with the defaults, it gives the exact CSV of the sample rules', async () => {
-    const block = { self_vote: { rule: 'outside_votes', outside_votes: 2 }, same_practice: 'count', points: [1], duplicates: ['secret', 'email', 'license'], publish: { ties: 'include' } };
+    const block = {
+      self_vote: { rule: 'outside_votes', outside_votes: 2 },
+      same_practice: 'count',
+      points: [1],
+      duplicates: ['secret', 'email', 'license'],
+      publish: { ties: 'include' },
+    };
     expect((await csv(block, { top: 2 })).text).toBe(PEER_CHECK_TALLY);
   });
 
@@ -90,7 +102,9 @@ describe('a tally: block', () => {
 
 test('a flagged vote counts, has its column, and is listed with its reason and "counted, flagged"', async () => {
   const lines: string[] = [];
-  const { text } = await csv({ subcategory_match: { rule: 'flag', nominee_field: 'practice' } }, undefined, { onExclusion: (e) => void lines.push(exclusionCsvLine(e)) });
+  const { text } = await csv({ subcategory_match: { rule: 'flag', nominee_field: 'practice' } }, undefined, {
+    onExclusion: (e) => void lines.push(exclusionCsvLine(e)),
+  });
   expect(text.split('\r\n')[1]).toBe('Medicine,Cardiology,1,c-2,Bo Lindqvist,Riverside Heart,5,55.6,,1,0,0,0,1,0,5');
   expect(lines.find((line) => line.startsWith(ids[0]) && line.includes(',c-2,'))).toBe(
     `${ids[0]},2030-01-01T09:00:00.000Z,Medicine,Cardiology,c-2,Bo Lindqvist,slot,,outside_subcategory,"counted, flagged: the nominee's practice is Riverside Heart, not Cardiology"\r\n`,
@@ -115,10 +129,22 @@ describe('operator exclusions (excludedBallots)', () => {
   test('the column is there with or without exclusions, and an empty map changes no count', async () => {
     const plain = await csv({});
     const hooked = await csv({}, undefined, { excludedBallots: new Map() });
-    const cells = (text: string) => text.trim().split('\r\n').map((line) => line.split(','));
+    const cells = (text: string) =>
+      text
+        .trim()
+        .split('\r\n')
+        .map((line) => line.split(','));
     const column = cells(hooked.text)[0].indexOf('excluded_operator_excluded');
     expect(column).toBe(10);
-    expect(cells(hooked.text).slice(1).map((row) => row[column])).toEqual(cells(plain.text).slice(1).map(() => '0'));
+    expect(
+      cells(hooked.text)
+        .slice(1)
+        .map((row) => row[column]),
+    ).toEqual(
+      cells(plain.text)
+        .slice(1)
+        .map(() => '0'),
+    );
     expect(cells(hooked.text)).toEqual(cells(plain.text));
   });
 });
@@ -127,10 +153,17 @@ describe('reading ballots as rows', () => {
   test('a nominee id holding the separator is read as one id, which no list has', async () => {
     const other = await scratchDatabase();
     try {
-      await storeBallots(other.db, [{ at: '2030-01-02T09:00:00Z', answers: { 'name-first': 'Uma', 'name-last': 'Vance' }, votes: { Cardiology: ['c-2', 'zz\u001fc-3', 'c-3'] } }]);
+      await storeBallots(other.db, [
+        { at: '2030-01-02T09:00:00Z', answers: { 'name-first': 'Uma', 'name-last': 'Vance' }, votes: { Cardiology: ['c-2', 'zz\u001fc-3', 'c-3'] } },
+      ]);
       const exclusions: Exclusion[] = [];
       const tally = await tallySurvey(other.db, { ...base, onExclusion: (e) => void exclusions.push(e) });
-      expect(tally.rows.filter((row) => row.counted).map((row) => row.nomineeId).sort()).toEqual(['c-2', 'c-3']);
+      expect(
+        tally.rows
+          .filter((row) => row.counted)
+          .map((row) => row.nomineeId)
+          .sort(),
+      ).toEqual(['c-2', 'c-3']);
       expect(exclusions.map((e) => [e.verdict.reason, e.verdict.vote.nomineeId])).toEqual([['not_on_list', 'zzc-3']]);
     } finally {
       await other.close();

@@ -73,9 +73,17 @@ describe('results methodology', () => {
 
   test.each([
     ['no screening', { duplicates: [] }, 'Ballots are not screened for duplicates: every ballot received counts.'],
-    ['one outsider', { self_vote: { outside_votes: 1 } }, 'A vote for oneself counts only when the same ballot names at least 1 other nominee in that sub-category'],
+    [
+      'one outsider',
+      { self_vote: { outside_votes: 1 } },
+      'A vote for oneself counts only when the same ballot names at least 1 other nominee in that sub-category',
+    ],
     ['colleagues excluded', { same_practice: 'exclude' }, "A vote for a colleague of the voter's own practice is not counted."],
-    ['ties included', { publish: { top: 3 } }, 'The top 3 of each sub-category are published; when nominees tie for the last place, all of them are published.'],
+    [
+      'ties included',
+      { publish: { top: 3 } },
+      'The top 3 of each sub-category are published; when nominees tie for the last place, all of them are published.',
+    ],
   ])('%s', (_, block, sentence) => {
     expect(methodologyText({ project_id: 'x', votes_per_category: 3, workplace_field: 'w', tally: create(block, TallyConfig) })).toContain(sentence);
   });
@@ -103,7 +111,12 @@ describe('the tally: block is validated like the rest of survey.yaml', () => {
     ['points that are not whole', '  points: [3, 1.5]', 'tally.points[1]', 'expected a whole number, got 1.5'],
     ['a key twice', '  duplicates: [email, email]', 'tally.duplicates', 'lists a key twice: name each of secret, email and license at most once'],
     ['a list column that is not one', '  subcategory_match: { rule: flag, nominee_field: license }', 'tally.subcategory_match.nominee_field', ''],
-    ['a region rule without its field', '  region_match: { rule: exclude }', 'tally.region_match.voter_field', "must name a field of the layout that holds the voter's region when the rule is exclude"],
+    [
+      'a region rule without its field',
+      '  region_match: { rule: exclude }',
+      'tally.region_match.voter_field',
+      "must name a field of the layout that holds the voter's region when the rule is exclude",
+    ],
     ['a region field not in the layout', '  region_match: { rule: flag, voter_field: region }', 'tally.region_match.voter_field', 'there is no field "region"'],
   ])('%s: a build error with the key path', (_, block, where, message) => {
     const problems = load(block) as Array<{ path: string; message: string }>;

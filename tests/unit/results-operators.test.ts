@@ -26,8 +26,23 @@ beforeAll(async () => {
   scratch = await scratchDatabase();
   db = scratch.db;
   ids = await storeBallots(db, [
-    { at: '2030-01-01T09:00:00Z', answers: { 'name-first': '=HYPERLINK("x")', 'name-last': 'Lee, Jr.' }, votes: { Cardiology: ['c-2', 'c-3'] }, writeIns: [['Dr. Chen  Wie', 'Cardiology']], faces: 'cardiology' },
-    { at: '2030-01-01T09:01:00Z', answers: { 'name-first': 'Ada', 'name-last': 'Roe' }, votes: { Dermatology: ['d-1'] }, writeIns: [['chen wie', 'Cardiology'], ['Hana Sato', 'Dermatology']], faces: 'cardiology' },
+    {
+      at: '2030-01-01T09:00:00Z',
+      answers: { 'name-first': '=HYPERLINK("x")', 'name-last': 'Lee, Jr.' },
+      votes: { Cardiology: ['c-2', 'c-3'] },
+      writeIns: [['Dr. Chen  Wie', 'Cardiology']],
+      faces: 'cardiology',
+    },
+    {
+      at: '2030-01-01T09:01:00Z',
+      answers: { 'name-first': 'Ada', 'name-last': 'Roe' },
+      votes: { Dermatology: ['d-1'] },
+      writeIns: [
+        ['chen wie', 'Cardiology'],
+        ['Hana Sato', 'Dermatology'],
+      ],
+      faces: 'cardiology',
+    },
   ]);
 });
 afterAll(() => scratch?.close());
@@ -49,9 +64,29 @@ describe('export', () => {
   test('CSV: a header from the layout, a line per ballot with slots, write-ins and reservations', async () => {
     const [header, first, second, end] = (await exported('csv')).split('\r\n');
     const columns = header.split(',');
-    expect(columns.slice(0, 9)).toEqual(['ballot_id', 'submitted_at', 'link', 'personal_secret', 'name-first', 'name-last', 'medical-license', 'email', 'medical-practice']);
+    expect(columns.slice(0, 9)).toEqual([
+      'ballot_id',
+      'submitted_at',
+      'link',
+      'personal_secret',
+      'name-first',
+      'name-last',
+      'medical-license',
+      'email',
+      'medical-practice',
+    ]);
     expect(columns).toContain('Medicine / Cardiology #3 name');
-    expect(columns.slice(-9)).toEqual(['write-in #3 name', 'write-in #3 category', 'write-in #3 nominee_id', 'faces', 'faces status', 'faces outcome', 'asktheexpert', 'asktheexpert status', 'asktheexpert outcome']);
+    expect(columns.slice(-9)).toEqual([
+      'write-in #3 name',
+      'write-in #3 category',
+      'write-in #3 nominee_id',
+      'faces',
+      'faces status',
+      'faces outcome',
+      'asktheexpert',
+      'asktheexpert status',
+      'asktheexpert outcome',
+    ]);
     expect(first).toBe(
       `${ids[0]},2030-01-01T09:00:00.000Z,public,,"'=HYPERLINK(""x"")","Lee, Jr.",,,,c-2,Bo Lindqvist,c-3,Chen Wei,,,,,,,,,Dr. Chen  Wie,Medicine / Cardiology,,,,,,,,cardiology,reserved,held,,,`,
     );
@@ -65,12 +100,22 @@ describe('export', () => {
     await exportBallots(db, { survey: lowered, nominees, format: 'csv', write: (chunk) => void (out += chunk), now: new Date('2030-02-01T00:00:00Z') });
     const [header, , second] = out.split('\r\n');
     // The second ballot has two write-ins: two sets of columns, not the one the limit now allows.
-    expect(header.split(',').filter((column) => column.startsWith('write-in #'))).toEqual(['write-in #1 name', 'write-in #1 category', 'write-in #1 nominee_id', 'write-in #2 name', 'write-in #2 category', 'write-in #2 nominee_id']);
+    expect(header.split(',').filter((column) => column.startsWith('write-in #'))).toEqual([
+      'write-in #1 name',
+      'write-in #1 category',
+      'write-in #1 nominee_id',
+      'write-in #2 name',
+      'write-in #2 category',
+      'write-in #2 nominee_id',
+    ]);
     expect(second).toContain(',chen wie,Medicine / Cardiology,,Hana Sato,Medicine / Dermatology,,');
   });
 
   test('JSON Lines: one object per ballot', async () => {
-    const lines = (await exported('jsonl')).trim().split('\n').map((line) => JSON.parse(line));
+    const lines = (await exported('jsonl'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toHaveLength(2);
     expect(lines[1]).toEqual({
       ballot_id: ids[1],
@@ -107,14 +152,27 @@ describe('write-ins', () => {
       { name: 'Chen Wie', resolution: { action: 'new' as const, nomineeId: 'c-1' } },
     ];
     for (const attempt of attempts) await expect(resolveWriteIn(db, survey.config, nominees, { ...attempt, by: 'tester' })).rejects.toThrow(OperatorError);
-    await expect(resolveWriteIn(db, survey.config, nominees, { ...attempts[0], by: 'tester' })).rejects.toThrow('Nominee id "zz-1" is not on the nominee list of peer-check, nor added by a write-in decision.');
+    await expect(resolveWriteIn(db, survey.config, nominees, { ...attempts[0], by: 'tester' })).rejects.toThrow(
+      'Nominee id "zz-1" is not on the nominee list of peer-check, nor added by a write-in decision.',
+    );
     expect(await writeInDecisionLog(db, 'peer-check')).toEqual([]);
   });
 
   test('decisions are kept with who and when; the latest is in force; a new nominee is appended to the file', async () => {
     await resolveWriteIn(db, survey.config, nominees, { name: 'chen wie', resolution: { action: 'reject' }, by: 'ann', now: new Date('2030-02-01T10:00:00Z') });
-    await resolveWriteIn(db, survey.config, nominees, { name: 'Chen Wie', resolution: { action: 'merge', nomineeId: 'c-3' }, by: 'bob', now: new Date('2030-02-01T11:00:00Z') });
-    const [added] = await resolveWriteIn(db, survey.config, nominees, { name: 'Dr. Hana Sato', category: 'Medicine / Dermatology', resolution: { action: 'new', practice: 'Skin Partners' }, by: 'bob', now: new Date('2030-02-01T12:00:00Z') });
+    await resolveWriteIn(db, survey.config, nominees, {
+      name: 'Chen Wie',
+      resolution: { action: 'merge', nomineeId: 'c-3' },
+      by: 'bob',
+      now: new Date('2030-02-01T11:00:00Z'),
+    });
+    const [added] = await resolveWriteIn(db, survey.config, nominees, {
+      name: 'Dr. Hana Sato',
+      category: 'Medicine / Dermatology',
+      resolution: { action: 'new', practice: 'Skin Partners' },
+      by: 'bob',
+      now: new Date('2030-02-01T12:00:00Z'),
+    });
     expect(added).toMatchObject({ nominee_id: 'wi-hana-sato', nominee_name: 'Hana Sato', nominee_specialty: 'Dermatology', nominee_practice: 'Skin Partners' });
     const log = await writeInDecisionLog(db, 'peer-check');
     expect(log.map((d) => [d.name_key, d.action, d.decided_by])).toEqual([
@@ -134,13 +192,18 @@ describe('write-ins', () => {
       const additions = nomineesToAppend(inForce.values(), loadNominees(copy));
       expect(additions).toEqual([{ id: 'wi-hana-sato', name: 'Hana Sato', specialty: 'Dermatology', practice: 'Skin Partners', city: undefined }]);
       appendNominees(copy, additions);
-      expect(readFileSync(path.join(dir, 'peer-check/nominees.csv'), 'utf8').split('\n').slice(-2)).toEqual(['wi-hana-sato,Hana Sato,Dermatology,Skin Partners,', '']);
+      expect(readFileSync(path.join(dir, 'peer-check/nominees.csv'), 'utf8').split('\n').slice(-2)).toEqual([
+        'wi-hana-sato,Hana Sato,Dermatology,Skin Partners,',
+        '',
+      ]);
       expect(nomineesToAppend(inForce.values(), loadNominees(copy))).toEqual([]);
       // JSON Lines lists get a JSON line.
       writeFileSync(path.join(dir, 'peer-check/nominees.jsonl'), '{"id":"c-1","name":"Ana Ferreira"}');
       const jsonl = { ...copy, config: { ...copy.config, nominees: 'nominees.jsonl' } };
       appendNominees(jsonl, additions);
-      expect(readFileSync(path.join(dir, 'peer-check/nominees.jsonl'), 'utf8')).toBe('{"id":"c-1","name":"Ana Ferreira"}\n{"id":"wi-hana-sato","name":"Hana Sato","specialty":"Dermatology","practice":"Skin Partners"}\n');
+      expect(readFileSync(path.join(dir, 'peer-check/nominees.jsonl'), 'utf8')).toBe(
+        '{"id":"c-1","name":"Ana Ferreira"}\n{"id":"wi-hana-sato","name":"Hana Sato","specialty":"Dermatology","practice":"Skin Partners"}\n',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -164,9 +227,12 @@ describe('reservations', () => {
   });
 
   test('an unknown tile or kind, or a tile no ballot holds, is refused', async () => {
-    await expect(confirmReservation(db, survey.config, { kind: 'faces', tile: 'oncology', by: 'ann', now })).rejects.toThrow('peer-check has no Faces tile "oncology"; the tiles are cardiology, dermatology.');
+    await expect(confirmReservation(db, survey.config, { kind: 'faces', tile: 'oncology', by: 'ann', now })).rejects.toThrow(
+      'peer-check has no Faces tile "oncology"; the tiles are cardiology, dermatology.',
+    );
     await expect(confirmReservation(db, survey.config, { kind: 'hats', tile: 'cardiology', by: 'ann', now })).rejects.toThrow(OperatorError);
-    await expect(confirmReservation(db, survey.config, { kind: 'faces', tile: 'dermatology', by: 'ann', now })).rejects.toThrow('No ballot holds the Faces tile "dermatology" now; nothing to confirm.');
+    await expect(confirmReservation(db, survey.config, { kind: 'faces', tile: 'dermatology', by: 'ann', now })).rejects.toThrow(
+      'No ballot holds the Faces tile "dermatology" now; nothing to confirm.',
+    );
   });
 });
-

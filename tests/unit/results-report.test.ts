@@ -24,7 +24,9 @@ beforeAll(async () => {
   db = scratch.db;
   ids = await storeBallots(db, PEER_CHECK_BALLOTS);
   await excludeBallot(db, { projectId, ballotId: ids[4], why: 'one of a <b>burst</b>', by: 'editor' });
-  const clusters = [{ kind: 'address_burst' as const, ballotIds: [ids[4], ids[7]], evidence: '2 ballots from one address <img src=x onerror=alert(1)>', score: 3.2 }];
+  const clusters = [
+    { kind: 'address_burst' as const, ballotIds: [ids[4], ids[7]], evidence: '2 ballots from one address <img src=x onerror=alert(1)>', score: 3.2 },
+  ];
   data = await reportData(db, { survey, nominees, prepopulation, clusters, now: new Date('2030-02-01T10:00:00Z') });
 });
 afterAll(() => scratch?.close());
@@ -33,10 +35,16 @@ describe('exclude and include', () => {
   test('an exclusion needs a why, a ballot of the survey, and no earlier exclusion; nothing changes on a refusal', async () => {
     const trail = await auditTrail(db, projectId);
     await expect(excludeBallot(db, { projectId, ballotId: ids[0], why: '  ', by: 'x' })).rejects.toThrow('exclude needs --why');
-    await expect(excludeBallot(db, { projectId, ballotId: 'no-such-ballot', why: 'w', by: 'x' })).rejects.toThrow('There is no ballot "no-such-ballot" in this survey');
+    await expect(excludeBallot(db, { projectId, ballotId: 'no-such-ballot', why: 'w', by: 'x' })).rejects.toThrow(
+      'There is no ballot "no-such-ballot" in this survey',
+    );
     await expect(excludeBallot(db, { projectId: 'other', ballotId: ids[0], why: 'w', by: 'x' })).rejects.toThrow('There is no ballot');
-    await expect(excludeBallot(db, { projectId, ballotId: ids[4], why: 'again', by: 'x' })).rejects.toThrow(`Ballot ${ids[4]} is excluded already (by editor at `);
-    await expect(includeBallot(db, { projectId, ballotId: ids[0], why: 'w', by: 'x' })).rejects.toThrow(`Ballot ${ids[0]} is not excluded; there is nothing to include.`);
+    await expect(excludeBallot(db, { projectId, ballotId: ids[4], why: 'again', by: 'x' })).rejects.toThrow(
+      `Ballot ${ids[4]} is excluded already (by editor at `,
+    );
+    await expect(includeBallot(db, { projectId, ballotId: ids[0], why: 'w', by: 'x' })).rejects.toThrow(
+      `Ballot ${ids[0]} is not excluded; there is nothing to include.`,
+    );
     expect(await auditTrail(db, projectId)).toEqual(trail);
     expect([...(await ballotExclusions(db, projectId)).keys()]).toEqual([ids[4]]);
   });
@@ -61,7 +69,9 @@ describe('the report', () => {
     expect(data.tally.totals.excluded.operator_excluded).toBe(3);
     expect(data.ballotsExcluded).toBe(1);
     expect(data.votesExcluded).toBe(EXCLUSION_REASONS.reduce((n, r) => n + (tally.totals.excluded[r] ?? 0), 0));
-    expect(data.exclusions.map((e) => [e.reason, e.votes])).toEqual(EXCLUSION_REASONS.filter((r) => tally.totals.excluded[r]).map((r) => [r, tally.totals.excluded[r]]));
+    expect(data.exclusions.map((e) => [e.reason, e.votes])).toEqual(
+      EXCLUSION_REASONS.filter((r) => tally.totals.excluded[r]).map((r) => [r, tally.totals.excluded[r]]),
+    );
     expect(data.results.reduce((n, sub) => n + sub.counted, 0)).toBe(tally.totals.votesCounted);
     // Demo ballots are left out of the days, as on the stats page.
     expect(data.perDay).toEqual([{ day: '2030-01-01', ballots: 8 }]);
@@ -81,7 +91,8 @@ describe('the report', () => {
       ['ballots excluded by an operator', 1],
     ]);
     for (const sub of data.results) {
-      for (const row of sub.rows.filter((r) => r.counted)) expect(html).toMatch(new RegExp(`${row.nomineeName}<div class="muted">${row.nomineeId}[^]*?<td class="n">${row.counted}</td>`));
+      for (const row of sub.rows.filter((r) => r.counted))
+        expect(html).toMatch(new RegExp(`${row.nomineeName}<div class="muted">${row.nomineeId}[^]*?<td class="n">${row.counted}</td>`));
     }
     expect(html).not.toMatch(/<script|<link|<img|@import|url\(|https?:\/\//i);
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');

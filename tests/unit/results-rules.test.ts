@@ -14,7 +14,14 @@ const NOMINEES: Record<string, NomineeFacts> = {
 };
 const lookup = (id: string) => NOMINEES[id];
 
-const ana = (changes: Partial<Voter> = {}): Voter => ({ nameWords: ['ana', 'ferreira'], name: 'Ana Ferreira', email: 'ana@example.org', license: 'MD1001', practice: 'Northgate Clinic', ...changes });
+const ana = (changes: Partial<Voter> = {}): Voter => ({
+  nameWords: ['ana', 'ferreira'],
+  name: 'Ana Ferreira',
+  email: 'ana@example.org',
+  license: 'MD1001',
+  practice: 'Northgate Clinic',
+  ...changes,
+});
 const vote = (nomineeId: string, subcategory = 'Cardiology'): Vote => ({ group: 'Medicine', subcategory, nomineeId, source: 'slot' });
 const ballot = (votes: Vote[], changes: Partial<BallotToJudge> = {}): BallotToJudge => ({ id: 'b1', demo: false, voter: ana(), votes, ...changes });
 const verdicts = (b: BallotToJudge) => judgeBallot(b, lookup).map((v) => `${v.vote.nomineeId}:${v.counted ? 'counted' : v.reason}`);
@@ -41,7 +48,9 @@ describe('self-votes (SPEC.md §5: voting for yourself requires at least two can
 
   test('the explanation says how the voter was recognised and what was missing', () => {
     const [self] = judgeBallot(ballot([vote('c-1'), vote('c-2')]), lookup);
-    expect(self.detail).toBe("the voter's name and license are the nominee's; the ballot names 1 other nominee outside Northgate Clinic in Cardiology, the rule asks for 2");
+    expect(self.detail).toBe(
+      "the voter's name and license are the nominee's; the ballot names 1 other nominee outside Northgate Clinic in Cardiology, the rule asks for 2",
+    );
     const [byId] = judgeBallot(ballot([vote('c-1')], { voter: ana({ nomineeId: 'c-1' }) }), lookup);
     expect(byId.detail).toMatch(/^the voter's personal link names nominee c-1; the ballot names 0 other nominees/);
   });
@@ -82,7 +91,7 @@ describe('the other rules', () => {
 
 describe('names, licenses and voter fields', () => {
   test('names fold case, accents, titles, credentials and punctuation', () => {
-    expect(nameWords("Dr. José Álvarez-Ruiz, MD")).toEqual(['jose', 'alvarez', 'ruiz']);
+    expect(nameWords('Dr. José Álvarez-Ruiz, MD')).toEqual(['jose', 'alvarez', 'ruiz']);
     expect(nameKey("  dr  SIOBHÁN o'brien ")).toBe('siobhan obrien');
     expect(sameName(['evelyn', 'marguerite', 'castellano', 'whitby'], ['evelyn', 'castellano', 'whitby'])).toBe(true);
     expect(sameName(['jane', 'q', 'roe'], ['jane', 'quinn', 'roe'])).toBe(true);
@@ -95,20 +104,50 @@ describe('names, licenses and voter fields', () => {
 
   test('voter fields come from the layout, with the prepopulated nominee id', () => {
     const layout = [
-      [{ name: 'name', type: 'nested' as const, fields: [{ name: 'name-first', type: 'text' as const }, { name: 'name-last', type: 'text' as const }] }],
-      [{ name: 'medical-license', type: 'text' as const }, { name: 'mail', type: 'email' as const }, { name: 'medical-practice', type: 'text' as const }],
+      [
+        {
+          name: 'name',
+          type: 'nested' as const,
+          fields: [
+            { name: 'name-first', type: 'text' as const },
+            { name: 'name-last', type: 'text' as const },
+          ],
+        },
+      ],
+      [
+        { name: 'medical-license', type: 'text' as const },
+        { name: 'mail', type: 'email' as const },
+        { name: 'medical-practice', type: 'text' as const },
+      ],
     ];
     const fields = voterFields({ layout, workplace_field: 'medical-practice', license_field: 'medical-license', name_fields: undefined });
     expect(fields).toEqual({ email: 'mail', license: 'medical-license', practice: 'medical-practice', name: ['name-first', 'name-last'] });
-    const answers = new Map([['name-first', 'Ana'], ['name-last', 'Ferreira'], ['mail', ' Ana@Example.org '], ['medical-license', 'md-1001']]);
-    expect(voterOf(fields, answers, { nominee_id: 'c-1' })).toEqual({ nomineeId: 'c-1', nameWords: ['ana', 'ferreira'], name: 'Ana Ferreira', email: 'ana@example.org', license: 'MD1001', practice: '' });
+    const answers = new Map([
+      ['name-first', 'Ana'],
+      ['name-last', 'Ferreira'],
+      ['mail', ' Ana@Example.org '],
+      ['medical-license', 'md-1001'],
+    ]);
+    expect(voterOf(fields, answers, { nominee_id: 'c-1' })).toEqual({
+      nomineeId: 'c-1',
+      nameWords: ['ana', 'ferreira'],
+      name: 'Ana Ferreira',
+      email: 'ana@example.org',
+      license: 'MD1001',
+      practice: '',
+    });
   });
 });
 
 describe('the tally-only data stays private', () => {
   test("a nominee's license never reaches a search hit", async () => {
     const { toHit } = await import('../../src/server/nominee-engine.ts');
-    expect(toHit({ id: 'c-1', name: 'Ana Ferreira', practice: 'Northgate Clinic', license: 'MD-1001' })).toEqual({ objectID: 'c-1', id: 'c-1', name: 'Ana Ferreira', practice: 'Northgate Clinic' });
+    expect(toHit({ id: 'c-1', name: 'Ana Ferreira', practice: 'Northgate Clinic', license: 'MD-1001' })).toEqual({
+      objectID: 'c-1',
+      id: 'c-1',
+      name: 'Ana Ferreira',
+      practice: 'Northgate Clinic',
+    });
   });
 
   test('a prepopulated person may carry nominee_id, which is no field of the layout', async () => {

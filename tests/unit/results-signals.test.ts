@@ -13,7 +13,17 @@ import { honestBallots, npiWithCheck, plantedPatterns } from '../support/signal-
 
 const T = DEFAULT_THRESHOLDS;
 const at = (minute: number) => Date.parse('2030-01-01T09:00:00Z') + minute * 60_000;
-const ballot = (id: string, changes: Partial<SignalBallot> = {}): SignalBallot => ({ id, at: at(0), clientHash: `a-${id}`, agentHash: `u-${id}`, email: '', license: '', votes: [], writeIns: [], ...changes });
+const ballot = (id: string, changes: Partial<SignalBallot> = {}): SignalBallot => ({
+  id,
+  at: at(0),
+  clientHash: `a-${id}`,
+  agentHash: `u-${id}`,
+  email: '',
+  license: '',
+  votes: [],
+  writeIns: [],
+  ...changes,
+});
 const cardiology = (...ids: string[]) => ids.map((nomineeId) => ({ group: 'Medicine', subcategory: 'Cardiology', nomineeId }));
 
 describe('bursts in time', () => {
@@ -57,7 +67,12 @@ describe('licenses', () => {
   });
 
   test('a license under two emails is a cluster; the same person twice under one email is not', () => {
-    const found = licenseSignals([ballot('a', { license: 'MD1', email: 'a@x.org' }), ballot('b', { license: 'MD1', email: 'b@x.org' }), ballot('c', { license: 'MD2', email: 'c@x.org' }), ballot('d', { license: 'MD2', email: 'c@x.org' })]);
+    const found = licenseSignals([
+      ballot('a', { license: 'MD1', email: 'a@x.org' }),
+      ballot('b', { license: 'MD1', email: 'b@x.org' }),
+      ballot('c', { license: 'MD2', email: 'c@x.org' }),
+      ballot('d', { license: 'MD2', email: 'c@x.org' }),
+    ]);
     expect(found.filter((c) => c.kind === 'license_repeat').map((c) => c.ballotIds)).toEqual([['a', 'b']]);
   });
 });
@@ -82,7 +97,9 @@ describe('near-identical ballots', () => {
     // On a short list, where every ballot names the same few, alike ballots are no template.
     const short = Array.from({ length: 20 }, (_, i) => ballot(`s${i}`, { votes: cardiology('c-1', 'c-2', 'c-3', 'c-4', i % 2 ? 'c-5' : 'c-6') }));
     expect(nearIdentical(short, T)).toEqual([]);
-    expect(found[0].evidence).toMatch(/^4 ballots with the same 4 entries give or take one \(2 exactly alike\), \d+ times what the names' popularity predicts$/);
+    expect(found[0].evidence).toMatch(
+      /^4 ballots with the same 4 entries give or take one \(2 exactly alike\), \d+ times what the names' popularity predicts$/,
+    );
   });
 });
 
@@ -90,7 +107,13 @@ describe('ties to the nominee list', () => {
   test('two little-known voters naming each other are flagged; a nominee named by most ballots is consensus', () => {
     const crowd = Array.from({ length: 200 }, (_, i) => ballot(`v${i}`, { votes: cardiology(`c-${100 + i}`, 'c-top') }));
     const found = reciprocalNominations(
-      [...crowd, ballot('a', { nomineeId: 'c-a', votes: cardiology('c-b') }), ballot('b', { nomineeId: 'c-b', votes: cardiology('c-a') }), ballot('t', { nomineeId: 'c-top', votes: cardiology('c-100') }), ballot('u', { nomineeId: 'c-100', votes: cardiology('c-top') })],
+      [
+        ...crowd,
+        ballot('a', { nomineeId: 'c-a', votes: cardiology('c-b') }),
+        ballot('b', { nomineeId: 'c-b', votes: cardiology('c-a') }),
+        ballot('t', { nomineeId: 'c-top', votes: cardiology('c-100') }),
+        ballot('u', { nomineeId: 'c-100', votes: cardiology('c-top') }),
+      ],
       (id) => id,
     );
     expect(found.map((c) => c.ballotIds.sort())).toEqual([['a', 'b']]);
@@ -155,7 +178,9 @@ describe('client hashes', () => {
       expect(statSync(path.join(dir, 'signals.key')).mode & 0o777).toBe(0o600);
       expect(signalsSecret(config)).toBe(secret);
       expect(signalsSecret(readServerConfig({ DATA_DIR: dir, SIGNALS_SECRET: 'k'.repeat(40) }))).toBe('k'.repeat(40));
-      expect(() => readServerConfig({ SIGNALS_SECRET: 'short' })).toThrow('Environment variable SIGNALS_SECRET: expected a random secret of at least 32 characters');
+      expect(() => readServerConfig({ SIGNALS_SECRET: 'short' })).toThrow(
+        'Environment variable SIGNALS_SECRET: expected a random secret of at least 32 characters',
+      );
       const request = new Request('http://localhost/api/survey', { headers: { 'user-agent': 'UA' } });
       expect(requestHashes(request, '192.0.2.1', config, 'p')).toEqual(clientHashes(surveySalt(secret, 'p'), '192.0.2.1', 'UA'));
       writeFileSync(path.join(dir, 'a-file'), '');

@@ -38,8 +38,18 @@ describe('tally of hand-built ballots', () => {
     await tallySurvey(db, { survey, nominees, prepopulation, onExclusion: (e) => void exclusions.push(e) });
     expect(exclusions.map((e) => [ids.indexOf(e.ballotId) + 1, e.verdict.vote.nomineeId, e.verdict.reason, e.verdict.detail])).toEqual([
       [2, 'c-4', 'duplicate_ballot', `same email as ballot ${ids[0]}, which stands`],
-      [3, 'c-1', 'self_vote', "the voter's personal link names nominee c-1; the ballot names 1 other nominee outside Northgate Clinic in Cardiology, the rule asks for 2"],
-      [4, 'd-3', 'self_vote', "the voter's personal link names nominee d-3; the ballot names 1 other nominee outside Skin Partners in Dermatology, the rule asks for 2"],
+      [
+        3,
+        'c-1',
+        'self_vote',
+        "the voter's personal link names nominee c-1; the ballot names 1 other nominee outside Northgate Clinic in Cardiology, the rule asks for 2",
+      ],
+      [
+        4,
+        'd-3',
+        'self_vote',
+        "the voter's personal link names nominee d-3; the ballot names 1 other nominee outside Skin Partners in Dermatology, the rule asks for 2",
+      ],
       [6, 'c-2', 'demo_ballot', undefined],
       [7, 'd-2', 'duplicate_ballot', `same license as ballot ${ids[0]}, which stands`],
       [9, 'c-2', 'repeat_on_ballot', 'c-2 is already named in Cardiology on this ballot'],
@@ -63,7 +73,9 @@ describe('tally of hand-built ballots', () => {
     const expected = tallyCsv(rankTally(survey.config, await tallySurvey(db, { survey, nominees, prepopulation })));
     for (const pageSize of [1, 2, 3, 1000]) {
       expect(tallyCsv(rankTally(survey.config, await tallySurvey(db, { survey, nominees, prepopulation, pageSize })))).toBe(expected);
-      expect(tallyCsv(rankTally(survey.config, await tallySurvey(db, { survey, nominees, prepopulation, pageSize, register: memoryRegister() })))).toBe(expected);
+      expect(tallyCsv(rankTally(survey.config, await tallySurvey(db, { survey, nominees, prepopulation, pageSize, register: memoryRegister() })))).toBe(
+        expected,
+      );
     }
   });
 
@@ -73,7 +85,9 @@ describe('tally of hand-built ballots', () => {
     expect(summary).toContain('Medicine / Cardiology: 9 votes counted, 4 excluded');
     expect(summary).toMatch(/1 {3}Bo Lindqvist \(c-2\) +5 +55\.6% {2}1 demo ballot, 1 repeat on ballot {2}\* winner/);
     expect(summary).not.toContain('Dana Kowalski'); // third in Cardiology, and only the top 2 are shown
-    expect(summary).toContain('Excluded, self vote: 2 votes: the voter nominated themselves without naming two other nominees outside their practice in that sub-category.');
+    expect(summary).toContain(
+      'Excluded, self vote: 2 votes: the voter nominated themselves without naming two other nominees outside their practice in that sub-category.',
+    );
     expect(summary).toContain('Write-ins awaiting a decision, not counted yet: 1');
   });
 });
@@ -89,9 +103,20 @@ describe('thresholds', () => {
   ])('%s', (text, expected) => expect(parseThreshold(text)).toEqual(expected));
 
   test('ties at the edge of the top N all win; a share is "at least"', () => {
-    const row = (nomineeId: string, counted: number) => ({ group: 'Medicine', subcategory: 'Cardiology', nomineeId, nomineeName: nomineeId, practice: '', counted, excluded: { demo_ballot: 0, operator_excluded: 0, duplicate_ballot: 0, not_on_list: 0, repeat_on_ballot: 0, self_vote: 0 } });
+    const row = (nomineeId: string, counted: number) => ({
+      group: 'Medicine',
+      subcategory: 'Cardiology',
+      nomineeId,
+      nomineeName: nomineeId,
+      practice: '',
+      counted,
+      excluded: { demo_ballot: 0, operator_excluded: 0, duplicate_ballot: 0, not_on_list: 0, repeat_on_ballot: 0, self_vote: 0 },
+    });
     const tally = { rows: [row('a', 5), row('b', 3), row('c', 3), row('d', 1)], totals: {} as never };
-    const winners = (threshold: Parameters<typeof rankTally>[2]) => rankTally(survey.config, tally, threshold)[0].rows.filter((r) => r.winner).map((r) => `${r.nomineeId}${r.rank}`);
+    const winners = (threshold: Parameters<typeof rankTally>[2]) =>
+      rankTally(survey.config, tally, threshold)[0]
+        .rows.filter((r) => r.winner)
+        .map((r) => `${r.nomineeId}${r.rank}`);
     expect(winners({ top: 2 })).toEqual(['a1', 'b2', 'c2']);
     expect(winners({ share: 0.25 })).toEqual(['a1', 'b2', 'c2']);
     expect(winners(undefined)).toEqual([]);
@@ -109,7 +134,15 @@ describe('duplicate register', () => {
       { id: 'F', keys: identityKeys(null, '', '') },
       { id: 'G', keys: identityKeys(null, '', '') },
     ];
-    const expected = [undefined, { ballotId: 'A', by: 'license' }, { ballotId: 'B', by: 'email' }, undefined, { ballotId: 'D', by: 'personal link' }, undefined, undefined];
+    const expected = [
+      undefined,
+      { ballotId: 'A', by: 'license' },
+      { ballotId: 'B', by: 'email' },
+      undefined,
+      { ballotId: 'D', by: 'personal link' },
+      undefined,
+      undefined,
+    ];
     expect(await memoryRegister().check(ballots)).toEqual(expected);
     await db.connection().execute(async (connection) => {
       const register = await databaseRegister(connection);

@@ -9,21 +9,23 @@ import { startRecorder } from '../support/recorder.ts';
 let algolia: Awaited<ReturnType<typeof startRecorder>>;
 beforeAll(async () => {
   algolia = await startRecorder(({ path, body }) => ({
-    body: path.startsWith('/1/events') ? { status: 200, message: 'OK' } : {
-      results: (body as { requests: Array<{ indexName: string; query: string }> }).requests.map(({ indexName, query }) => ({
-        hits: [{ objectID: 'tdd-0001', id: 'tdd-0001', name: 'José Álvarez-Ruiz', specialty: 'Cardiology', _highlightResult: {} }],
-        nbHits: 1,
-        page: 0,
-        nbPages: 1,
-        hitsPerPage: HITS_PER_PAGE,
-        query,
-        params: '',
-        index: indexName,
-        processingTimeMS: 1,
-        exhaustiveNbHits: true,
-        queryID: 'q-0001',
-      })),
-    },
+    body: path.startsWith('/1/events')
+      ? { status: 200, message: 'OK' }
+      : {
+          results: (body as { requests: Array<{ indexName: string; query: string }> }).requests.map(({ indexName, query }) => ({
+            hits: [{ objectID: 'tdd-0001', id: 'tdd-0001', name: 'José Álvarez-Ruiz', specialty: 'Cardiology', _highlightResult: {} }],
+            nbHits: 1,
+            page: 0,
+            nbPages: 1,
+            hitsPerPage: HITS_PER_PAGE,
+            query,
+            params: '',
+            index: indexName,
+            processingTimeMS: 1,
+            exhaustiveNbHits: true,
+            queryID: 'q-0001',
+          })),
+        },
   }));
 });
 afterAll(() => algolia.close());
@@ -35,7 +37,11 @@ const hosts = () => [{ url: algolia.host, protocol: 'http' as const, accept: 're
 
 describe('the Algolia backend', () => {
   it('is chosen when the survey names an Algolia index and its keys', () => {
-    expect(searchSettings(survey)).toEqual({ projectId: 'top-doctors-demo', indexName: 'top_doctors_2027', algolia: { appId: 'APPID123', apiKey: 'search-only-key' } });
+    expect(searchSettings(survey)).toEqual({
+      projectId: 'top-doctors-demo',
+      indexName: 'top_doctors_2027',
+      algolia: { appId: 'APPID123', apiKey: 'search-only-key' },
+    });
     expect(searchSettings({ project_id: 'p' })).toEqual({ projectId: 'p', indexName: 'p' });
   });
 
@@ -54,7 +60,17 @@ describe('the Algolia backend', () => {
     // The slot's sub-category travels as an optionalFilters hint on the specialty attribute (INDEX_SETTINGS makes it filterable).
     // clickAnalytics asks Algolia for the queryID that Insights events carry; the user token is an anonymous one made for the page.
     expect(request.body).toEqual({
-      requests: [{ indexName: 'top_doctors_2027', query: 'josé', hitsPerPage: 12, page: 0, optionalFilters: ['specialty:Cardiology'], clickAnalytics: true, userToken: expect.stringMatching(ANONYMOUS) }],
+      requests: [
+        {
+          indexName: 'top_doctors_2027',
+          query: 'josé',
+          hitsPerPage: 12,
+          page: 0,
+          optionalFilters: ['specialty:Cardiology'],
+          clickAnalytics: true,
+          userToken: expect.stringMatching(ANONYMOUS),
+        },
+      ],
     });
     expect($suggestions.get()).toMatchObject({ status: 'done', nbHits: 1, hits: [{ id: 'tdd-0001', name: 'José Álvarez-Ruiz' }] });
     searchToken = (request.body as { requests: Array<{ userToken: string }> }).requests[0].userToken;
@@ -72,8 +88,25 @@ describe('the Algolia backend', () => {
     const events = algolia.requests.flatMap((r) => (r.body as { events: Array<Record<string, unknown>> }).events);
     const userToken = expect.stringMatching(ANONYMOUS);
     expect(events).toEqual([
-      { eventType: 'click', eventName: 'Nominee Picked', index: 'top_doctors_2027', queryID: 'q-0001', objectIDs: ['tdd-0001'], positions: [1], userToken, algoliaSource: ['instantsearch'] },
-      { eventType: 'conversion', eventName: 'Nominee Picked', index: 'top_doctors_2027', queryID: 'q-0001', objectIDs: ['tdd-0001'], userToken, algoliaSource: ['instantsearch'] },
+      {
+        eventType: 'click',
+        eventName: 'Nominee Picked',
+        index: 'top_doctors_2027',
+        queryID: 'q-0001',
+        objectIDs: ['tdd-0001'],
+        positions: [1],
+        userToken,
+        algoliaSource: ['instantsearch'],
+      },
+      {
+        eventType: 'conversion',
+        eventName: 'Nominee Picked',
+        index: 'top_doctors_2027',
+        queryID: 'q-0001',
+        objectIDs: ['tdd-0001'],
+        userToken,
+        algoliaSource: ['instantsearch'],
+      },
     ]);
     // The search and the events name the same anonymous voter, and nothing else about them.
     expect(events.map((event) => event.userToken)).toEqual([searchToken, searchToken]);

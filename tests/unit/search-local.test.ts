@@ -39,7 +39,15 @@ describe('the local search backend, over HTTP', () => {
     expect(result.hits).toHaveLength(12);
     expect(result.nbHits).toBeGreaterThan(12);
     expect(result.nbPages).toBe(Math.ceil(result.nbHits / 12));
-    for (const hit of result.hits) expect(hit).toEqual({ objectID: hit.id, id: expect.stringMatching(/^tdd-\d+$/), name: expect.any(String), specialty: expect.any(String), city: expect.any(String), practice: expect.any(String) });
+    for (const hit of result.hits)
+      expect(hit).toEqual({
+        objectID: hit.id,
+        id: expect.stringMatching(/^tdd-\d+$/),
+        name: expect.any(String),
+        specialty: expect.any(String),
+        city: expect.any(String),
+        practice: expect.any(String),
+      });
   });
 
   it('ranks the slot’s sub-category first when the request carries it as optionalFilters, flat or under params', async () => {
@@ -62,7 +70,12 @@ describe('the local search backend, over HTTP', () => {
     const response = await fetch(`${base}/api/search/members-choice-2027`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ requests: [{ indexName: 'a', query: 'zzzz' }, { indexName: 'b', params: { query: '', hitsPerPage: 5, page: 1 } }] }),
+      body: JSON.stringify({
+        requests: [
+          { indexName: 'a', query: 'zzzz' },
+          { indexName: 'b', params: { query: '', hitsPerPage: 5, page: 1 } },
+        ],
+      }),
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');

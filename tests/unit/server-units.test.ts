@@ -15,7 +15,14 @@ describe('configuration from the environment', () => {
     expect(config.databaseUrl).toBeUndefined();
     expect(config.sqliteFile).toMatch(/data\/peervote\.sqlite$/);
     expect(config.uploadsDir).toMatch(/data\/uploads$/);
-    expect(config).toMatchObject({ bodySizeLimit: 12 * 1024 * 1024, rateLimitMax: 30, rateLimitWindowMs: 60_000, trustProxy: 0, testHooks: false, allowedOrigins: [] });
+    expect(config).toMatchObject({
+      bodySizeLimit: 12 * 1024 * 1024,
+      rateLimitMax: 30,
+      rateLimitWindowMs: 60_000,
+      trustProxy: 0,
+      testHooks: false,
+      allowedOrigins: [],
+    });
     expect(Object.isFrozen(config)).toBe(true);
   });
 
@@ -33,7 +40,9 @@ describe('configuration from the environment', () => {
   });
 
   test('the error says what was expected and what was given, but never a secret', () => {
-    expect(() => readServerConfig({ BODY_SIZE_LIMIT: '12MB' })).toThrow('Environment variable BODY_SIZE_LIMIT: expected a whole number of at least 1024, got "12MB"');
+    expect(() => readServerConfig({ BODY_SIZE_LIMIT: '12MB' })).toThrow(
+      'Environment variable BODY_SIZE_LIMIT: expected a whole number of at least 1024, got "12MB"',
+    );
     expect(() => readServerConfig({ BODY_SIZE_LIMIT: '100' })).toThrow(/BODY_SIZE_LIMIT: expected a whole number of at least 1024, got "100"/);
     expect(() => readServerConfig({ ALLOWED_ORIGINS: 'https://a.example, cdn.example.com' })).toThrow(/ALLOWED_ORIGINS: .* got "cdn\.example\.com"$/);
     expect(() => readServerConfig({ SIGNALS_SECRET: 'hunter2-hunter2' })).toThrow('got "15 characters"');
@@ -137,7 +146,14 @@ describe('pages the API answers a browser with', () => {
   });
 
   test('a plain page escapes its texts, loads nothing and is never cached', async () => {
-    const answer = plainPage({ status: 422, site: 'A & B', title: '<b>x</b>', text: '"quoted"', html: '<p>ok</p>', headers: { 'Content-Type': 'application/json', 'Retry-After': '5' } });
+    const answer = plainPage({
+      status: 422,
+      site: 'A & B',
+      title: '<b>x</b>',
+      text: '"quoted"',
+      html: '<p>ok</p>',
+      headers: { 'Content-Type': 'application/json', 'Retry-After': '5' },
+    });
     expect(answer.status).toBe(422);
     expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(answer.headers.get('cache-control')).toBe('no-store');

@@ -14,13 +14,27 @@ writeFileSync(path.join(root, 'client-private', 'secret.txt'), '');
 writeFileSync(path.join(root, 'entry.mjs'), '');
 
 describe('paths the file server refuses', () => {
-  it.each(['/../entry.mjs', '/demo/../../entry.mjs', '/%2e%2e/entry.mjs', '/%2E%2E%2fentry.mjs', '/./demo/', '/demo/%00', '/..\\entry.mjs', '/%5c..%5centry.mjs', '/%zz', '/demo/..?x=1'])('%s', (target) => {
+  it.each([
+    '/../entry.mjs',
+    '/demo/../../entry.mjs',
+    '/%2e%2e/entry.mjs',
+    '/%2E%2E%2fentry.mjs',
+    '/./demo/',
+    '/demo/%00',
+    '/..\\entry.mjs',
+    '/%5c..%5centry.mjs',
+    '/%zz',
+    '/demo/..?x=1',
+  ])('%s', (target) => {
     expect(refusedPath(target)).toBeTruthy();
   });
 
-  it.each(['/', '/demo/', '/demo/index.html', '/_astro/app.B1x-2_.js', '/demo/s3cr3t?next=/../x', '/demo/a..b', '/demo/%20name'])('lets %s through', (target) => {
-    expect(refusedPath(target)).toBeUndefined();
-  });
+  it.each(['/', '/demo/', '/demo/index.html', '/_astro/app.B1x-2_.js', '/demo/s3cr3t?next=/../x', '/demo/a..b', '/demo/%20name'])(
+    'lets %s through',
+    (target) => {
+      expect(refusedPath(target)).toBeUndefined();
+    },
+  );
 });
 
 describe('the built file a path names', () => {

@@ -4,7 +4,12 @@ import { $figures, loadFigures } from '../../src/stores/figures.ts';
 
 describe('ballots per day', () => {
   it('fills the quiet days between the first and the last with zero', () => {
-    expect(daySeries([{ day: '2030-12-30', ballots: 2 }, { day: '2031-01-02', ballots: 5 }])).toEqual([
+    expect(
+      daySeries([
+        { day: '2030-12-30', ballots: 2 },
+        { day: '2031-01-02', ballots: 5 },
+      ]),
+    ).toEqual([
       { day: '2030-12-30', ballots: 2 },
       { day: '2030-12-31', ballots: 0 },
       { day: '2031-01-01', ballots: 0 },
@@ -14,7 +19,10 @@ describe('ballots per day', () => {
 
   it('is empty without ballots, and keeps at most the last 366 days', () => {
     expect(daySeries([])).toEqual([]);
-    const days = daySeries([{ day: '2028-01-01', ballots: 1 }, { day: '2031-06-30', ballots: 3 }]);
+    const days = daySeries([
+      { day: '2028-01-01', ballots: 1 },
+      { day: '2031-06-30', ballots: 3 },
+    ]);
     expect(days).toHaveLength(366);
     expect(days.at(-1)).toEqual({ day: '2031-06-30', ballots: 3 });
   });
@@ -77,10 +85,16 @@ describe('the figures store', () => {
 
   it('keeps the last figures when a refresh fails, marked as an error', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ ballots: 3 }))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ ballots: 3 }))),
+    );
     await loadFigures('/api/survey/stats/x');
     expect($figures.get()).toMatchObject({ status: 'ready', figures: { ballots: 3 } });
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('{}', { status: 502 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('{}', { status: 502 })),
+    );
     await loadFigures('/api/survey/stats/x');
     expect($figures.get()).toMatchObject({ status: 'error', figures: { ballots: 3 } });
   });

@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { $suggestions, closeSuggestions, configureSearch, hideSuggestions, moveActive, prepareSearch, typeQuery, uniqueExactHit } from '../../src/stores/suggestions.ts';
+import {
+  $suggestions,
+  closeSuggestions,
+  configureSearch,
+  hideSuggestions,
+  moveActive,
+  prepareSearch,
+  typeQuery,
+  uniqueExactHit,
+} from '../../src/stores/suggestions.ts';
 import type { NomineeSearchClient, SearchRequest } from '../../src/search/search-client.ts';
 import type { NomineeHit, NomineeResults } from '../../src/survey/nominee-search.ts';
 
@@ -164,4 +173,3 @@ describe('the one suggestion that is exactly the text', () => {
     expect(uniqueExactHit(hits, text)?.id).toBe(id);
   });
 });
-

@@ -14,33 +14,52 @@ import { slotName } from '../../src/survey/ballot-keys.ts';
 
 const survey = (slug: string) => toPublicSurvey(slug, loadSurvey(slug).config);
 
-describe('a survey\'s third parties', () => {
+describe("a survey's third parties", () => {
   it('the demo survey configures none, members-choice every one', () => {
     expect(thirdPartyConfig(survey('top-doctors-demo'))).toBeUndefined();
-    expect(thirdPartyConfig(survey('members-choice'))).toEqual({ analyticsId: 'G-MC2027CMS01', facebookPixel: '4829103756612044', linkedinPartnerId: '5123456', translate: true });
+    expect(thirdPartyConfig(survey('members-choice'))).toEqual({
+      analyticsId: 'G-MC2027CMS01',
+      facebookPixel: '4829103756612044',
+      linkedinPartnerId: '5123456',
+      translate: true,
+    });
   });
 
   it('translation needs the welcome block that holds its widget', () => {
-    expect(thirdPartyConfig({ ...survey('members-choice'), welcome: undefined, analytics_id: undefined, facebook_pixel: undefined, linkedin_insights: undefined })).toBeUndefined();
+    expect(
+      thirdPartyConfig({ ...survey('members-choice'), welcome: undefined, analytics_id: undefined, facebook_pixel: undefined, linkedin_insights: undefined }),
+    ).toBeUndefined();
   });
 });
 
 describe('the Content-Security-Policy sources of a survey', () => {
-  it('add nothing when nothing is configured and every image is the site\'s own', () => {
+  it("add nothing when nothing is configured and every image is the site's own", () => {
     expect(surveyCspSources(survey('top-doctors-demo'))).toEqual({});
   });
 
   it('add the hosts of images, the API (which a form without JavaScript posts to), Algolia and Sentry where the configuration names them', () => {
-    const demo = { ...survey('top-doctors-demo'), publication_logo: 'https://cdn.example.com/logo.png', algolia_app_id: 'APP', algolia_api_key: 'key', algolia_index: 'docs' };
+    const demo = {
+      ...survey('top-doctors-demo'),
+      publication_logo: 'https://cdn.example.com/logo.png',
+      algolia_app_id: 'APP',
+      algolia_api_key: 'key',
+      algolia_index: 'docs',
+    };
     expect(surveyCspSources(demo, { apiUrl: 'https://api.example.com/', sentryDsn: 'https://k@o1.ingest.sentry.io/42' })).toEqual({
       'img-src': ['https://cdn.example.com'],
-      'connect-src': ['https://api.example.com', 'https://*.algolia.net', 'https://*.algolianet.com', 'https://insights.algolia.io', 'https://o1.ingest.sentry.io'],
+      'connect-src': [
+        'https://api.example.com',
+        'https://*.algolia.net',
+        'https://*.algolianet.com',
+        'https://insights.algolia.io',
+        'https://o1.ingest.sentry.io',
+      ],
       'form-action': ['https://api.example.com'],
     });
     expect(surveyCspSources(survey('top-doctors-demo'), { sentryDsn: 'https://k@o1.ingest.sentry.io/42', sentryTunnel: '/errors' })).toEqual({});
   });
 
-  it('add each configured vendor\'s hosts, and inline styles for the translator', () => {
+  it("add each configured vendor's hosts, and inline styles for the translator", () => {
     const sources = surveyCspSources(survey('members-choice'));
     expect(sources['script-src']).toContain('https://www.googletagmanager.com');
     expect(sources['script-src']).toContain('https://connect.facebook.net');
@@ -52,14 +71,18 @@ describe('the Content-Security-Policy sources of a survey', () => {
   });
 });
 
-describe('merging the policies of a survey\'s pages', () => {
+describe("merging the policies of a survey's pages", () => {
   it('allows what any page allows, directive by directive, plus header-only directives', () => {
-    const merged = mergePolicies(["default-src 'self'; script-src 'self' 'sha256-a'", "default-src 'self'; script-src 'self' 'sha256-b'; frame-src 'none'"], { 'frame-ancestors': ["'none'"] });
+    const merged = mergePolicies(["default-src 'self'; script-src 'self' 'sha256-a'", "default-src 'self'; script-src 'self' 'sha256-b'; frame-src 'none'"], {
+      'frame-ancestors': ["'none'"],
+    });
     expect(merged).toBe("default-src 'self'; script-src 'self' 'sha256-a' 'sha256-b'; frame-src 'none'; frame-ancestors 'none'");
   });
 
   it("drops the hashes that would switch 'unsafe-inline' off, and 'none' beside a source", () => {
-    const merged = parsePolicy(mergePolicies(["style-src 'self' 'sha256-a'; frame-src 'none'", "style-src 'self' 'unsafe-inline'; frame-src https://x.example"]));
+    const merged = parsePolicy(
+      mergePolicies(["style-src 'self' 'sha256-a'; frame-src 'none'", "style-src 'self' 'unsafe-inline'; frame-src https://x.example"]),
+    );
     expect(merged.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
     expect(merged.get('frame-src')).toEqual(['https://x.example']);
   });
@@ -86,7 +109,7 @@ describe('merging the policies of a survey\'s pages', () => {
 describe('_headers', () => {
   const rules = parseHeaderRules(headerRules({ demo: "default-src 'self'" }));
 
-  it('sends the hardening headers everywhere and a survey\'s policy under its folder only', () => {
+  it("sends the hardening headers everywhere and a survey's policy under its folder only", () => {
     const names = (pathname: string) => headersFor(rules, pathname).map(([name]) => name);
     expect(names('/api/health')).toContain('Referrer-Policy');
     expect(names('/api/health')).not.toContain('Content-Security-Policy');
@@ -94,15 +117,17 @@ describe('_headers', () => {
     expect(names('/demo-two/')).not.toContain('Content-Security-Policy');
   });
 
-  it("gives the not-found page its own policy, under its own path only", () => {
+  it('gives the not-found page its own policy, under its own path only', () => {
     const withNotFound = parseHeaderRules(headerRules({ demo: "default-src 'self'" }, "default-src 'none'"));
     expect(headersFor(withNotFound, '/404.html')).toContainEqual(['Content-Security-Policy', "default-src 'none'"]);
     expect(headersFor(withNotFound, '/nowhere/').map(([name]) => name)).not.toContain('Content-Security-Policy');
-    expect(headersFor(withNotFound, '/demo/x').filter(([name]) => name === 'Content-Security-Policy')).toEqual([['Content-Security-Policy', "default-src 'self'"]]);
+    expect(headersFor(withNotFound, '/demo/x').filter(([name]) => name === 'Content-Security-Policy')).toEqual([
+      ['Content-Security-Policy', "default-src 'self'"],
+    ]);
   });
 });
 
-describe('the ballot\'s analytics events', () => {
+describe("the ballot's analytics events", () => {
   const events: BallotEvent[] = [];
   let stop: () => void;
   beforeEach(() => {

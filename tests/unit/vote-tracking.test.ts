@@ -41,8 +41,12 @@ describe('secrets and receipt codes', () => {
   });
 
   test("the voter's words for each answer of a check", () => {
-    expect(receiptAnswerText({ received: true, received_at: '2030-01-01T09:05:00.000Z' }, '7k3mq9td2xhb')).toBe('Your ballot with the receipt 7K3M-Q9TD-2XHB was received on 1 January 2030 at 09:05 UTC.');
-    expect(receiptAnswerText({ received: false }, '7K3MQ9TD2XHB')).toBe('No ballot with the receipt 7K3M-Q9TD-2XHB has been received. Check the code against your thank-you page.');
+    expect(receiptAnswerText({ received: true, received_at: '2030-01-01T09:05:00.000Z' }, '7k3mq9td2xhb')).toBe(
+      'Your ballot with the receipt 7K3M-Q9TD-2XHB was received on 1 January 2030 at 09:05 UTC.',
+    );
+    expect(receiptAnswerText({ received: false }, '7K3MQ9TD2XHB')).toBe(
+      'No ballot with the receipt 7K3M-Q9TD-2XHB has been received. Check the code against your thank-you page.',
+    );
     expect(receiptAnswerText('bad-code', 'x')).toMatch(/^That is not a receipt code/);
   });
 
@@ -88,9 +92,15 @@ describe('NPI and pattern checks at entry', () => {
 
 describe('rosters', () => {
   test('email, layout fields and nominee_id become the person; the layout checks each value', () => {
-    const people = roster('email,name-first,name-last,medical-practice,nominee_id\nAna@Example.org,Ana,Ferreira,Northgate Clinic,c-1\nbo@example.org,Bo,,Riverside Heart,\n');
+    const people = roster(
+      'email,name-first,name-last,medical-practice,nominee_id\nAna@Example.org,Ana,Ferreira,Northgate Clinic,c-1\nbo@example.org,Bo,,Riverside Heart,\n',
+    );
     expect(people).toEqual([
-      { line: 2, key: 'ana@example.org', values: { email: 'Ana@Example.org', 'name-first': 'Ana', 'name-last': 'Ferreira', 'medical-practice': 'Northgate Clinic', nominee_id: 'c-1' } },
+      {
+        line: 2,
+        key: 'ana@example.org',
+        values: { email: 'Ana@Example.org', 'name-first': 'Ana', 'name-last': 'Ferreira', 'medical-practice': 'Northgate Clinic', nominee_id: 'c-1' },
+      },
       { line: 3, key: 'bo@example.org', values: { email: 'bo@example.org', 'name-first': 'Bo', 'medical-practice': 'Riverside Heart' } },
     ]);
     expect(greetingName(people[0].values, survey.config)).toBe('Ana Ferreira');
@@ -120,7 +130,10 @@ describe('rosters', () => {
     const second = planInvitations(next, first.map, survey.config, { removeMissing: false, newSecret });
     expect(second).toMatchObject({ added: ['s3'], updated: ['s1'], unchanged: ['s2'], missing: [], rosterSecrets: ['s2', 's1', 's3'] });
     // Matched by address whatever its case.
-    const third = planInvitations(roster('email,name-first\nCY@example.org,Cy\n'), { ...second.map, 'sec-old': { 'name-first': 'Old' } }, survey.config, { removeMissing: false, newSecret });
+    const third = planInvitations(roster('email,name-first\nCY@example.org,Cy\n'), { ...second.map, 'sec-old': { 'name-first': 'Old' } }, survey.config, {
+      removeMissing: false,
+      newSecret,
+    });
     expect(third.rosterSecrets).toEqual(['s3']);
     expect(third.missing.sort()).toEqual(['s1', 's2', 'sec-old']);
     expect(Object.keys(third.map).sort()).toEqual(['s1', 's2', 's3', 'sec-old']);

@@ -20,8 +20,7 @@ interface Props {
 }
 
 /** The id of a field's input, for its label and its error message. */
-export const inputId = (name: string) => `field-${name}`;
-
+const inputId = (name: string) => `field-${name}`;
 
 /** The label's text with the field's indicator. */
 function LabelText({ field, status }: { field: FieldDef; status: FieldStatus }) {
@@ -83,7 +82,14 @@ export function FieldView({ field, prefill }: Props) {
   }
   if (field.type === 'radio' || field.type === 'fancy-radio' || field.type === 'checkbox') {
     return (
-      <ChoiceInput field={field} value={value} className={className} labelText={labelText} error={error} onChange={(next) => (setAnswer(field.name, next), touch(field.name))} />
+      <ChoiceInput
+        field={field}
+        value={value}
+        className={className}
+        labelText={labelText}
+        error={error}
+        onChange={(next) => (setAnswer(field.name, next), touch(field.name))}
+      />
     );
   }
   if (field.type === 'file') return <FileInput field={field} className={className} labelText={labelText} error={error} />;
@@ -149,4 +155,3 @@ export function FieldView({ field, prefill }: Props) {
     </div>
   );
 }
-

@@ -16,7 +16,10 @@ function controlFor(path: string): HTMLElement | null {
   const section = document.getElementById(`field-${path}-title`)?.closest('section') ?? null;
   const target = byId ?? named ?? section;
   if (!target || target.matches('input, select, textarea, button')) return target;
-  return target.querySelector<HTMLElement>('input:checked:not(:disabled)') ?? target.querySelector<HTMLElement>('input:not(:disabled):not([type="hidden"]), select, textarea');
+  return (
+    target.querySelector<HTMLElement>('input:checked:not(:disabled)') ??
+    target.querySelector<HTMLElement>('input:not(:disabled):not([type="hidden"]), select, textarea')
+  );
 }
 
 /** Moves to the control of a problem: scrolls its question into view and focuses it (GOV.UK's error-summary links). */

@@ -2,7 +2,18 @@ import { recountVotes } from '../../stores/votes.ts';
 import { useEffect, useRef, useState, type ClipboardEvent, type FocusEvent, type KeyboardEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { $nominations, $nomineeNames, clearNominee, pickNominee } from '../../stores/nominations.ts';
-import { $suggestions, closeSuggestions, findExactNominee, hideSuggestions, moveActive, prepareSearch, reportPick, setActive, typeQuery, uniqueExactHit } from '../../stores/suggestions.ts';
+import {
+  $suggestions,
+  closeSuggestions,
+  findExactNominee,
+  hideSuggestions,
+  moveActive,
+  prepareSearch,
+  reportPick,
+  setActive,
+  typeQuery,
+  uniqueExactHit,
+} from '../../stores/suggestions.ts';
 import { afterPress } from '../../stores/pointer-press.ts';
 import type { NomineeHit } from '../../survey/nominee-search.ts';
 import { duplicateNote, slotId } from './slots.ts';
@@ -27,7 +38,7 @@ function pickedDetails(hit: NomineeHit): string {
 }
 
 /** Why typed text left the slot (SPEC.md §4: only a picked suggestion is kept). */
-export function notKeptNote(text: string): string {
+function notKeptNote(text: string): string {
   return `“${text}” was not kept: pick a name from the list, or add it as a write-in below.`;
 }
 

@@ -9,10 +9,10 @@ import { NominationInput } from './NominationInput.tsx';
 import { SLOT_PLACEHOLDERS } from './slots.ts';
 
 /** The part of a survey the nominations section needs. */
-export type NominationSurvey = Pick<PublicSurvey, 'project_id' | 'categories' | 'votes_per_category' | 'algolia_app_id' | 'algolia_api_key' | 'algolia_index'>;
+type NominationSurvey = Pick<PublicSurvey, 'project_id' | 'categories' | 'votes_per_category' | 'algolia_app_id' | 'algolia_api_key' | 'algolia_index'>;
 
 /** Ad image sizes by URL, read at build time, so an ad keeps its place while it loads. */
-export type AdSizes = Record<string, { width: number; height: number }>;
+type AdSizes = Record<string, { width: number; height: number }>;
 
 interface Props {
   field: FieldDef;

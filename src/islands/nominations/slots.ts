@@ -11,5 +11,8 @@ export function duplicateNote(name: string, duplicateOf: string): string {
 
 /** A DOM id made of a slot name. */
 export function slotId(slot: string): string {
-  return `nomination-${slot.replace(/[^A-Za-z0-9]+/g, '-').replace(/-+$/, '').toLowerCase()}`;
+  return `nomination-${slot
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/-+$/, '')
+    .toLowerCase()}`;
 }

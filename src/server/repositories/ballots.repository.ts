@@ -49,14 +49,27 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
   return db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('ballots')
-      .values({ id: ballotId, project_id: ballot.projectId, link: ballot.link, personal_secret: ballot.personalSecret, created_at: createdAt, receipt: code, client_hash: ballot.clientHash ?? null, agent_hash: ballot.agentHash ?? null })
+      .values({
+        id: ballotId,
+        project_id: ballot.projectId,
+        link: ballot.link,
+        personal_secret: ballot.personalSecret,
+        created_at: createdAt,
+        receipt: code,
+        client_hash: ballot.clientHash ?? null,
+        agent_hash: ballot.agentHash ?? null,
+      })
       .onConflict((conflict) => conflict.columns(['project_id', 'personal_secret']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new AlreadySubmittedError();
     checkpoint('ballot');
 
     const { answers, nominations, writeIns, reservations } = ballot.parts;
-    if (answers.length) await trx.insertInto('answers').values(answers.map((a) => ({ ballot_id: ballotId, ...a }))).execute();
+    if (answers.length)
+      await trx
+        .insertInto('answers')
+        .values(answers.map((a) => ({ ballot_id: ballotId, ...a })))
+        .execute();
     checkpoint('answers');
     if (nominations.length) {
       await trx
@@ -103,7 +116,11 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
         .execute();
     }
     checkpoint('reservations');
-    if (ballot.uploads.length) await trx.insertInto('uploads').values(ballot.uploads.map((u) => ({ ...u, ballot_id: ballotId, created_at: createdAt }))).execute();
+    if (ballot.uploads.length)
+      await trx
+        .insertInto('uploads')
+        .values(ballot.uploads.map((u) => ({ ...u, ballot_id: ballotId, created_at: createdAt })))
+        .execute();
     checkpoint('uploads');
 
     const receipt: BallotReceipt = { ballot_id: ballotId, receipt: code, reservations: outcomes };

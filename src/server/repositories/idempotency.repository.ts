@@ -20,7 +20,16 @@ export async function claimIdempotencyKey(
   const lockedUntil = new Date(claim.now.getTime() + claim.lockMs).toISOString();
   const inserted = await db
     .insertInto('idempotency_keys')
-    .values({ key: claim.key, fingerprint: claim.fingerprint, state: 'pending', locked_until: lockedUntil, ballot_id: null, response_status: null, response_body: null, created_at: now })
+    .values({
+      key: claim.key,
+      fingerprint: claim.fingerprint,
+      state: 'pending',
+      locked_until: lockedUntil,
+      ballot_id: null,
+      response_status: null,
+      response_body: null,
+      created_at: now,
+    })
     .onConflict((conflict) => conflict.column('key').doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return 'claimed';

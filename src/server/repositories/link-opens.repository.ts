@@ -8,7 +8,9 @@ export async function noteLinkOpen(db: Kysely<Database>, projectId: string, secr
   await db
     .insertInto('link_opens')
     .values({ project_id: projectId, secret_hash: secretHash, first_opened_at: at, last_opened_at: at, opens: 1 })
-    .onConflict((conflict) => conflict.columns(['project_id', 'secret_hash']).doUpdateSet((eb) => ({ last_opened_at: at, opens: eb('link_opens.opens', '+', 1) })))
+    .onConflict((conflict) =>
+      conflict.columns(['project_id', 'secret_hash']).doUpdateSet((eb) => ({ last_opened_at: at, opens: eb('link_opens.opens', '+', 1) })),
+    )
     .execute();
 }
 

@@ -15,7 +15,12 @@ export async function countRequest(db: Kysely<Database>, client: string, now: Da
     .values({ client, window_number: window, hits: 1 })
     .onConflict((conflict) =>
       conflict.column('client').doUpdateSet((eb) => ({
-        hits: eb.case().when('rate_limits.window_number', '=', window).then(eb('rate_limits.hits', '+', 1)).else(1).end(),
+        hits: eb
+          .case()
+          .when('rate_limits.window_number', '=', window)
+          .then(eb('rate_limits.hits', '+', 1))
+          .else(1)
+          .end(),
         window_number: window,
       })),
     )

@@ -13,7 +13,11 @@ export interface Participation {
 export async function participation(db: Kysely<Database>, projectId: string): Promise<Participation> {
   const counted = db.selectFrom('ballots').where('project_id', '=', projectId).where('link', '!=', 'demo');
   const day = sql<string>`substr(created_at, 1, 10)`;
-  const perDay = await counted.select([day.as('day'), (eb) => eb.fn.countAll<string | number>().as('n')]).groupBy(day).orderBy(day).execute();
+  const perDay = await counted
+    .select([day.as('day'), (eb) => eb.fn.countAll<string | number>().as('n')])
+    .groupBy(day)
+    .orderBy(day)
+    .execute();
   const nominations = await db
     .selectFrom('nominations')
     .innerJoin('ballots', 'ballots.id', 'nominations.ballot_id')

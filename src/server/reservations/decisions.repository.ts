@@ -17,7 +17,7 @@ export interface TileDecision {
 }
 
 /** The claim on a tile, if a ballot holds one (an expired Experts claim included: it is deleted only by the next claim). */
-export async function findClaim(db: Kysely<Database>, projectId: string, kind: string, tile: string): Promise<TileClaimRow | undefined> {
+async function findClaim(db: Kysely<Database>, projectId: string, kind: string, tile: string): Promise<TileClaimRow | undefined> {
   return db.selectFrom('tile_claims').selectAll().where('project_id', '=', projectId).where('kind', '=', kind).where('tile', '=', tile).executeTakeFirst();
 }
 
@@ -37,7 +37,10 @@ export async function confirmTile(db: Kysely<Database>, decision: TileDecision &
       .where('kind', '=', decision.kind)
       .where('tile', '=', decision.tile)
       .execute();
-    await trx.insertInto('reservation_decisions').values(row(decision, 'confirmed', claim.ballot_id, decision.label)).execute();
+    await trx
+      .insertInto('reservation_decisions')
+      .values(row(decision, 'confirmed', claim.ballot_id, decision.label))
+      .execute();
     await appendAudit(trx, audit(decision, 'confirm-reservation', { ballot_id: claim.ballot_id, label: decision.label }));
     return claim;
   });
@@ -51,15 +54,31 @@ export async function confirmTile(db: Kysely<Database>, decision: TileDecision &
 export async function releaseTile(db: Kysely<Database>, decision: TileDecision): Promise<TileClaimRow | undefined> {
   return db.transaction().execute(async (trx) => {
     const claim = await findClaim(trx, decision.projectId, decision.kind, decision.tile);
-    await trx.deleteFrom('tile_claims').where('project_id', '=', decision.projectId).where('kind', '=', decision.kind).where('tile', '=', decision.tile).execute();
-    await trx.insertInto('reservation_decisions').values(row(decision, 'released', claim?.ballot_id ?? null, null)).execute();
+    await trx
+      .deleteFrom('tile_claims')
+      .where('project_id', '=', decision.projectId)
+      .where('kind', '=', decision.kind)
+      .where('tile', '=', decision.tile)
+      .execute();
+    await trx
+      .insertInto('reservation_decisions')
+      .values(row(decision, 'released', claim?.ballot_id ?? null, null))
+      .execute();
     await appendAudit(trx, audit(decision, 'release-reservation', { ballot_id: claim?.ballot_id ?? null }));
     return claim;
   });
 }
 
 function audit(decision: TileDecision, action: string, details: Record<string, unknown>): AuditEntry {
-  return { projectId: decision.projectId, actor: decision.by, action, subject: `${decision.kind}/${decision.tile}`, reason: decision.why, details, now: decision.now };
+  return {
+    projectId: decision.projectId,
+    actor: decision.by,
+    action,
+    subject: `${decision.kind}/${decision.tile}`,
+    reason: decision.why,
+    details,
+    now: decision.now,
+  };
 }
 
 function row(decision: TileDecision, action: ReservationDecisionRow['action'], ballotId: string | null, label: string | null): ReservationDecisionRow {
@@ -77,8 +96,15 @@ function row(decision: TileDecision, action: ReservationDecisionRow['action'], b
 }
 
 /** The decisions in force for one kind of tile: the latest per tile, by tile. */
-export async function tileDecisionsInForce(db: Kysely<Database>, projectId: string, kind: string): Promise<Map<string, ReservationDecisionRow>> {
-  const rows = await db.selectFrom('reservation_decisions').selectAll().where('project_id', '=', projectId).where('kind', '=', kind).orderBy('decided_at').orderBy('id').execute();
+async function tileDecisionsInForce(db: Kysely<Database>, projectId: string, kind: string): Promise<Map<string, ReservationDecisionRow>> {
+  const rows = await db
+    .selectFrom('reservation_decisions')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('kind', '=', kind)
+    .orderBy('decided_at')
+    .orderBy('id')
+    .execute();
   return new Map(rows.map((decision) => [decision.tile, decision]));
 }
 

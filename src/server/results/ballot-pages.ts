@@ -24,7 +24,7 @@ export interface PageOptions {
 }
 
 /** Ballots read per page: enough to keep the round trips few, few enough that memory does not grow with the survey. */
-export const PAGE_SIZE = 2000;
+const PAGE_SIZE = 2000;
 
 function group<T extends { ballot_id: string }>(rows: T[]): Map<string, T[]> {
   const map = new Map<string, T[]>();
@@ -38,7 +38,11 @@ function group<T extends { ballot_id: string }>(rows: T[]): Map<string, T[]> {
 
 /** How many ballots a survey has. */
 export async function countBallots(db: Kysely<Database>, projectId: string): Promise<number> {
-  const row = await db.selectFrom('ballots').where('project_id', '=', projectId).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+  const row = await db
+    .selectFrom('ballots')
+    .where('project_id', '=', projectId)
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
@@ -62,12 +66,27 @@ export async function* ballotPages(db: Kysely<Database>, projectId: string, opti
     if (ballots.length === 0) return;
     const ids = ballots.map((ballot) => ballot.id);
     let answersQuery = db.selectFrom('answers').selectAll().where('ballot_id', 'in', ids);
-    if (options.answerFields) answersQuery = options.answerFields.length ? answersQuery.where('field', 'in', options.answerFields) : answersQuery.where('field', '=', '');
+    if (options.answerFields)
+      answersQuery = options.answerFields.length ? answersQuery.where('field', 'in', options.answerFields) : answersQuery.where('field', '=', '');
     const answers = group(await answersQuery.orderBy('ballot_id').orderBy('field').orderBy('position').execute());
-    const nominations = group(await db.selectFrom('nominations').selectAll().where('ballot_id', 'in', ids).orderBy('ballot_id').orderBy('category_group').orderBy('subcategory').orderBy('slot').execute());
+    const nominations = group(
+      await db
+        .selectFrom('nominations')
+        .selectAll()
+        .where('ballot_id', 'in', ids)
+        .orderBy('ballot_id')
+        .orderBy('category_group')
+        .orderBy('subcategory')
+        .orderBy('slot')
+        .execute(),
+    );
     const writeIns = group(await db.selectFrom('write_ins').selectAll().where('ballot_id', 'in', ids).orderBy('ballot_id').orderBy('position').execute());
-    const reservations = options.full ? group(await db.selectFrom('reservations').selectAll().where('ballot_id', 'in', ids).orderBy('ballot_id').orderBy('field').execute()) : new Map();
-    const uploads = options.full ? group(await db.selectFrom('uploads').selectAll().where('ballot_id', 'in', ids).orderBy('ballot_id').orderBy('field').execute()) : new Map();
+    const reservations = options.full
+      ? group(await db.selectFrom('reservations').selectAll().where('ballot_id', 'in', ids).orderBy('ballot_id').orderBy('field').execute())
+      : new Map();
+    const uploads = options.full
+      ? group(await db.selectFrom('uploads').selectAll().where('ballot_id', 'in', ids).orderBy('ballot_id').orderBy('field').execute())
+      : new Map();
     yield ballots.map((ballot) => ({
       ...ballot,
       answers: answers.get(ballot.id) ?? [],

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.ts';
 import type { ReaderJob } from './ballot-reader.worker.ts';
 
 /** The children a page of ballot rows may carry, each as a JSON array per ballot. */
-export type ChildList = 'answers' | 'nominations' | 'writeIns' | 'reservations' | 'uploads';
+type ChildList = 'answers' | 'nominations' | 'writeIns' | 'reservations' | 'uploads';
 
 /** Between the fields of a row's `nominations` text, four fields a nomination. */
 const SEPARATOR = '\u001f';
@@ -41,7 +41,7 @@ export interface BallotRow {
 }
 
 /** Ballots per page: large, since a page is one query whose rows are single ballots. */
-export const ROW_PAGE_SIZE = 10_000;
+const ROW_PAGE_SIZE = 10_000;
 
 /** The heap of a reading thread, in MB: it holds a few pages of rows (some megabytes) at a time. */
 const THREAD_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
@@ -62,7 +62,8 @@ export function nominationRows<T = [string, string, number, string]>(
 ): T[] {
   if (!text) return [];
   const fields = text.split(SEPARATOR);
-  if (fields.length % 4 !== 0) throw new Error(`A ballot's nominations cannot be read: a category name holds a control character (${JSON.stringify(text.slice(0, 80))}).`);
+  if (fields.length % 4 !== 0)
+    throw new Error(`A ballot's nominations cannot be read: a category name holds a control character (${JSON.stringify(text.slice(0, 80))}).`);
   const rows: T[] = [];
   for (let i = 0; i < fields.length; i += 4) rows.push(make(fields[i], fields[i + 1], Number(fields[i + 2]), fields[i + 3]));
   return rows;
@@ -135,7 +136,8 @@ async function sqliteFile(db: Kysely<Database>): Promise<string | undefined> {
 export async function* ballotRows(db: Kysely<Database>, projectId: string, options: RowOptions): AsyncGenerator<BallotRow[]> {
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
   const collate = (column: string) => (sqlite || column === 'slot' || column === 'position' ? column : `${column} COLLATE "C"`);
-  const answer = (field: string, i: number): RawBuilder<unknown> => sql`(SELECT value FROM answers WHERE ballot_id = b.id AND field = ${field} AND position = 0) AS ${sql.ref(`a${i}`)}`;
+  const answer = (field: string, i: number): RawBuilder<unknown> =>
+    sql`(SELECT value FROM answers WHERE ballot_id = b.id AND field = ${field} AND position = 0) AS ${sql.ref(`a${i}`)}`;
   const child = (name: ChildList): RawBuilder<unknown> => {
     const { table, columns, order } = CHILDREN[name];
     if (name === 'nominations') {
@@ -157,7 +159,14 @@ export async function* ballotRows(db: Kysely<Database>, projectId: string, optio
     const kids: BallotRow['children'] = {};
     for (let c = 0; c < children; c++) kids[options.children[c]] = cells[at + 4 + answers + c] as string | null;
     const values = cells.slice(at + 4, at + 4 + answers) as Array<string | null>;
-    return { id: cells[at] as string, link: cells[at + 1] as string, personal_secret: cells[at + 2] as string | null, created_at: cells[at + 3] as string, answers: values, children: kids };
+    return {
+      id: cells[at] as string,
+      link: cells[at + 1] as string,
+      personal_secret: cells[at + 2] as string | null,
+      created_at: cells[at + 3] as string,
+      answers: values,
+      children: kids,
+    };
   };
 
   const file = await sqliteFile(db);
@@ -176,7 +185,9 @@ export async function* ballotRows(db: Kysely<Database>, projectId: string, optio
   let after: { createdAt: string; id: string } | undefined;
   for (;;) {
     const keyset = after ? sql`AND (b.created_at, b.id) > (${after.createdAt}, ${after.id})` : sql``;
-    const { rows } = await sql<Record<string, string | null>>`SELECT ${sql.join(selections)} FROM ballots b WHERE b.project_id = ${projectId} ${keyset} ORDER BY b.created_at, b.id LIMIT ${pageSize}`.execute(db);
+    const { rows } = await sql<
+      Record<string, string | null>
+    >`SELECT ${sql.join(selections)} FROM ballots b WHERE b.project_id = ${projectId} ${keyset} ORDER BY b.created_at, b.id LIMIT ${pageSize}`.execute(db);
     if (rows.length === 0) return;
     yield rows.map((row) => ballotOf(Object.values(row)));
     const last = rows[rows.length - 1];

@@ -43,8 +43,22 @@ export async function excludeBallot(db: Kysely<Database>, change: ExclusionChang
     if (!ballot) throw new OperatorError(`There is no ballot "${change.ballotId}" in this survey (the ids are in export and signals).`);
     const known = await trx.selectFrom('ballot_exclusions').selectAll().where('ballot_id', '=', change.ballotId).executeTakeFirst();
     if (known) throw new OperatorError(`Ballot ${change.ballotId} is excluded already (by ${known.excluded_by} at ${known.excluded_at}: ${known.reason}).`);
-    const audit = await appendAudit(trx, { projectId: change.projectId, actor: change.by, action: 'exclude', subject: change.ballotId, reason: why, now: change.now });
-    const row: BallotExclusionRow = { ballot_id: change.ballotId, project_id: change.projectId, reason: why, audit_id: audit.id, excluded_by: change.by, excluded_at: audit.at };
+    const audit = await appendAudit(trx, {
+      projectId: change.projectId,
+      actor: change.by,
+      action: 'exclude',
+      subject: change.ballotId,
+      reason: why,
+      now: change.now,
+    });
+    const row: BallotExclusionRow = {
+      ballot_id: change.ballotId,
+      project_id: change.projectId,
+      reason: why,
+      audit_id: audit.id,
+      excluded_by: change.by,
+      excluded_at: audit.at,
+    };
     await trx.insertInto('ballot_exclusions').values(row).execute();
     return row;
   });
@@ -54,12 +68,34 @@ export async function excludeBallot(db: Kysely<Database>, change: ExclusionChang
 export async function includeBallot(db: Kysely<Database>, change: ExclusionChange): Promise<BallotExclusionRow> {
   const why = checkWhy(change.why, 'include');
   return db.transaction().execute(async (trx) => {
-    const known = await trx.selectFrom('ballot_exclusions').selectAll().where('ballot_id', '=', change.ballotId).where('project_id', '=', change.projectId).executeTakeFirst();
+    const known = await trx
+      .selectFrom('ballot_exclusions')
+      .selectAll()
+      .where('ballot_id', '=', change.ballotId)
+      .where('project_id', '=', change.projectId)
+      .executeTakeFirst();
     if (!known) {
-      const ballot = await trx.selectFrom('ballots').select('id').where('id', '=', change.ballotId).where('project_id', '=', change.projectId).executeTakeFirst();
-      throw new OperatorError(ballot ? `Ballot ${change.ballotId} is not excluded; there is nothing to include.` : `There is no ballot "${change.ballotId}" in this survey (the ids are in export and signals).`);
+      const ballot = await trx
+        .selectFrom('ballots')
+        .select('id')
+        .where('id', '=', change.ballotId)
+        .where('project_id', '=', change.projectId)
+        .executeTakeFirst();
+      throw new OperatorError(
+        ballot
+          ? `Ballot ${change.ballotId} is not excluded; there is nothing to include.`
+          : `There is no ballot "${change.ballotId}" in this survey (the ids are in export and signals).`,
+      );
     }
-    await appendAudit(trx, { projectId: change.projectId, actor: change.by, action: 'include', subject: change.ballotId, reason: why, details: { excluded_by: known.excluded_by, excluded_at: known.excluded_at, excluded_audit_id: known.audit_id }, now: change.now });
+    await appendAudit(trx, {
+      projectId: change.projectId,
+      actor: change.by,
+      action: 'include',
+      subject: change.ballotId,
+      reason: why,
+      details: { excluded_by: known.excluded_by, excluded_at: known.excluded_at, excluded_audit_id: known.audit_id },
+      now: change.now,
+    });
     await trx.deleteFrom('ballot_exclusions').where('ballot_id', '=', change.ballotId).execute();
     return known;
   });

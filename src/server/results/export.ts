@@ -18,7 +18,7 @@ const NOT_ON_LIST = '(not on the list)';
 export type ExportFormat = 'csv' | 'jsonl';
 
 /** What became of a reservation by now: `held` by its ballot, `confirmed` or `released` by an operator, `expired` (an Experts hold), `lost` to another ballot, or `custom` text. */
-export type ReservationOutcome = 'held' | 'confirmed' | 'released' | 'expired' | 'lost' | 'custom';
+type ReservationOutcome = 'held' | 'confirmed' | 'released' | 'expired' | 'lost' | 'custom';
 
 /** What an export needs besides the database. */
 export interface ExportInput {
@@ -31,7 +31,6 @@ export interface ExportInput {
   now?: Date;
   pageSize?: number;
 }
-
 
 /** How the reservations of a survey stand: claims and operators' decisions, by tile. */
 async function reservationState(db: Kysely<Database>, projectId: string) {
@@ -67,7 +66,15 @@ async function reservationState(db: Kysely<Database>, projectId: string) {
  */
 async function mostWriteIns(db: Kysely<Database>, projectId: string): Promise<number> {
   const row = await db
-    .selectFrom((eb) => eb.selectFrom('write_ins').innerJoin('ballots', 'ballots.id', 'write_ins.ballot_id').where('ballots.project_id', '=', projectId).groupBy('write_ins.ballot_id').select((e) => e.fn.countAll<string | number>().as('n')).as('per_ballot'))
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('write_ins')
+        .innerJoin('ballots', 'ballots.id', 'write_ins.ballot_id')
+        .where('ballots.project_id', '=', projectId)
+        .groupBy('write_ins.ballot_id')
+        .select((e) => e.fn.countAll<string | number>().as('n'))
+        .as('per_ballot'),
+    )
     .select((eb) => eb.fn.max('per_ballot.n').as('most'))
     .executeTakeFirst();
   return Number(row?.most ?? 0);
@@ -85,7 +92,8 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
   const now = input.now ?? new Date();
   const names = new Map(input.nominees.map((nominee) => [nominee.id, nominee.name]));
   const decisions = await writeInDecisionsInForce(db, config.project_id);
-  for (const decision of decisions.values()) if (decision.nominee_id && decision.nominee_name && !names.has(decision.nominee_id)) names.set(decision.nominee_id, decision.nominee_name);
+  for (const decision of decisions.values())
+    if (decision.nominee_id && decision.nominee_name && !names.has(decision.nominee_id)) names.set(decision.nominee_id, decision.nominee_name);
   const outcome = await reservationState(db, config.project_id);
   const fields = allFields(config.layout);
   const answerFields = fields.filter((field) => isKind(field, 'answer')).flatMap(exportColumns);
@@ -103,7 +111,10 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
         'link',
         'personal_secret',
         ...answerFields,
-        ...slots.flatMap(({ group, subcategory, slot }) => [`${categoryKey(group, subcategory)} #${slot} id`, `${categoryKey(group, subcategory)} #${slot} name`]),
+        ...slots.flatMap(({ group, subcategory, slot }) => [
+          `${categoryKey(group, subcategory)} #${slot} id`,
+          `${categoryKey(group, subcategory)} #${slot} name`,
+        ]),
         ...Array.from({ length: writeInColumns }, (_, i) => [`write-in #${i + 1} name`, `write-in #${i + 1} category`, `write-in #${i + 1} nominee_id`]).flat(),
         ...fields.filter((field) => isKind(field, 'reservation')).flatMap(exportColumns),
         ...fields.filter((field) => isKind(field, 'file')).flatMap(exportColumns),
@@ -122,7 +133,13 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
       ([field, kind, tile, custom_text, status]): ReservationRow => ({ ballot_id: ballot.id, field, kind, tile, custom_text, status }),
     );
   const uploadsOf = (ballot: BallotRow) =>
-    childRows<[string, string, string, string, number]>(ballot.children.uploads).map(([field, original_name, id, content_type, size]) => ({ field, original_name, id, content_type, size }));
+    childRows<[string, string, string, string, number]>(ballot.children.uploads).map(([field, original_name, id, content_type, size]) => ({
+      field,
+      original_name,
+      id,
+      content_type,
+      size,
+    }));
 
   // A ballot's answers, one JSON list per ballot, into the answer columns: a field's values joined by "; " in their order.
   const answerColumn = new Map(answerFields.map((field, i) => [field, i]));
@@ -180,9 +197,27 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
       link: ballot.link,
       personal_secret: ballot.personal_secret,
       answers,
-      nominations: nominationRows(ballot.children.nominations).map(([category, subcategory, slot, id]) => ({ category, subcategory, slot, nominee_id: id, nominee: names.get(id) ?? null })),
-      write_ins: childRows<[string, string, string]>(ballot.children.writeIns).map(([category, subcategory, name]) => ({ name, category, subcategory, nominee_id: writeInOf(category, subcategory, name) || null })),
-      reservations: reservationsOf(ballot).map((r) => ({ field: r.field, kind: r.kind, tile: r.tile, custom_text: r.custom_text, status: r.status, outcome: outcome(r, now) })),
+      nominations: nominationRows(ballot.children.nominations).map(([category, subcategory, slot, id]) => ({
+        category,
+        subcategory,
+        slot,
+        nominee_id: id,
+        nominee: names.get(id) ?? null,
+      })),
+      write_ins: childRows<[string, string, string]>(ballot.children.writeIns).map(([category, subcategory, name]) => ({
+        name,
+        category,
+        subcategory,
+        nominee_id: writeInOf(category, subcategory, name) || null,
+      })),
+      reservations: reservationsOf(ballot).map((r) => ({
+        field: r.field,
+        kind: r.kind,
+        tile: r.tile,
+        custom_text: r.custom_text,
+        status: r.status,
+        outcome: outcome(r, now),
+      })),
       files: uploadsOf(ballot).map((u) => ({ field: u.field, name: u.original_name, stored_as: u.id, content_type: u.content_type, size: u.size })),
     })}\n`;
   };

@@ -137,7 +137,9 @@ export function scratchRegister(): IdentityRegister & { close(): void } {
  */
 export function threadRegister(): IdentityRegister & { close(): Promise<void> } {
   // It holds a page of keys at a time, the Bloom filter (16 MB) and SQLite's page cache outside the heap: a small heap of its own will do.
-  const worker = new Worker(new URL('./identity-register.worker.ts', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 } });
+  const worker = new Worker(new URL('./identity-register.worker.ts', import.meta.url), {
+    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
+  });
   const waiting: Array<{ size: number; resolve: (found: Array<DuplicateOf | undefined>) => void; reject: (error: Error) => void }> = [];
   const fail = (error: Error) => {
     for (const { reject } of waiting.splice(0)) reject(error);
@@ -213,7 +215,11 @@ export async function databaseRegister(db: Kysely<Database>): Promise<IdentityRe
       const earlier = new Map<string, string>();
       if (wanted.size) {
         const list = JSON.stringify([...wanted.values()].map(({ by, key }) => [by, key]));
-        const { rows } = await sql<{ kind: DuplicateOf['by']; key: string; ballot_id: string }>`SELECT t.kind, t.key, t.ballot_id FROM ${sql.table(TABLE)} t JOIN ${unpack(list)} ON t.kind = j.value ->> 0 AND t.key = j.value ->> 1`.execute(any);
+        const { rows } = await sql<{
+          kind: DuplicateOf['by'];
+          key: string;
+          ballot_id: string;
+        }>`SELECT t.kind, t.key, t.ballot_id FROM ${sql.table(TABLE)} t JOIN ${unpack(list)} ON t.kind = j.value ->> 0 AND t.key = j.value ->> 1`.execute(any);
         for (const row of rows) earlier.set(keyOf({ by: row.kind, key: row.key }), row.ballot_id);
       }
       const fresh: Array<[string, string, string]> = [];
@@ -231,7 +237,10 @@ export async function databaseRegister(db: Kysely<Database>): Promise<IdentityRe
         }
         return result;
       });
-      if (fresh.length) await sql`INSERT INTO ${sql.table(TABLE)} (kind, key, ballot_id) SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM ${unpack(JSON.stringify(fresh))}`.execute(any);
+      if (fresh.length)
+        await sql`INSERT INTO ${sql.table(TABLE)} (kind, key, ballot_id) SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM ${unpack(JSON.stringify(fresh))}`.execute(
+          any,
+        );
       return found;
     },
     async drop() {

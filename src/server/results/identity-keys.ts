@@ -10,7 +10,16 @@ const CREDENTIALS = new Set(['md', 'do', 'dpm', 'dds', 'dmd', 'phd', 'rn', 'np',
  */
 export function nameWords(name: string): string[] {
   // Plain ASCII, most names, needs no Unicode folding: the same words, several times faster (the tally folds a name per ballot).
-  const words = (/^[\x20-\x7e]*$/.test(name) ? name.toLowerCase().replace(/['`]/g, '').split(/[^a-z0-9]+/) : foldText(name).replace(/['\u2019\u02bc`\u00b4]/g, '').split(/[^\p{L}\p{N}]+/u)).filter(Boolean);
+  const words = (
+    /^[\x20-\x7e]*$/.test(name)
+      ? name
+          .toLowerCase()
+          .replace(/['`]/g, '')
+          .split(/[^a-z0-9]+/)
+      : foldText(name)
+          .replace(/['\u2019\u02bc`\u00b4]/g, '')
+          .split(/[^\p{L}\p{N}]+/u)
+  ).filter(Boolean);
   while (words.length > 1 && TITLES.has(words[0])) words.shift();
   while (words.length > 1 && CREDENTIALS.has(words[words.length - 1])) words.pop();
   return words;
@@ -39,7 +48,10 @@ export function licenseKey(license: string | undefined): string {
   const text = license ?? '';
   // Plain ASCII needs no normalising: the same key, without the Unicode work, for a license per ballot.
   if (/^[\x20-\x7e]*$/.test(text)) return text.toUpperCase().replace(/[^A-Z0-9]/g, '');
-  return text.normalize('NFKC').toUpperCase().replace(/[^\p{L}\p{N}]/gu, '');
+  return text
+    .normalize('NFKC')
+    .toUpperCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
 }
 
 /** An email address as compared: trimmed, lower case. */

@@ -16,7 +16,11 @@ function pointsSentence(rules: TallyConfig, slots: number): string {
 
 function duplicateSentence(rules: TallyConfig): string {
   if (!rules.duplicates.length) return 'Ballots are not screened for duplicates: every ballot received counts.';
-  const names = { secret: 'the same personal link', email: 'the same email address (in any case)', license: 'the same license number (letters and digits compared)' };
+  const names = {
+    secret: 'the same personal link',
+    email: 'the same email address (in any case)',
+    license: 'the same license number (letters and digits compared)',
+  };
   return `When one person sends more than one ballot, recognised by ${list(rules.duplicates.map((key) => names[key]))}, only the first ballot received counts.`;
 }
 
@@ -27,7 +31,8 @@ function selfVoteSentence(rules: TallyConfig): string {
 
 function samePracticeSentence(rules: TallyConfig): string {
   if (rules.same_practice === 'exclude') return "A vote for a colleague of the voter's own practice is not counted.";
-  if (rules.same_practice === 'outside_match') return "A vote for a colleague of the voter's own practice counts only when the same ballot names at least one nominee outside that practice in the sub-category.";
+  if (rules.same_practice === 'outside_match')
+    return "A vote for a colleague of the voter's own practice counts only when the same ballot names at least one nominee outside that practice in the sub-category.";
   return "A vote for a colleague of the voter's own practice counts like any other.";
 }
 
@@ -47,7 +52,8 @@ function publishSentences(rules: TallyConfig): string[] {
     );
   } else lines.push('The number published per sub-category is decided by the editors from the ranking.');
   if (rules.min_votes > 0) lines.push(`A nominee needs at least ${plural(rules.min_votes, 'counted vote')} to be published.`);
-  if (rules.min_share > 0) lines.push(`A nominee must be named on at least ${rules.min_share}% of the counted ballots that vote in the sub-category to be published.`);
+  if (rules.min_share > 0)
+    lines.push(`A nominee must be named on at least ${rules.min_share}% of the counted ballots that vote in the sub-category to be published.`);
   return lines;
 }
 
@@ -56,7 +62,9 @@ function publishSentences(rules: TallyConfig): string[] {
  * Markdown: one sentence per rule, generated from the resolved `tally:` block, so that the text
  * and the count can never disagree.
  */
-export function methodologyText(config: Pick<SurveyConfig, 'survey_title' | 'project_id' | 'votes_per_category' | 'workplace_field'> & { tally?: TallyConfig }): string {
+export function methodologyText(
+  config: Pick<SurveyConfig, 'survey_title' | 'project_id' | 'votes_per_category' | 'workplace_field'> & { tally?: TallyConfig },
+): string {
   const rules = config.tally ?? DEFAULT_TALLY;
   const title = config.survey_title ?? config.project_id;
   const sentences = [
@@ -67,7 +75,10 @@ export function methodologyText(config: Pick<SurveyConfig, 'survey_title' | 'pro
     'A ballot an operator took out of the count after a review is not counted; the audit trail keeps who decided, when and why.',
     duplicateSentence(rules),
     'A nominee who is not on the nominee list is not counted, and a nominee named twice in one sub-category on one ballot counts once.',
-    matchSentence(rules.subcategory_match.rule, `whose ${rules.subcategory_match.nominee_field} on the nominee list is not the sub-category they were named in`),
+    matchSentence(
+      rules.subcategory_match.rule,
+      `whose ${rules.subcategory_match.nominee_field} on the nominee list is not the sub-category they were named in`,
+    ),
     matchSentence(rules.region_match.rule, `whose ${rules.region_match.nominee_field} on the nominee list is not the region the voter gave`),
     selfVoteSentence(rules),
     samePracticeSentence(rules),

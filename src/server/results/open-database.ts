@@ -5,7 +5,7 @@ import { createDatabase, migrateToLatest, type DatabaseSettings, type DialectNam
 import { OperatorError } from './operator-error.ts';
 
 /** Where a database is, for messages: the SQLite file, or the PostgreSQL URL without its password. */
-export function describeDatabase(settings: DatabaseSettings): string {
+function describeDatabase(settings: DatabaseSettings): string {
   if (!settings.databaseUrl) return settings.sqliteFile;
   try {
     const url = new URL(settings.databaseUrl);
@@ -24,7 +24,9 @@ export function describeDatabase(settings: DatabaseSettings): string {
 export async function openOperatorDatabase(settings: DatabaseSettings): Promise<{ db: Kysely<Database>; dialect: DialectName; where: string }> {
   const where = describeDatabase(settings);
   if (!settings.databaseUrl && !existsSync(settings.sqliteFile)) {
-    throw new OperatorError(`Cannot open the database: there is no SQLite file at ${where} (set DATA_DIR or SQLITE_FILE as the survey API has them, or DATABASE_URL for PostgreSQL).`);
+    throw new OperatorError(
+      `Cannot open the database: there is no SQLite file at ${where} (set DATA_DIR or SQLITE_FILE as the survey API has them, or DATABASE_URL for PostgreSQL).`,
+    );
   }
   let opened: { db: Kysely<Database>; dialect: DialectName } | undefined;
   try {

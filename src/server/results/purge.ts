@@ -22,7 +22,7 @@ interface PurgeScope {
 }
 
 /** One kind of personal data a purge removes: a table, and how to clear a page of ballots from it. */
-export interface PurgeStep {
+interface PurgeStep {
   /** The table, as the report names it. */
   table: string;
   /** Clears (or, in a dry run, counts) the personal rows of these ballots; answers the rows and the stored files concerned. */
@@ -34,7 +34,7 @@ export interface PurgeStep {
  * one list, so that a table added later is purged by adding an entry here. Refused ballots are
  * no ballots of the tally and are cleared apart (`purgeRefused`).
  */
-export const PURGE_STEPS: PurgeStep[] = [
+const PURGE_STEPS: PurgeStep[] = [
   {
     table: 'answers',
     async run(db, { ballotIds, personalFields, dryRun }) {
@@ -126,10 +126,26 @@ export async function purgePersonal(db: Transaction<Database> | Kysely<Database>
   let read = 0;
   for await (const page of ballotPages(db as Kysely<Database>, survey.config.project_id, { full: true })) {
     read += page.length;
-    const done = new Set((await db.selectFrom('ballot_pseudonyms').select('ballot_id').where('ballot_id', 'in', page.map((b) => b.id)).execute()).map((row) => row.ballot_id));
+    const done = new Set(
+      (
+        await db
+          .selectFrom('ballot_pseudonyms')
+          .select('ballot_id')
+          .where(
+            'ballot_id',
+            'in',
+            page.map((b) => b.id),
+          )
+          .execute()
+      ).map((row) => row.ballot_id),
+    );
     const todo = page.filter((ballot) => !done.has(ballot.id));
     if (todo.length) {
-      if (!input.dryRun) await db.insertInto('ballot_pseudonyms').values(todo.map((ballot) => pseudonymRow(ballot))).execute();
+      if (!input.dryRun)
+        await db
+          .insertInto('ballot_pseudonyms')
+          .values(todo.map((ballot) => pseudonymRow(ballot)))
+          .execute();
       for (const step of PURGE_STEPS) {
         const { rows, files } = await step.run(db, { ballotIds: todo.map((ballot) => ballot.id), personalFields, dryRun: input.dryRun });
         report.rows[step.table] += rows;

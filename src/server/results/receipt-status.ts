@@ -26,7 +26,10 @@ export interface ReceiptStatus {
  * how many of its votes count and why the others do not. Throws an OperatorError for a code that
  * is malformed or that no ballot of the survey carries.
  */
-export async function receiptStatus(db: Kysely<Database>, input: { survey: LoadedSurvey; nominees: readonly Nominee[]; prepopulation: Record<string, PersonValues>; code: string }): Promise<ReceiptStatus> {
+export async function receiptStatus(
+  db: Kysely<Database>,
+  input: { survey: LoadedSurvey; nominees: readonly Nominee[]; prepopulation: Record<string, PersonValues>; code: string },
+): Promise<ReceiptStatus> {
   const code = normalizeReceipt(input.code);
   if (!code) throw new OperatorError(`"${input.code}" is not a receipt code: 12 letters and digits, such as 7K3M-Q9TD-2XHB.`);
   const ballot = await ballotByReceipt(db, input.survey.config.project_id, code);

@@ -36,7 +36,9 @@ export async function refusedCsv(db: Kysely<Database>, survey: LoadedSurvey): Pr
     const values = new Map<string, string[]>();
     for (const [name, value] of partsOf(row)) values.set(name, [...(values.get(name) ?? []), value]);
     const problems = (JSON.parse(row.problems) as Array<{ path: string; message: string }>).map((p) => `${p.path}: ${p.message}`).join('; ');
-    const files = (JSON.parse(row.files) as Array<{ field: string; name: string; size: number }>).map((f) => `${f.field}: ${f.name} (${f.size} bytes)`).join('; ');
+    const files = (JSON.parse(row.files) as Array<{ field: string; name: string; size: number }>)
+      .map((f) => `${f.field}: ${f.name} (${f.size} bytes)`)
+      .join('; ');
     out += csvLine([
       row.id,
       row.received_at,
@@ -76,7 +78,8 @@ export async function admitRefused(
   const { survey, prepopulation } = context;
   const row = await findRefusedBallot(db, survey.config.project_id, admission.id);
   if (!row) throw new OperatorError(`There is no refused ballot ${admission.id} in ${survey.slug}; the refused command lists them.`);
-  if (row.admitted_at) throw new OperatorError(`Refused ballot ${row.id} was admitted already, as ballot ${row.ballot_id}, by ${row.admitted_by} at ${row.admitted_at}.`);
+  if (row.admitted_at)
+    throw new OperatorError(`Refused ballot ${row.id} was admitted already, as ballot ${row.ballot_id}, by ${row.admitted_by} at ${row.admitted_at}.`);
   if (!admission.why.trim()) throw new OperatorError('Say why the ballot is admitted: --why "…".');
 
   const form = new FormData();
@@ -92,12 +95,29 @@ export async function admitRefused(
     throw new OperatorError(`Refused ballot ${row.id} was admitted already.`);
   }
   try {
-    await storeBallot(db, { id: ballotId, projectId: survey.config.project_id, link, personalSecret: link === 'personal' ? row.secret : null, createdAt: now, parts, uploads: [] });
+    await storeBallot(db, {
+      id: ballotId,
+      projectId: survey.config.project_id,
+      link,
+      personalSecret: link === 'personal' ? row.secret : null,
+      createdAt: now,
+      parts,
+      uploads: [],
+    });
   } catch (error) {
     await unmarkAdmitted(db, row.id);
-    if (error instanceof AlreadySubmittedError) throw new OperatorError(`Refused ballot ${row.id} came by a personal link that has a ballot already; a link holds one ballot.`);
+    if (error instanceof AlreadySubmittedError)
+      throw new OperatorError(`Refused ballot ${row.id} came by a personal link that has a ballot already; a link holds one ballot.`);
     throw error;
   }
-  await appendAudit(db, { projectId: survey.config.project_id, actor: admission.by, action: 'admit', subject: row.id, reason: admission.why.trim(), details: { ballot_id: ballotId, refused_for: row.reason }, now });
+  await appendAudit(db, {
+    projectId: survey.config.project_id,
+    actor: admission.by,
+    action: 'admit',
+    subject: row.id,
+    reason: admission.why.trim(),
+    details: { ballot_id: ballotId, refused_for: row.reason },
+    now,
+  });
   return { refusedId: row.id, ballotId, at: now.toISOString() };
 }

@@ -20,12 +20,17 @@ export function perDayChart(days: ReadonlyArray<{ day: string; ballots: number }
   const y = (v: number) => top + plotH - (v / ceiling) * plotH;
   const grid: string[] = [];
   for (let v = 0; v <= ceiling; v += step) {
-    grid.push(`<line x1="${left}" x2="${width - 8}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="grid"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" class="tick">${fmt(v)}</text>`);
+    grid.push(
+      `<line x1="${left}" x2="${width - 8}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" class="grid"/><text x="${left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" class="tick">${fmt(v)}</text>`,
+    );
   }
   const labelEvery = Math.ceil(days.length / 10);
   const bars = days.map((d, i) => {
     const x = left + i * slot + (slot - bar) / 2;
-    const label = i % labelEvery === 0 ? `<text x="${(x + bar / 2).toFixed(1)}" y="${height - 10}" text-anchor="middle" class="tick">${escapeHtml(d.day.slice(5))}</text>` : '';
+    const label =
+      i % labelEvery === 0
+        ? `<text x="${(x + bar / 2).toFixed(1)}" y="${height - 10}" text-anchor="middle" class="tick">${escapeHtml(d.day.slice(5))}</text>`
+        : '';
     return `<rect x="${x.toFixed(1)}" y="${y(d.ballots).toFixed(1)}" width="${bar.toFixed(1)}" height="${(top + plotH - y(d.ballots)).toFixed(1)}" class="bar"><title>${escapeHtml(d.day)}: ${fmt(d.ballots)} ballots</title></rect>${label}`;
   });
   return `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="Ballots per day, ${escapeHtml(days[0].day)} to ${escapeHtml(days[days.length - 1].day)}">${grid.join('')}${bars.join('')}</svg>`;

@@ -53,7 +53,14 @@ export async function reportData(db: Kysely<Database>, input: ReportInput): Prom
   const projectId = survey.config.project_id;
   const operatorExclusions = await exclusionList(db, projectId);
   const excludedBallots = new Map(operatorExclusions.map((row) => [row.ballot_id, { reason: row.reason, auditId: row.audit_id }]));
-  const tally = await tallySurvey(db, { survey, nominees: input.nominees, prepopulation: input.prepopulation, excludedBallots, pseudonymKey: readPseudonymKey(survey), onProgress: input.onProgress });
+  const tally = await tallySurvey(db, {
+    survey,
+    nominees: input.nominees,
+    prepopulation: input.prepopulation,
+    excludedBallots,
+    pseudonymKey: readPseudonymKey(survey),
+    onProgress: input.onProgress,
+  });
   const { perDay } = await participation(db, projectId);
   const reasons = tally.reasons ?? EXCLUSION_REASONS;
   const votesExcluded = reasons.reduce((sum, reason) => sum + (tally.totals.excluded[reason] ?? 0), 0);
@@ -68,11 +75,21 @@ export async function reportData(db: Kysely<Database>, input: ReportInput): Prom
     ballotsExcluded: excludedBallots.size,
     operatorExclusions,
     votesExcluded,
-    exclusions: reasons.filter((reason) => tally.totals.excluded[reason]).map((reason) => ({ reason, votes: tally.totals.excluded[reason]!, text: reasonText(reason, tally.rules ?? DEFAULT_TALLY) })),
+    exclusions: reasons
+      .filter((reason) => tally.totals.excluded[reason])
+      .map((reason) => ({ reason, votes: tally.totals.excluded[reason]!, text: reasonText(reason, tally.rules ?? DEFAULT_TALLY) })),
     signals: SIGNAL_KINDS.flatMap((kind) => {
       const of = clusters.filter((c) => c.kind === kind);
       if (!of.length) return [];
-      return [{ kind, text: SIGNAL_TEXT[kind], clusters: of.length, ballots: new Set(of.flatMap((c) => c.ballotIds)).size, strongest: Math.max(...of.map((c) => c.score)) }];
+      return [
+        {
+          kind,
+          text: SIGNAL_TEXT[kind],
+          clusters: of.length,
+          ballots: new Set(of.flatMap((c) => c.ballotIds)).size,
+          strongest: Math.max(...of.map((c) => c.score)),
+        },
+      ];
     }),
     clusters,
     // The very text `results methodology` prints, its title one level down, under the report's Methodology heading.

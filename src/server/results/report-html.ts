@@ -6,9 +6,9 @@ import { EXCLUSION_REASONS } from './rules.ts';
 import { strength } from './signals.ts';
 
 /** Nominees shown per sub-category; the rest are summed in one line. */
-export const NOMINEES_SHOWN = 25;
+const NOMINEES_SHOWN = 25;
 /** Signal clusters listed one by one; the rest are counted in the summary. */
-export const CLUSTERS_SHOWN = 30;
+const CLUSTERS_SHOWN = 30;
 
 const fmt = (n: number) => n.toLocaleString('en');
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
@@ -74,7 +74,9 @@ function responses(data: ReportData): string {
   ]
     .map(([n, label]) => `<div class="card"><b>${fmt(n as number)}</b><span>${label}</span></div>`)
     .join('');
-  const pending = totals.writeInsPending ? `<p class="muted">${fmt(totals.writeInsPending)} write-ins await a decision and are not counted yet; ${fmt(totals.writeInsRejected)} were rejected.</p>` : '';
+  const pending = totals.writeInsPending
+    ? `<p class="muted">${fmt(totals.writeInsPending)} write-ins await a decision and are not counted yet; ${fmt(totals.writeInsRejected)} were rejected.</p>`
+    : '';
   return `<section id="responses"><h2>Responses</h2><div class="cards">${cards}</div>${pending}<h3>Ballots per day (UTC, demo ballots left out)</h3>${perDayChart(data.perDay)}</section>`;
 }
 
@@ -87,12 +89,17 @@ function subcategories(data: ReportData): string {
     const body = shown
       .map((row) => {
         const excluded = total(row);
-        const why = EXCLUSION_REASONS.filter((r) => row.excluded[r]).map((r) => `${row.excluded[r]} ${words(r)}`).join(', ');
+        const why = EXCLUSION_REASONS.filter((r) => row.excluded[r])
+          .map((r) => `${row.excluded[r]} ${words(r)}`)
+          .join(', ');
         return `<tr><td class="rank">${row.rank ?? '–'}</td><td>${esc(row.nomineeName || row.nomineeId)}<div class="muted">${esc([row.nomineeId, row.practice].filter(Boolean).join(' · '))}</div></td><td class="bar-cell">${voteBar(row.counted, excluded, scale)}</td><td class="n">${fmt(row.counted)}</td><td class="n">${pct(row.share)}</td><td class="n" title="${esc(why)}">${fmt(excluded)}</td></tr>`;
       })
       .join('');
     const rest = rows.length - shown.length;
-    const more = rest > 0 ? `<tr><td></td><td colspan="5" class="muted">and ${fmt(rest)} more nominees with ${fmt(rows.slice(NOMINEES_SHOWN).reduce((n, row) => n + row.counted, 0))} counted votes</td></tr>` : '';
+    const more =
+      rest > 0
+        ? `<tr><td></td><td colspan="5" class="muted">and ${fmt(rest)} more nominees with ${fmt(rows.slice(NOMINEES_SHOWN).reduce((n, row) => n + row.counted, 0))} counted votes</td></tr>`
+        : '';
     const table = rows.length
       ? `<table><thead><tr><th>#</th><th>Nominee</th><th class="bar-cell"></th><th class="n">Counted</th><th class="n">Share</th><th class="n">Excluded</th></tr></thead><tbody>${body}${more}</tbody></table>`
       : '<p class="muted">No votes.</p>';
@@ -102,13 +109,16 @@ function subcategories(data: ReportData): string {
 }
 
 /** Operators' exclusions listed one by one; the rest are counted. */
-export const OPERATOR_EXCLUSIONS_SHOWN = 50;
+const OPERATOR_EXCLUSIONS_SHOWN = 50;
 
 function operatorExclusions(data: ReportData): string {
   if (!data.operatorExclusions.length) return '';
   const rows = data.operatorExclusions
     .slice(0, OPERATOR_EXCLUSIONS_SHOWN)
-    .map((row) => `<tr><td class="ids">${esc(row.ballot_id)}</td><td>${esc(row.excluded_by)}<div class="muted">${esc(row.excluded_at.replace('T', ' ').slice(0, 16))} UTC</div></td><td>${esc(row.reason)}</td></tr>`)
+    .map(
+      (row) =>
+        `<tr><td class="ids">${esc(row.ballot_id)}</td><td>${esc(row.excluded_by)}<div class="muted">${esc(row.excluded_at.replace('T', ' ').slice(0, 16))} UTC</div></td><td>${esc(row.reason)}</td></tr>`,
+    )
     .join('');
   const rest = data.operatorExclusions.length - OPERATOR_EXCLUSIONS_SHOWN;
   return `<h3>Ballots excluded by an operator</h3><table><thead><tr><th>Ballot</th><th>By</th><th>Why</th></tr></thead><tbody>${rows}</tbody></table>${rest > 0 ? `<p class="muted">and ${fmt(rest)} more (npm run results -- audit ${esc(data.slug)}).</p>` : ''}`;
@@ -117,14 +127,22 @@ function operatorExclusions(data: ReportData): string {
 function exclusions(data: ReportData): string {
   if (!data.exclusions.length) return '<section id="exclusions"><h2>Exclusions by reason</h2><p>No vote was excluded.</p></section>';
   const max = Math.max(...data.exclusions.map((e) => e.votes));
-  const rows = data.exclusions.map((e) => `<tr><td><strong>${esc(words(e.reason))}</strong><div class="muted">${esc(e.text)}</div></td><td class="bar-cell">${voteBar(e.votes, 0, max)}</td><td class="n">${fmt(e.votes)}</td></tr>`).join('');
+  const rows = data.exclusions
+    .map(
+      (e) =>
+        `<tr><td><strong>${esc(words(e.reason))}</strong><div class="muted">${esc(e.text)}</div></td><td class="bar-cell">${voteBar(e.votes, 0, max)}</td><td class="n">${fmt(e.votes)}</td></tr>`,
+    )
+    .join('');
   return `<section id="exclusions"><h2>Exclusions by reason</h2><table><thead><tr><th>Reason</th><th class="bar-cell"></th><th class="n">Votes</th></tr></thead><tbody>${rows}</tbody></table>${operatorExclusions(data)}</section>`;
 }
 
 function signals(data: ReportData): string {
   if (!data.signals.length) return '<section id="signals"><h2>Fraud signals</h2><p>No cluster of ballots reached a signal\'s threshold.</p></section>';
   const summary = data.signals
-    .map((s) => `<tr><td><strong>${esc(words(s.kind))}</strong><div class="muted">${esc(s.text)}</div></td><td class="n">${fmt(s.clusters)}</td><td class="n">${fmt(s.ballots)}</td><td class="n"><span class="strength ${strength(s.strongest)}">${strength(s.strongest)}</span></td></tr>`)
+    .map(
+      (s) =>
+        `<tr><td><strong>${esc(words(s.kind))}</strong><div class="muted">${esc(s.text)}</div></td><td class="n">${fmt(s.clusters)}</td><td class="n">${fmt(s.ballots)}</td><td class="n"><span class="strength ${strength(s.strongest)}">${strength(s.strongest)}</span></td></tr>`,
+    )
     .join('');
   const listed = data.clusters.slice(0, CLUSTERS_SHOWN).map((c) => {
     const ids = c.ballotIds.length > 12 ? `${c.ballotIds.slice(0, 12).join(' ')} … and ${c.ballotIds.length - 12} more` : c.ballotIds.join(' ');

@@ -27,7 +27,10 @@ function findTile(config: SurveyConfig, request: TileRequest): { kind: Reservati
   const tiles = tilesFor(config, kind);
   const wanted = request.tile.trim();
   const tile = tiles.find((t) => tileSlug(t) === wanted || t.title === wanted);
-  if (!tile) throw new OperatorError(`${config.project_id} has no ${kind === 'faces' ? 'Faces' : 'Experts'} tile "${wanted}"; the tiles are ${tiles.map(tileSlug).join(', ') || 'none'}.`);
+  if (!tile)
+    throw new OperatorError(
+      `${config.project_id} has no ${kind === 'faces' ? 'Faces' : 'Experts'} tile "${wanted}"; the tiles are ${tiles.map(tileSlug).join(', ') || 'none'}.`,
+    );
   return { kind, slug: tileSlug(tile), title: tile.title };
 }
 
@@ -38,15 +41,27 @@ function findTile(config: SurveyConfig, request: TileRequest): { kind: Reservati
 export async function confirmReservation(db: Kysely<Database>, config: SurveyConfig, request: TileRequest) {
   const { kind, slug, title } = findTile(config, request);
   const label = request.label?.trim() || tileLabel(kind, title);
-  const claim = await confirmTile(db, { projectId: config.project_id, kind, tile: slug, by: request.by, now: request.now ?? new Date(), label, why: request.why });
-  if (!claim) throw new OperatorError(`No ballot holds the ${kind === 'faces' ? 'Faces' : 'Experts'} tile "${slug}" now${kind === 'asktheexpert' ? ' (an Experts hold lasts five days)' : ''}; nothing to confirm.`);
+  const claim = await confirmTile(db, {
+    projectId: config.project_id,
+    kind,
+    tile: slug,
+    by: request.by,
+    now: request.now ?? new Date(),
+    label,
+    why: request.why,
+  });
+  if (!claim)
+    throw new OperatorError(
+      `No ballot holds the ${kind === 'faces' ? 'Faces' : 'Experts'} tile "${slug}" now${kind === 'asktheexpert' ? ' (an Experts hold lasts five days)' : ''}; nothing to confirm.`,
+    );
   return { kind, slug, label, ballotId: claim.ballot_id };
 }
 
 /** Releases a tile: the ballot holding it lets go, the tile leaves the confirmed list and the next ballot may take it. */
 export async function releaseReservation(db: Kysely<Database>, config: SurveyConfig, request: TileRequest) {
   const { kind, slug } = findTile(config, request);
-  if (configTakenSlugs(config, kind).includes(slug)) throw new OperatorError(`The tile "${slug}" is marked taken in survey.yaml; remove "taken: true" there to free it.`);
+  if (configTakenSlugs(config, kind).includes(slug))
+    throw new OperatorError(`The tile "${slug}" is marked taken in survey.yaml; remove "taken: true" there to free it.`);
   const claim = await releaseTile(db, { projectId: config.project_id, kind, tile: slug, by: request.by, now: request.now ?? new Date(), why: request.why });
   return { kind, slug, ballotId: claim?.ballot_id };
 }

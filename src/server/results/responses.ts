@@ -5,7 +5,7 @@ import { linkOpens } from '../repositories/link-opens.repository.ts';
 import { secretHash } from '../tokens.ts';
 
 /** Where one invited person stands: voted, opened their link without voting, or never opened it. */
-export type ResponseStatus = 'responded' | 'opened' | 'not_opened';
+type ResponseStatus = 'responded' | 'opened' | 'not_opened';
 
 /** One invited person and where they stand. */
 export interface InvitedPerson {
@@ -38,7 +38,7 @@ export async function invitedPeople(db: Kysely<Database>, projectId: string, pre
 }
 
 /** The value of a person's column as a group's name; "(blank)" when they have none. */
-export function groupOf(person: PersonValues, column: string): string {
+function groupOf(person: PersonValues, column: string): string {
   const value = person[column];
   const text = Array.isArray(value) ? value.join('; ') : (value ?? '');
   return text.trim() || '(blank)';

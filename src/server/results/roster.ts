@@ -27,7 +27,9 @@ function fail(file: string, problems: Problem[]): never {
   // Each message may end a sentence of its own; the list ends with one full stop.
   const shown = problems.slice(0, MAX_PROBLEMS).map((problem) => `${problem.path}: ${problem.message.replace(/\.$/, '')}`);
   if (problems.length > MAX_PROBLEMS) shown.push(`… and ${problems.length - MAX_PROBLEMS} more`);
-  throw new OperatorError(`The roster ${file} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}, nothing was written: ${shown.join('; ')}.`);
+  throw new OperatorError(
+    `The roster ${file} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}, nothing was written: ${shown.join('; ')}.`,
+  );
 }
 
 /**
@@ -47,12 +49,17 @@ export function parseRoster(file: string, text: string, config: SurveyConfig, is
   }
   const [header, ...body] = records;
   if (!header) fail(file, [{ path: 'line 1', message: 'is empty: a roster starts with a header row naming its columns (email, …)' }]);
-  const fields = new Map(allFields(config.layout).filter((field) => isKind(field, 'answer')).map((field) => [field.name, field]));
+  const fields = new Map(
+    allFields(config.layout)
+      .filter((field) => isKind(field, 'answer'))
+      .map((field) => [field.name, field]),
+  );
   const known = [...new Set([...ROSTER_COLUMNS, ...fields.keys(), ...config.roster_columns])];
   const columns = header.record.map((name) => name.trim());
   const problems: Problem[] = [];
   columns.forEach((name, i) => {
-    if (!known.includes(name)) problems.push({ path: `line 1, column ${i + 1}`, message: `"${name}" is not a known column; the columns are ${known.join(', ')}` });
+    if (!known.includes(name))
+      problems.push({ path: `line 1, column ${i + 1}`, message: `"${name}" is not a known column; the columns are ${known.join(', ')}` });
     else if (columns.indexOf(name) !== i) problems.push({ path: `line 1, column ${i + 1}`, message: `"${name}" is a second column of that name` });
   });
   if (!columns.includes('email')) problems.push({ path: 'line 1', message: 'needs a column named "email": each person is known by their address' });
@@ -64,7 +71,10 @@ export function parseRoster(file: string, text: string, config: SurveyConfig, is
   for (const { record, info } of body) {
     const line = info.lines;
     if (record.length !== columns.length) {
-      problems.push({ path: `line ${line}`, message: `has ${record.length} values but the header names ${columns.length} columns (quote a value that holds a comma)` });
+      problems.push({
+        path: `line ${line}`,
+        message: `has ${record.length} values but the header names ${columns.length} columns (quote a value that holds a comma)`,
+      });
       continue;
     }
     const values: PersonValues = {};
@@ -84,7 +94,8 @@ export function parseRoster(file: string, text: string, config: SurveyConfig, is
       const field = name === 'email' ? undefined : fields.get(name);
       if (field) {
         const [error] = validate(value, answerStruct(field));
-        for (const problem of error ? toProblems(error) : []) problems.push({ path: `line ${line}, column "${name}"`, message: `"${value}": ${problem.message}` });
+        for (const problem of error ? toProblems(error) : [])
+          problems.push({ path: `line ${line}, column "${name}"`, message: `"${value}": ${problem.message}` });
       }
     }
     const nomineeId = values[PERSON_NOMINEE_ID];
@@ -126,7 +137,12 @@ const sameValues = (a: PersonValues, b: PersonValues) => JSON.stringify(Object.e
  * their secret, with the roster's values; a new person gets `newSecret()`; people on file the
  * roster lacks are kept unless `removeMissing`.
  */
-export function planInvitations(roster: readonly RosterPerson[], onFile: Record<string, PersonValues>, config: SurveyConfig, options: { removeMissing: boolean; newSecret: () => string }): InvitePlan {
+export function planInvitations(
+  roster: readonly RosterPerson[],
+  onFile: Record<string, PersonValues>,
+  config: SurveyConfig,
+  options: { removeMissing: boolean; newSecret: () => string },
+): InvitePlan {
   const emailField = voterFields(config).email;
   const secretOf = new Map<string, string>();
   for (const [secret, person] of Object.entries(onFile)) {

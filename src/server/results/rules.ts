@@ -30,7 +30,14 @@ export const EXCLUSION_REASONS: readonly ExclusionReason[] = [
 ];
 
 /** The reasons every tally reports, whatever its methodology: the columns the tally CSV has always had. */
-export const BASE_REASONS: readonly ExclusionReason[] = ['demo_ballot', 'operator_excluded', 'duplicate_ballot', 'not_on_list', 'repeat_on_ballot', 'self_vote'];
+export const BASE_REASONS: readonly ExclusionReason[] = [
+  'demo_ballot',
+  'operator_excluded',
+  'duplicate_ballot',
+  'not_on_list',
+  'repeat_on_ballot',
+  'self_vote',
+];
 
 /** What each reason means, for the reports. */
 export const REASON_TEXT: Record<ExclusionReason, string> = {
@@ -42,7 +49,7 @@ export const REASON_TEXT: Record<ExclusionReason, string> = {
   outside_subcategory: "the nominee's listed field is not the sub-category they were named in",
   outside_region: "the nominee is not in the voter's region",
   self_vote: 'the voter nominated themselves without naming two other nominees outside their practice in that sub-category',
-  same_practice: "the voter named a colleague of their own practice, which the methodology does not count",
+  same_practice: 'the voter named a colleague of their own practice, which the methodology does not count',
 };
 
 /** What a reason means under a methodology: REASON_TEXT, with the self-vote rule's own number. */
@@ -202,7 +209,8 @@ export function judgeBallot(ballot: BallotToJudge, nominees: (id: string) => Nom
     const vote = votes[i];
     nomineeOf.push(nominees(vote.nomineeId));
     if (!nomineeOf[i]) verdicts.push({ vote, counted: false, reason: 'not_on_list', detail: `no nominee has the id ${vote.nomineeId}` });
-    else if (namedBefore(votes, i)) verdicts.push({ vote, counted: false, reason: 'repeat_on_ballot', detail: `${vote.nomineeId} is already named in ${vote.subcategory} on this ballot` });
+    else if (namedBefore(votes, i))
+      verdicts.push({ vote, counted: false, reason: 'repeat_on_ballot', detail: `${vote.nomineeId} is already named in ${vote.subcategory} on this ballot` });
     else verdicts.push({ vote, counted: true });
   }
   const { subcategory_match: bySubcategory, region_match: byRegion } = rules;
@@ -226,7 +234,14 @@ export function judgeBallot(ballot: BallotToJudge, nominees: (id: string) => Nom
   }
   if (selfOf.size === 0 && rules.same_practice === 'count') return verdicts;
   const outsiders = (group: string, subcategory: string) =>
-    verdicts.filter((other) => other.counted && !selfOf.has(other) && other.vote.group === group && other.vote.subcategory === subcategory && outside(voter, nominees(other.vote.nomineeId))).length;
+    verdicts.filter(
+      (other) =>
+        other.counted &&
+        !selfOf.has(other) &&
+        other.vote.group === group &&
+        other.vote.subcategory === subcategory &&
+        outside(voter, nominees(other.vote.nomineeId)),
+    ).length;
   const needed = rules.self_vote.outside_votes;
   for (const [verdict, how] of selfOf) {
     const { group, subcategory } = verdict.vote;
@@ -242,7 +257,9 @@ export function judgeBallot(ballot: BallotToJudge, nominees: (id: string) => Nom
     verdict.detail = `${how}; the ballot names ${others} other nominee${others === 1 ? '' : 's'}${practice} in ${subcategory}, the rule asks for ${needed}`;
   }
   if (rules.same_practice !== 'count' && workplaceKey(voter.practice) !== '') {
-    const colleagues = verdicts.filter((v) => v.counted && !selfOf.has(v) && workplaceKey(nominees(v.vote.nomineeId)!.practice ?? '') === workplaceKey(voter.practice));
+    const colleagues = verdicts.filter(
+      (v) => v.counted && !selfOf.has(v) && workplaceKey(nominees(v.vote.nomineeId)!.practice ?? '') === workplaceKey(voter.practice),
+    );
     const matched = new Map<string, number>();
     for (const v of colleagues) {
       const key = `${v.vote.group}\u0000${v.vote.subcategory}`;

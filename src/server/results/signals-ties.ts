@@ -2,7 +2,7 @@ import { unionFind } from './signals-ballots.ts';
 import type { NomineeName, SignalBallot, SignalCluster, SignalThresholds } from './signals.ts';
 
 /** The most a reciprocal pair's chance (the shares of ballots naming each, multiplied) may be for it to be flagged. */
-export const RECIPROCAL_CHANCE = 0.0001;
+const RECIPROCAL_CHANCE = 0.0001;
 
 /**
  * Voters on the nominee list who nominate each other: A (nominee a) names b and B (nominee b)

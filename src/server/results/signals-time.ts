@@ -63,7 +63,7 @@ function groupBy(ballots: readonly SignalBallot[], key: (ballot: SignalBallot) =
 }
 
 /** "2030-01-01 09:00:00–09:04:10 UTC", or the two full times when the days differ. */
-export function span(from: number, to: number): string {
+function span(from: number, to: number): string {
   const a = new Date(from).toISOString().slice(0, 19).replace('T', ' ');
   const b = new Date(to).toISOString().slice(0, 19).replace('T', ' ');
   return a.slice(0, 10) === b.slice(0, 10) ? `${a}–${b.slice(11)} UTC` : `${a} – ${b} UTC`;
@@ -113,7 +113,12 @@ function pace(ballots: readonly SignalBallot[], windowMs: number): { usual: (eve
 }
 
 /** The bursts of events grouped by key that reach `min` and are unlikely at the key's own pace. */
-function unlikelyBursts(events: ReadonlyMap<string, Timed[]>, ballots: readonly SignalBallot[], windowMs: number, min: number): Array<Burst & { usual: number }> {
+function unlikelyBursts(
+  events: ReadonlyMap<string, Timed[]>,
+  ballots: readonly SignalBallot[],
+  windowMs: number,
+  min: number,
+): Array<Burst & { usual: number }> {
   const { usual } = pace(ballots, windowMs);
   return bursts(events, windowMs, min).flatMap((burst) => {
     const count = events.get(burst.key)!.length;
@@ -126,7 +131,12 @@ const atPace = (usual: number) => (usual < 0.1 ? 'under 0.1' : usual.toFixed(1))
 
 /** Ballots from one client address in a short window. */
 export function addressBursts(ballots: readonly SignalBallot[], t: SignalThresholds): SignalCluster[] {
-  return unlikelyBursts(groupBy(ballots, (b) => b.clientHash), ballots, t.windowMinutes * 60_000, t.addressMin).map((burst) => ({
+  return unlikelyBursts(
+    groupBy(ballots, (b) => b.clientHash),
+    ballots,
+    t.windowMinutes * 60_000,
+    t.addressMin,
+  ).map((burst) => ({
     kind: 'address_burst',
     ballotIds: burst.ids,
     evidence: `${burst.ids.length} ballots from one address, ${span(burst.from, burst.to)} (up to ${burst.peak} within ${t.windowMinutes} min; ${atPace(burst.usual)} at its usual pace)`,
@@ -137,7 +147,12 @@ export function addressBursts(ballots: readonly SignalBallot[], t: SignalThresho
 /** Ballots from one user agent in a short window, from more than one address (one address is an address burst). */
 export function deviceBursts(ballots: readonly SignalBallot[], t: SignalThresholds): SignalCluster[] {
   const client = new Map(ballots.map((b) => [b.id, b.clientHash]));
-  return unlikelyBursts(groupBy(ballots, (b) => b.agentHash), ballots, t.windowMinutes * 60_000, t.deviceMin).flatMap((burst): SignalCluster[] => {
+  return unlikelyBursts(
+    groupBy(ballots, (b) => b.agentHash),
+    ballots,
+    t.windowMinutes * 60_000,
+    t.deviceMin,
+  ).flatMap((burst): SignalCluster[] => {
     const addresses = new Set(burst.ids.map((id) => client.get(id) ?? '')).size;
     if (addresses < 2) return [];
     return [

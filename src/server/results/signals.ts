@@ -3,7 +3,16 @@ import { licenseSignals, nearIdentical } from './signals-ballots.ts';
 import { blocs, reciprocalNominations } from './signals-ties.ts';
 
 /** The kinds of cluster the signals find. */
-export const SIGNAL_KINDS = ['address_burst', 'device_burst', 'nominee_burst', 'near_identical', 'bad_license', 'license_repeat', 'reciprocal', 'bloc'] as const;
+export const SIGNAL_KINDS = [
+  'address_burst',
+  'device_burst',
+  'nominee_burst',
+  'near_identical',
+  'bad_license',
+  'license_repeat',
+  'reciprocal',
+  'bloc',
+] as const;
 /** One kind of cluster. */
 export type SignalKind = (typeof SIGNAL_KINDS)[number];
 
@@ -100,7 +109,11 @@ export type NomineeName = (id: string) => string;
  * Every cluster the signals find among a survey's ballots (demo ballots left out), strongest
  * first. Flags, never verdicts: an operator decides with `results exclude`.
  */
-export function detectSignals(ballots: readonly SignalBallot[], thresholds: SignalThresholds = DEFAULT_THRESHOLDS, name: NomineeName = (id) => id): SignalCluster[] {
+export function detectSignals(
+  ballots: readonly SignalBallot[],
+  thresholds: SignalThresholds = DEFAULT_THRESHOLDS,
+  name: NomineeName = (id) => id,
+): SignalCluster[] {
   const clusters = [
     ...addressBursts(ballots, thresholds),
     ...deviceBursts(ballots, thresholds),

@@ -18,7 +18,7 @@ export function parseThreshold(text: string): Threshold | undefined {
 }
 
 /** A tally row placed in its sub-category: rank by points (1, 2, 2, 4), share of the sub-category's points, winner (published) or not. */
-export interface RankedRow extends TallyRow {
+interface RankedRow extends TallyRow {
   points: number;
   rank: number | undefined;
   share: number;
@@ -38,7 +38,7 @@ export interface SubcategoryResult {
 }
 
 /** True when the methodology weighs slots differently, so that points are not votes. */
-export const weighted = (rules: Pick<TallyConfig, 'points'>) => rules.points.some((points) => points !== 1);
+const weighted = (rules: Pick<TallyConfig, 'points'>) => rules.points.some((points) => points !== 1);
 
 /**
  * Which rows win: every cut in force must pass. The top N (the `--threshold` number, else the
@@ -68,7 +68,11 @@ function winners(rows: RankedRow[], ballots: number, rules: TallyConfig, thresho
  * last), nominees by points (votes, unless the methodology weighs slots), then name, then id;
  * winners marked by the threshold given, else the methodology's `publish` and thresholds.
  */
-export function rankTally(config: Pick<SurveyConfig, 'categories'> & Partial<Pick<SurveyConfig, 'tally'>>, tally: Tally, threshold?: Threshold): SubcategoryResult[] {
+export function rankTally(
+  config: Pick<SurveyConfig, 'categories'> & Partial<Pick<SurveyConfig, 'tally'>>,
+  tally: Tally,
+  threshold?: Threshold,
+): SubcategoryResult[] {
   const rules = tally.rules ?? config.tally ?? DEFAULT_TALLY;
   const order = categoryGroups(config).flatMap(({ name, subcategories }) => subcategories.map((sub) => `${name}\u0000${sub}`));
   const bySub = new Map<string, TallyRow[]>(order.map((key) => [key, []]));
@@ -82,7 +86,12 @@ export function rankTally(config: Pick<SurveyConfig, 'categories'> & Partial<Pic
   return keys.map((key) => {
     const [group, subcategory] = key.split('\u0000');
     const pointsOf = (row: TallyRow) => row.points ?? row.counted;
-    const rows = bySub.get(key)!.sort((a, b) => pointsOf(b) - pointsOf(a) || a.nomineeName.localeCompare(b.nomineeName, 'en') || (a.nomineeId < b.nomineeId ? -1 : a.nomineeId > b.nomineeId ? 1 : 0));
+    const rows = bySub
+      .get(key)!
+      .sort(
+        (a, b) =>
+          pointsOf(b) - pointsOf(a) || a.nomineeName.localeCompare(b.nomineeName, 'en') || (a.nomineeId < b.nomineeId ? -1 : a.nomineeId > b.nomineeId ? 1 : 0),
+      );
     const counted = rows.reduce((sum, row) => sum + row.counted, 0);
     const points = rows.reduce((sum, row) => sum + pointsOf(row), 0);
     const excluded = rows.reduce((sum, row) => sum + EXCLUSION_REASONS.reduce((n, reason) => n + (row.excluded[reason] ?? 0), 0), 0);
@@ -98,7 +107,18 @@ export function rankTally(config: Pick<SurveyConfig, 'categories'> & Partial<Pic
 }
 
 /** The tally CSV's header under the default methodology. */
-export const TALLY_COLUMNS = ['category', 'subcategory', 'rank', 'nominee_id', 'nominee', 'practice', 'counted', 'share', 'winner', ...BASE_REASONS.map((reason) => `excluded_${reason}`)];
+const TALLY_COLUMNS = [
+  'category',
+  'subcategory',
+  'rank',
+  'nominee_id',
+  'nominee',
+  'practice',
+  'counted',
+  'share',
+  'winner',
+  ...BASE_REASONS.map((reason) => `excluded_${reason}`),
+];
 
 /** What decides the CSV's columns besides the rows: the tally's methodology, reasons and flags (the default methodology's when not given). */
 export type CsvShape = Pick<Tally, 'rules' | 'reasons' | 'flags'>;
@@ -147,7 +167,18 @@ export const EXCLUSION_COLUMNS = ['ballot_id', 'submitted_at', 'category', 'subc
 /** One excluded (or flagged) vote as a CSV line. */
 export function exclusionCsvLine({ ballotId, submittedAt, verdict, nomineeName }: Exclusion): string {
   const { vote } = verdict;
-  return csvLine([ballotId, submittedAt, vote.group, vote.subcategory, vote.nomineeId, nomineeName, vote.source, vote.writeIn ?? '', verdict.reason ?? verdict.flag, verdict.detail ?? '']);
+  return csvLine([
+    ballotId,
+    submittedAt,
+    vote.group,
+    vote.subcategory,
+    vote.nomineeId,
+    nomineeName,
+    vote.source,
+    vote.writeIn ?? '',
+    verdict.reason ?? verdict.flag,
+    verdict.detail ?? '',
+  ]);
 }
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
@@ -162,17 +193,25 @@ export function tallySummary(results: readonly SubcategoryResult[], tally: Tally
   const lines: string[] = [];
   const { totals } = tally;
   for (const sub of results) {
-    lines.push(`${sub.group} / ${sub.subcategory}: ${plural(sub.counted, 'vote')} counted${sub.excluded ? `, ${sub.excluded.toLocaleString('en')} excluded` : ''}`);
+    lines.push(
+      `${sub.group} / ${sub.subcategory}: ${plural(sub.counted, 'vote')} counted${sub.excluded ? `, ${sub.excluded.toLocaleString('en')} excluded` : ''}`,
+    );
     const shown = sub.rows.filter((row) => row.counted > 0).slice(0, top);
     if (!shown.length) lines.push('  (no counted votes)');
     else lines.push(`  ${pad('#', 4)}${pad('Nominee', 34)}${pad('Votes', 7, true)}${pad('Share', 8, true)}  Excluded`);
     for (const row of shown) {
-      const excluded = EXCLUSION_REASONS.filter((reason) => row.excluded[reason]).map((reason) => `${row.excluded[reason]} ${reason.replaceAll('_', ' ')}`).join(', ');
-      lines.push(`  ${pad(String(row.rank), 4)}${pad(`${row.nomineeName} (${row.nomineeId})`, 34)}${pad(String(row.counted), 7, true)}${pad(`${(row.share * 100).toFixed(1)}%`, 8, true)}  ${excluded || '-'}${row.winner ? '  * winner' : ''}`);
+      const excluded = EXCLUSION_REASONS.filter((reason) => row.excluded[reason])
+        .map((reason) => `${row.excluded[reason]} ${reason.replaceAll('_', ' ')}`)
+        .join(', ');
+      lines.push(
+        `  ${pad(String(row.rank), 4)}${pad(`${row.nomineeName} (${row.nomineeId})`, 34)}${pad(String(row.counted), 7, true)}${pad(`${(row.share * 100).toFixed(1)}%`, 8, true)}  ${excluded || '-'}${row.winner ? '  * winner' : ''}`,
+      );
     }
     lines.push('');
   }
-  lines.push(`Ballots: ${totals.ballots.toLocaleString('en')} read, ${totals.ballotsCounted.toLocaleString('en')} counted. Votes: ${totals.votesCounted.toLocaleString('en')} counted.`);
+  lines.push(
+    `Ballots: ${totals.ballots.toLocaleString('en')} read, ${totals.ballotsCounted.toLocaleString('en')} counted. Votes: ${totals.votesCounted.toLocaleString('en')} counted.`,
+  );
   const rules = tally.rules ?? DEFAULT_TALLY;
   for (const reason of EXCLUSION_REASONS) {
     const excluded = totals.excluded[reason];
@@ -183,6 +222,7 @@ export function tallySummary(results: readonly SubcategoryResult[], tally: Tally
     if (flagged) lines.push(`Flagged, ${reason.replaceAll('_', ' ')}: ${plural(flagged, 'vote')} counted and marked for review: ${reasonText(reason, rules)}.`);
   }
   if (totals.writeInsRejected) lines.push(`Write-ins rejected by an operator: ${totals.writeInsRejected.toLocaleString('en')}.`);
-  if (totals.writeInsPending) lines.push(`Write-ins awaiting a decision, not counted yet: ${totals.writeInsPending.toLocaleString('en')} (see the writeins command).`);
+  if (totals.writeInsPending)
+    lines.push(`Write-ins awaiting a decision, not counted yet: ${totals.writeInsPending.toLocaleString('en')} (see the writeins command).`);
   return `${lines.join('\n')}\n`;
 }

@@ -10,7 +10,18 @@ import { ballotRows, childRows, nominationRows } from './ballot-rows.ts';
 import { identityKeys, threadRegister, type IdentityRegister } from './identities.ts';
 import { nameKey, nameWords } from './identity-keys.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
-import { DEFAULT_TALLY, EXCLUSION_REASONS, flagsOf, judgeBallot, reasonsOf, type ExclusionReason, type NomineeFacts, type OperatorExclusion, type Verdict, type Vote } from './rules.ts';
+import {
+  DEFAULT_TALLY,
+  EXCLUSION_REASONS,
+  flagsOf,
+  judgeBallot,
+  reasonsOf,
+  type ExclusionReason,
+  type NomineeFacts,
+  type OperatorExclusion,
+  type Verdict,
+  type Vote,
+} from './rules.ts';
 import { voterFieldNames, voterFields, voterOf, type Voter } from './voter.ts';
 import type { BallotPseudonymRow } from '../db/ballot-pseudonyms.table.ts';
 import { pseudonym } from '../tokens.ts';
@@ -92,12 +103,23 @@ export interface TallyInput {
 }
 
 /** A count per reason, all zero: the reasons given, every reason by default. */
-export const noExclusions = (reasons: readonly ExclusionReason[] = EXCLUSION_REASONS): Partial<Record<ExclusionReason, number>> => Object.fromEntries(reasons.map((reason) => [reason, 0]));
+const noExclusions = (reasons: readonly ExclusionReason[] = EXCLUSION_REASONS): Partial<Record<ExclusionReason, number>> =>
+  Object.fromEntries(reasons.map((reason) => [reason, 0]));
 
 /** The nominees the tally knows: the list, and the new nominees write-in decisions created. */
 export function nomineeFacts(nominees: readonly Nominee[], decisions: Iterable<WriteInDecisionRow>): Map<string, NomineeFacts> {
   const facts = new Map<string, NomineeFacts>(
-    nominees.map((nominee) => [nominee.id, { name: nominee.name, words: nameWords(nominee.name), practice: nominee.practice, license: nominee.license, specialty: nominee.specialty, city: nominee.city }]),
+    nominees.map((nominee) => [
+      nominee.id,
+      {
+        name: nominee.name,
+        words: nameWords(nominee.name),
+        practice: nominee.practice,
+        license: nominee.license,
+        specialty: nominee.specialty,
+        city: nominee.city,
+      },
+    ]),
   );
   for (const decision of decisions) {
     if (decision.action === 'new' && decision.nominee_id && !facts.has(decision.nominee_id)) {
@@ -113,7 +135,12 @@ export function nomineeFacts(nominees: readonly Nominee[], decisions: Iterable<W
  * sub-category, text) that a decision counts for a nominee; the others are counted in `totals`
  * as pending or rejected.
  */
-export function votesOf(slots: Vote[], writeIns: Iterable<readonly [string, string, string]>, decisions: ReadonlyMap<string, WriteInDecisionRow>, totals: Pick<TallyTotals, 'writeInsPending' | 'writeInsRejected'>): Vote[] {
+export function votesOf(
+  slots: Vote[],
+  writeIns: Iterable<readonly [string, string, string]>,
+  decisions: ReadonlyMap<string, WriteInDecisionRow>,
+  totals: Pick<TallyTotals, 'writeInsPending' | 'writeInsRejected'>,
+): Vote[] {
   const votes = slots;
   for (const [group, subcategory, name] of writeIns) {
     const decision = decisions.get(decisionKey(group, subcategory, nameKey(name)));
@@ -125,7 +152,7 @@ export function votesOf(slots: Vote[], writeIns: Iterable<readonly [string, stri
 }
 
 /** The pseudonym rows of some ballots, by ballot id: those `purge-personal` has been through. */
-export async function pseudonymsOf(db: Kysely<Database>, ballotIds: readonly string[]): Promise<Map<string, BallotPseudonymRow>> {
+async function pseudonymsOf(db: Kysely<Database>, ballotIds: readonly string[]): Promise<Map<string, BallotPseudonymRow>> {
   if (!ballotIds.length) return new Map();
   const rows = await db.selectFrom('ballot_pseudonyms').selectAll().where('ballot_id', 'in', ballotIds).execute();
   return new Map(rows.map((row) => [row.ballot_id, row]));
@@ -188,11 +215,25 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
       const answerFields = voterFieldNames(fields);
       const column = new Map(answerFields.map((field, i) => [field, i]));
       // Only a survey `purge-personal` has been through has pseudonym rows: the others skip a query a page.
-      const purgedAny = (await connection.selectFrom('ballot_pseudonyms').innerJoin('ballots', 'ballots.id', 'ballot_pseudonyms.ballot_id').select('ballot_pseudonyms.ballot_id').where('ballots.project_id', '=', survey.config.project_id).limit(1).execute()).length > 0;
+      const purgedAny =
+        (
+          await connection
+            .selectFrom('ballot_pseudonyms')
+            .innerJoin('ballots', 'ballots.id', 'ballot_pseudonyms.ballot_id')
+            .select('ballot_pseudonyms.ballot_id')
+            .where('ballots.project_id', '=', survey.config.project_id)
+            .limit(1)
+            .execute()
+        ).length > 0;
       const pages = ballotRows(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, children: ['nominations', 'writeIns'] });
       let counting: (() => Promise<void>) | undefined;
       for await (const page of pages) {
-        const purged = purgedAny ? await pseudonymsOf(connection, page.map((ballot) => ballot.id)) : new Map<string, BallotPseudonymRow>();
+        const purged = purgedAny
+          ? await pseudonymsOf(
+              connection,
+              page.map((ballot) => ballot.id),
+            )
+          : new Map<string, BallotPseudonymRow>();
         const voters = page.map((ballot) => {
           const answers = { get: (field: string) => ballot.answers[column.get(field)!] ?? undefined };
           return purgedVoter(voterOf(fields, answers, personOf(prepopulation, ballot.personal_secret ?? undefined)), purged.get(ballot.id));
@@ -201,7 +242,16 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
         const candidates = page.flatMap((ballot, i) => {
           if (!counted[i]) return [];
           const { email, license } = identityOf(voters[i], purged.get(ballot.id), input.pseudonymKey);
-          return [{ id: ballot.id, keys: identityKeys(screened.has('secret') ? ballot.personal_secret : null, screened.has('email') ? email : '', screened.has('license') ? license : '') }];
+          return [
+            {
+              id: ballot.id,
+              keys: identityKeys(
+                screened.has('secret') ? ballot.personal_secret : null,
+                screened.has('email') ? email : '',
+                screened.has('license') ? license : '',
+              ),
+            },
+          ];
         });
         // The register answers for this page while the page before is counted.
         const checked = register.check(candidates);
@@ -218,7 +268,10 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
                 duplicateOf: duplicateOf.get(ballot.id),
                 voter: voters[i],
                 votes: votesOf(
-                  nominationRows(ballot.children.nominations, (group, subcategory, slot, nomineeId): Vote => ({ group, subcategory, nomineeId, source: 'slot', slot })),
+                  nominationRows(
+                    ballot.children.nominations,
+                    (group, subcategory, slot, nomineeId): Vote => ({ group, subcategory, nomineeId, source: 'slot', slot }),
+                  ),
                   childRows<[string, string, string]>(ballot.children.writeIns),
                   decisions,
                   totals,
@@ -237,7 +290,17 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
               let row = sub.rows.get(nomineeId);
               if (!row) {
                 const nominee = facts.get(nomineeId);
-                row = { group, subcategory: name, nomineeId, nomineeName: nominee?.name ?? '', practice: nominee?.practice ?? '', counted: 0, points: 0, excluded: noExclusions(reasons), flagged: noExclusions(flags) };
+                row = {
+                  group,
+                  subcategory: name,
+                  nomineeId,
+                  nomineeName: nominee?.name ?? '',
+                  practice: nominee?.practice ?? '',
+                  counted: 0,
+                  points: 0,
+                  excluded: noExclusions(reasons),
+                  flagged: noExclusions(flags),
+                };
                 sub.rows.set(nomineeId, row);
               }
               if (verdict.counted) {

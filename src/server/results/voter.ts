@@ -37,7 +37,9 @@ export interface Voter {
  * `medical-license`), `workplace_field` (default `medical-practice`), and `name_fields`, by
  * default the subfields of a nested field called `name`, else a field called `full-name` or `name`.
  */
-export function voterFields(config: Pick<SurveyConfig, 'layout' | 'workplace_field' | 'license_field' | 'name_fields'> & Partial<Pick<SurveyConfig, 'tally'>>): VoterFields {
+export function voterFields(
+  config: Pick<SurveyConfig, 'layout' | 'workplace_field' | 'license_field' | 'name_fields'> & Partial<Pick<SurveyConfig, 'tally'>>,
+): VoterFields {
   const fields = allFields(config.layout);
   const names = new Set(fields.map((field) => field.name));
   const nested = config.layout.flat().find((field) => field.type === 'nested' && field.name === 'name');

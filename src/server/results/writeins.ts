@@ -42,7 +42,16 @@ export async function writeInGroups(db: Kysely<Database>, config: SurveyConfig, 
     const id = decisionKey(row.category_group, row.subcategory, key);
     let group = groups.get(id);
     if (!group) {
-      group = { group: row.category_group, subcategory: row.subcategory, nameKey: key, name: row.name, count: 0, spellings: [], decision: decisions.get(id), candidates: [] };
+      group = {
+        group: row.category_group,
+        subcategory: row.subcategory,
+        nameKey: key,
+        name: row.name,
+        count: 0,
+        spellings: [],
+        decision: decisions.get(id),
+        candidates: [],
+      };
       groups.set(id, group);
     }
     group.count += Number(row.n);
@@ -53,9 +62,13 @@ export async function writeInGroups(db: Kysely<Database>, config: SurveyConfig, 
   for (const group of list) {
     group.spellings.sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
     group.name = group.spellings[0].name;
-    group.candidates = matcher.closest(group.name, candidates).map(({ item, similarity }) => ({ id: item.id, name: item.name, specialty: item.specialty, practice: item.practice, similarity }));
+    group.candidates = matcher
+      .closest(group.name, candidates)
+      .map(({ item, similarity }) => ({ id: item.id, name: item.name, specialty: item.specialty, practice: item.practice, similarity }));
   }
-  return list.sort((a, b) => b.count - a.count || a.nameKey.localeCompare(b.nameKey) || categoryKey(a.group, a.subcategory).localeCompare(categoryKey(b.group, b.subcategory)));
+  return list.sort(
+    (a, b) => b.count - a.count || a.nameKey.localeCompare(b.nameKey) || categoryKey(a.group, a.subcategory).localeCompare(categoryKey(b.group, b.subcategory)),
+  );
 }
 
 /** What the operator decides for a write-in. */
@@ -77,7 +90,12 @@ export interface ResolveRequest {
 
 /** A new nominee's id made from the name: "Dr. Grace O'Neil" → "wi-grace-oneil", numbered when taken. */
 function newNomineeId(name: string, taken: (id: string) => boolean): string {
-  const base = `wi-${nameKey(name).replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 50) || 'nominee'}`;
+  const base = `wi-${
+    nameKey(name)
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 50) || 'nominee'
+  }`;
   let id = base;
   for (let n = 2; taken(id); n++) id = `${base}-${n}`;
   return id;
@@ -88,17 +106,28 @@ function newNomineeId(name: string, taken: (id: string) => boolean): string {
  * name there, and a merge names a nominee on the list (or one a decision added). One row per
  * sub-category, in one transaction; throws an OperatorError, changing nothing, when a check fails.
  */
-export async function resolveWriteIn(db: Kysely<Database>, config: SurveyConfig, nominees: readonly Nominee[], request: ResolveRequest): Promise<WriteInDecisionRow[]> {
+export async function resolveWriteIn(
+  db: Kysely<Database>,
+  config: SurveyConfig,
+  nominees: readonly Nominee[],
+  request: ResolveRequest,
+): Promise<WriteInDecisionRow[]> {
   const key = nameKey(request.name);
   if (!key) throw new OperatorError(`The write-in name "${request.name}" has no letters to match.`);
   const categories = categoryGroups(config).flatMap(({ name, subcategories }) => subcategories.map((subcategory) => ({ group: name, subcategory })));
   let wanted = categories;
   if (request.category !== undefined) {
     wanted = categories.filter(({ group, subcategory }) => categoryKey(group, subcategory) === request.category!.trim());
-    if (!wanted.length) throw new OperatorError(`"${request.category}" is not a category of ${config.project_id}; the categories are ${categories.map((c) => categoryKey(c.group, c.subcategory)).join(', ')}.`);
+    if (!wanted.length)
+      throw new OperatorError(
+        `"${request.category}" is not a category of ${config.project_id}; the categories are ${categories.map((c) => categoryKey(c.group, c.subcategory)).join(', ')}.`,
+      );
   }
-  const groups = (await writeInGroups(db, config, [], 0)).filter((group) => group.nameKey === key && wanted.some((w) => w.group === group.group && w.subcategory === group.subcategory));
-  if (!groups.length) throw new OperatorError(`No write-in "${request.name}"${request.category ? ` in ${request.category}` : ''}; the writeins command lists them.`);
+  const groups = (await writeInGroups(db, config, [], 0)).filter(
+    (group) => group.nameKey === key && wanted.some((w) => w.group === group.group && w.subcategory === group.subcategory),
+  );
+  if (!groups.length)
+    throw new OperatorError(`No write-in "${request.name}"${request.category ? ` in ${request.category}` : ''}; the writeins command lists them.`);
 
   const listed = new Map(nominees.map((nominee) => [nominee.id, nominee]));
   const decisions = await writeInDecisionsInForce(db, config.project_id);
@@ -107,20 +136,32 @@ export async function resolveWriteIn(db: Kysely<Database>, config: SurveyConfig,
   let fields: Pick<WriteInDecisionRow, 'action' | 'nominee_id' | 'nominee_name' | 'nominee_specialty' | 'nominee_practice' | 'nominee_city'>;
   if (resolution.action === 'merge') {
     const known = listed.has(resolution.nomineeId) || added.has(resolution.nomineeId);
-    if (!known) throw new OperatorError(`Nominee id "${resolution.nomineeId}" is not on the nominee list of ${config.project_id}, nor added by a write-in decision.`);
+    if (!known)
+      throw new OperatorError(`Nominee id "${resolution.nomineeId}" is not on the nominee list of ${config.project_id}, nor added by a write-in decision.`);
     fields = { action: 'merge', nominee_id: resolution.nomineeId, nominee_name: null, nominee_specialty: null, nominee_practice: null, nominee_city: null };
   } else if (resolution.action === 'new') {
     if (resolution.nomineeId && listed.has(resolution.nomineeId)) {
-      throw new OperatorError(`Nominee id "${resolution.nomineeId}" is already on the nominee list (${listed.get(resolution.nomineeId)!.name}); merge into it with --nominee instead.`);
+      throw new OperatorError(
+        `Nominee id "${resolution.nomineeId}" is already on the nominee list (${listed.get(resolution.nomineeId)!.name}); merge into it with --nominee instead.`,
+      );
     }
     if (resolution.nomineeId && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(resolution.nomineeId)) {
-      throw new OperatorError(`"${resolution.nomineeId}" is not a valid nominee id: letters, digits, ".", "-" or "_", at most 64, starting with a letter or digit.`);
+      throw new OperatorError(
+        `"${resolution.nomineeId}" is not a valid nominee id: letters, digits, ".", "-" or "_", at most 64, starting with a letter or digit.`,
+      );
     }
     const name = resolution.name?.trim() || groups[0].name.replace(/^\s*(dr|doctor|prof)\.?\s+/i, '').trim();
     // Deciding a write-in again keeps the id an earlier "new" decision gave it.
     const earlier = [...decisions.values()].find((d) => d.action === 'new' && d.name_key === key && d.nominee_id)?.nominee_id;
     const id = resolution.nomineeId ?? earlier ?? newNomineeId(name, (candidate) => listed.has(candidate) || added.has(candidate));
-    fields = { action: 'new', nominee_id: id, nominee_name: name, nominee_specialty: resolution.specialty ?? null, nominee_practice: resolution.practice ?? null, nominee_city: resolution.city ?? null };
+    fields = {
+      action: 'new',
+      nominee_id: id,
+      nominee_name: name,
+      nominee_specialty: resolution.specialty ?? null,
+      nominee_practice: resolution.practice ?? null,
+      nominee_city: resolution.city ?? null,
+    };
   } else {
     fields = { action: 'reject', nominee_id: null, nominee_name: null, nominee_specialty: null, nominee_practice: null, nominee_city: null };
   }

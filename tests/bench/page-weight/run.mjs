@@ -27,7 +27,11 @@ const PORT = Number(process.env.BENCH_PORT ?? 4399);
 
 if (!args.has('--no-build')) {
   console.error('building the site…');
-  const build = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
+  const build = spawnSync(process.execPath, ['node_modules/astro/bin/astro.mjs', 'build'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
@@ -43,7 +47,16 @@ for (const page of pages) {
   const weight = weighPage(clientDir, path.join(clientDir, page));
   const name = `/${path.dirname(page) === '.' ? '' : `${path.dirname(page)}/`}`;
   if (name === '/top-doctors-demo/') demoJs = weight.js.brotli;
-  console.log([name.padEnd(44), kb(weight.js.gzip).padStart(10), kb(weight.js.brotli).padStart(10), kb(weight.js.raw).padStart(10), kb(weight.css.gzip).padStart(9), kb(weight.html.gzip).padStart(9)].join(''));
+  console.log(
+    [
+      name.padEnd(44),
+      kb(weight.js.gzip).padStart(10),
+      kb(weight.js.brotli).padStart(10),
+      kb(weight.js.raw).padStart(10),
+      kb(weight.css.gzip).padStart(9),
+      kb(weight.html.gzip).padStart(9),
+    ].join(''),
+  );
 }
 
 /** Prints one figure against its budget; false when it is over. */
@@ -62,7 +75,13 @@ if (args.has('--no-lighthouse')) {
   within = [
     verdict('JavaScript transferred', app.js, kb(app.js), BUDGET.js, kb(BUDGET.js)),
     verdict('requests', app.requests, String(app.requests), BUDGET.requests, String(BUDGET.requests)),
-    verdict(`LCP / plain copy's (${Math.round(app.lcp)} / ${Math.round(plain.lcp)} ms)`, app.lcp / plain.lcp, (app.lcp / plain.lcp).toFixed(2), BUDGET.lcpRatio, BUDGET.lcpRatio.toFixed(2)),
+    verdict(
+      `LCP / plain copy's (${Math.round(app.lcp)} / ${Math.round(plain.lcp)} ms)`,
+      app.lcp / plain.lcp,
+      (app.lcp / plain.lcp).toFixed(2),
+      BUDGET.lcpRatio,
+      BUDGET.lcpRatio.toFixed(2),
+    ),
   ].every(Boolean);
 }
 process.exit(within ? 0 : 1);
@@ -88,12 +107,25 @@ async function lighthouseComparison() {
   const chromeLauncher = await import('chrome-launcher');
   const plainDir = writePlainCopy();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'peervote-bench-'));
-  const server = spawn(process.execPath, ['bin/serve.mjs'], { cwd: root, env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir }, stdio: 'ignore' });
+  const server = spawn(process.execPath, ['bin/serve.mjs'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir },
+    stdio: 'ignore',
+  });
   try {
     await waitFor(`http://127.0.0.1:${PORT}/top-doctors-demo/`);
     const chrome = await chromeLauncher.launch({
       chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      chromeFlags: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       const measure = async (url) => {
@@ -125,8 +157,20 @@ async function lighthouseComparison() {
       const plain = await measure(`http://127.0.0.1:${PORT}/__bench-plain/`);
       console.log(`\nLighthouse, mobile, median of ${RUNS} runs`);
       console.log(['page'.padEnd(34), 'score'.padStart(7), 'LCP'.padStart(10), 'TBT'.padStart(9), 'requests'.padStart(10), 'JS'.padStart(10)].join(''));
-      for (const [name, r] of [['demo home page', app], ['plain-HTML copy, no JavaScript', plain]]) {
-        console.log([name.padEnd(34), String(r.score).padStart(7), `${Math.round(r.lcp)} ms`.padStart(10), `${Math.round(r.tbt)} ms`.padStart(9), String(r.requests).padStart(10), kb(r.js).padStart(10)].join(''));
+      for (const [name, r] of [
+        ['demo home page', app],
+        ['plain-HTML copy, no JavaScript', plain],
+      ]) {
+        console.log(
+          [
+            name.padEnd(34),
+            String(r.score).padStart(7),
+            `${Math.round(r.lcp)} ms`.padStart(10),
+            `${Math.round(r.tbt)} ms`.padStart(9),
+            String(r.requests).padStart(10),
+            kb(r.js).padStart(10),
+          ].join(''),
+        );
       }
       console.log(`ratio (demo / plain): score ${(app.score / plain.score).toFixed(2)}, LCP ${(app.lcp / plain.lcp).toFixed(2)}`);
       return { app, plain };

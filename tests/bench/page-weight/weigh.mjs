@@ -27,12 +27,16 @@ export function weighPage(clientDir, htmlFile) {
   for (const code of inlineModules) for (const dep of staticImports(code)) visit(dep.startsWith('/') ? dep : `/${dep}`);
   const css = [...html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => path.join(clientDir, m[1])).filter(existsSync);
   const inline = [...html.matchAll(/<script(?![^>]*src=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('');
-  const sum = (files) => files.reduce((total, file) => {
-    const bytes = readFileSync(file);
-    // A file too small to be worth compressing has no `.br` copy and goes out as it is.
-    const brotli = existsSync(`${file}.br`) ? readFileSync(`${file}.br`).length : bytes.length;
-    return { raw: total.raw + bytes.length, gzip: total.gzip + gzipSync(bytes).length, brotli: total.brotli + brotli };
-  }, { raw: 0, gzip: 0, brotli: 0 });
+  const sum = (files) =>
+    files.reduce(
+      (total, file) => {
+        const bytes = readFileSync(file);
+        // A file too small to be worth compressing has no `.br` copy and goes out as it is.
+        const brotli = existsSync(`${file}.br`) ? readFileSync(`${file}.br`).length : bytes.length;
+        return { raw: total.raw + bytes.length, gzip: total.gzip + gzipSync(bytes).length, brotli: total.brotli + brotli };
+      },
+      { raw: 0, gzip: 0, brotli: 0 },
+    );
   return {
     js: sum([...js]),
     jsFiles: [...js].map((file) => path.relative(clientDir, file)),
@@ -43,7 +47,7 @@ export function weighPage(clientDir, htmlFile) {
 }
 
 /** The module specifiers a module imports statically: `import … from "x"` and `import "x"`, not `import("x")`. */
-export function staticImports(code) {
+function staticImports(code) {
   const found = [];
   for (const match of code.matchAll(/(?:^|[;\s}])import\s*(?:[\w*${}\s,]+from\s*)?["']([^"']+)["']/g)) found.push(match[1]);
   for (const match of code.matchAll(/(?:^|[;\s}])export\s*(?:\*|\{[^}]*\})\s*from\s*["']([^"']+)["']/g)) found.push(match[1]);

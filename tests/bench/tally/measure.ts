@@ -45,7 +45,10 @@ if (what === 'export') {
   const tally = await tallySurvey(db, { survey, nominees, prepopulation, onProgress: sample });
   const results = rankTally(survey.config, tally, { top: 3 });
   tallyCsv(results);
-  summary = tallySummary(results, tally, 3).split('\n').filter((line) => /^(Ballots|Excluded|Write-ins)/.test(line)).join('\n');
+  summary = tallySummary(results, tally, 3)
+    .split('\n')
+    .filter((line) => /^(Ballots|Excluded|Write-ins)/.test(line))
+    .join('\n');
   ballots = tally.totals.ballots;
 }
 const ms = performance.now() - started;
@@ -53,4 +56,14 @@ sample(0);
 await db.destroy();
 const rssMB = process.resourceUsage().maxRSS / 1024;
 const cpu = process.cpuUsage(cpuAtStart);
-console.log(JSON.stringify({ ms: Math.round(ms), cpuMs: Math.round((cpu.user + cpu.system) / 1000), rssMB: Math.round(rssMB), heapMB: Math.round(heap / 1048576), liveMB: Math.round(live / 1048576), ballots, summary }));
+console.log(
+  JSON.stringify({
+    ms: Math.round(ms),
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    rssMB: Math.round(rssMB),
+    heapMB: Math.round(heap / 1048576),
+    liveMB: Math.round(live / 1048576),
+    ballots,
+    summary,
+  }),
+);

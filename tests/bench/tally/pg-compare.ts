@@ -40,7 +40,9 @@ const source = new DatabaseSync(file, { readOnly: true });
 for (const table of ['ballots', 'answers', 'nominations', 'write_ins']) {
   const rows = source.prepare(`SELECT * FROM ${table}`).all();
   for (let i = 0; i < rows.length; i += 20_000) {
-    await sql`INSERT INTO ${sql.table(table)} SELECT * FROM json_populate_recordset(NULL::${sql.table(table)}, ${JSON.stringify(rows.slice(i, i + 20_000))}::json)`.execute(postgres as Kysely<any>);
+    await sql`INSERT INTO ${sql.table(table)} SELECT * FROM json_populate_recordset(NULL::${sql.table(table)}, ${JSON.stringify(rows.slice(i, i + 20_000))}::json)`.execute(
+      postgres as Kysely<any>,
+    );
   }
 }
 source.close();

@@ -43,20 +43,33 @@ for (const size of sizes) {
     await db.destroy();
     const t0 = performance.now();
     generateBallots(file, size, nominees);
-    console.log(`${size.toLocaleString('en')} ballots (${(size * VOTES_PER_BALLOT).toLocaleString('en')} nomination slots) generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `${size.toLocaleString('en')} ballots (${(size * VOTES_PER_BALLOT).toLocaleString('en')} nomination slots) generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     for (const what of ['tally', 'export']) {
       const results = Array.from({ length: runs }, () => {
-        const output = execFileSync(process.execPath, [...(heapMB ? [`--max-old-space-size=${heapMB}`] : []), '--expose-gc', path.join(import.meta.dirname, 'measure.ts'), what], {
-          env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' },
-          encoding: 'utf8',
-        });
+        const output = execFileSync(
+          process.execPath,
+          [...(heapMB ? [`--max-old-space-size=${heapMB}`] : []), '--expose-gc', path.join(import.meta.dirname, 'measure.ts'), what],
+          {
+            env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' },
+            encoding: 'utf8',
+          },
+        );
         return JSON.parse(output.trim().split('\n').pop()!);
       });
-      const result = { ...results[0], ms: median(results.map((r) => r.ms)), cpuMs: median(results.map((r) => r.cpuMs)), rssMB: Math.max(...results.map((r) => r.rssMB)) };
+      const result = {
+        ...results[0],
+        ms: median(results.map((r) => r.ms)),
+        cpuMs: median(results.map((r) => r.cpuMs)),
+        rssMB: Math.max(...results.map((r) => r.rssMB)),
+      };
       if (result.summary) console.log(result.summary.replace(/^/gm, '  '));
       const rate = Math.round(result.ballots / (result.ms / 1000));
       const each = runs > 1 ? `  (runs: ${results.map((r) => (r.ms / 1000).toFixed(1)).join(', ')} s)` : '';
-      rows.push(`${what.padEnd(7)}${size.toLocaleString('en').padStart(10)} ballots  ${(result.ms / 1000).toFixed(2).padStart(7)} s  cpu ${(result.cpuMs / 1000).toFixed(2).padStart(6)} s  ${rate.toLocaleString('en').padStart(8)} ballots/s  peak RSS ${String(result.rssMB).padStart(4)} MB  peak heap ${String(result.heapMB).padStart(4)} MB, live after GC ${String(result.liveMB).padStart(3)} MB${each}`);
+      rows.push(
+        `${what.padEnd(7)}${size.toLocaleString('en').padStart(10)} ballots  ${(result.ms / 1000).toFixed(2).padStart(7)} s  cpu ${(result.cpuMs / 1000).toFixed(2).padStart(6)} s  ${rate.toLocaleString('en').padStart(8)} ballots/s  peak RSS ${String(result.rssMB).padStart(4)} MB  peak heap ${String(result.heapMB).padStart(4)} MB, live after GC ${String(result.liveMB).padStart(3)} MB${each}`,
+      );
       console.log(rows[rows.length - 1]);
       last.push(`${what}: ${size} ballots in ${(result.ms / 1000).toFixed(2)} s (${rate} ballots/s)`);
     }
@@ -65,5 +78,9 @@ for (const size of sizes) {
     else console.log(`kept ${dir}`);
   }
 }
-console.log(`\nSQLite, Node ${process.version}, ${heapMB ? `old space at most ${heapMB} MB` : 'no heap cap'}, median of ${runs} run${runs === 1 ? '' : 's'}; load average at the end ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${availableParallelism()} cores (cpu: all threads):\n${rows.join('\n')}\n`);
+console.log(
+  `\nSQLite, Node ${process.version}, ${heapMB ? `old space at most ${heapMB} MB` : 'no heap cap'}, median of ${runs} run${runs === 1 ? '' : 's'}; load average at the end ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ')} on ${availableParallelism()} cores (cpu: all threads):\n${rows.join('\n')}\n`,
+);
 console.log(last.join('\n'));

@@ -9,4 +9,5 @@ export const prerender = false;
  * checks. Never cached: the answer is personal. Opening a link is noted for `responses` and
  * never uses it up.
  */
-export const GET: APIRoute = ({ params, url, request, clientAddress }) => linkReply(params.projectId, url.searchParams.get('secret') ?? '', request, clientAddress);
+export const GET: APIRoute = ({ params, url, request, clientAddress }) =>
+  linkReply(params.projectId, url.searchParams.get('secret') ?? '', request, clientAddress);
