@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, LOCAL_HOSTS_ONLY } from './tests/support/chromium.ts';
 
 /** The port the end-to-end tests serve the built site on. */
 const port = Number(process.env.E2E_PORT ?? 4322);
@@ -16,19 +17,9 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      // No host but this machine resolves: a third-party script a test does not intercept
-      // (tests/e2e/third-parties.spec.ts intercepts them) fails at once instead of leaving it.
-      args: [
-        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: CHROMIUM_PATH,
+      // tests/e2e/third-parties.spec.ts intercepts the third parties' scripts; any other host fails at once.
+      args: [LOCAL_HOSTS_ONLY, ...CHROMIUM_FLAGS],
     },
   },
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'] } }],

@@ -1,21 +1,13 @@
 import { expect, test } from './fresh-server.ts';
 import { expectFreshForm, fillBallot, RECEIVED } from './kept-ballot-helpers.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, LOCAL_HOSTS_ONLY } from '../support/chromium.ts';
 
 // Playwright turns the browser's back/forward cache off; a voter's browser has it on.
 test.use({
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     ignoreDefaultArgs: ['--disable-back-forward-cache'],
-    args: [
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [LOCAL_HOSTS_ONLY, ...CHROMIUM_FLAGS],
   },
 });
 

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { weighPage } from './weigh.mjs';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../support/chromium.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const clientDir = path.join(root, 'dist/client');
@@ -115,17 +116,8 @@ async function lighthouseComparison() {
   try {
     await waitFor(`http://127.0.0.1:${PORT}/top-doctors-demo/`);
     const chrome = await chromeLauncher.launch({
-      chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      chromeFlags: [
-        '--headless=new',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      chromePath: CHROMIUM_PATH,
+      chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
     });
     try {
       const measure = async (url) => {
