@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AstroIntegration } from 'astro';
 import { listSurveySlugs, loadSite } from '../survey/loader.ts';
 import { HEADER_ONLY_DIRECTIVES, mergePolicies, staticHeaders } from '../survey/headers.ts';
@@ -65,10 +65,29 @@ export function surveyPolicies(policies: ReadonlyMap<string, string>, slugs: str
   );
 }
 
+/** The built file of a page's path, as `build.format: 'directory'` writes it: `/404` → `404.html`, `/{slug}` → `{slug}/index.html`. */
+export function pageFile(pathname: string): string {
+  return pathname === '/404' ? '404.html' : `${pathname.replace(/^\/+|\/+$/g, '')}/index.html`.replace(/^\//, '');
+}
+
 /**
- * Writes `_redirects` and `_headers` beside the built pages. The Node adapter's `staticHeaders`
- * makes Astro hand each page's policy to the build (with the hashes of what it inlined)
- * instead of writing it into the page, so these headers are the only place it is said.
+ * A page's HTML with its policy also in a `<meta http-equiv>`, placed before the first stylesheet
+ * (else at the end of the head): a host that does not send `_headers` still enforces it, and a
+ * browser has it before it loads anything the policy governs. The header adds what a `<meta>`
+ * cannot say (frame-ancestors).
+ */
+export function withMetaPolicy(html: string, policy: string): string {
+  const meta = `<meta http-equiv="content-security-policy" content="${policy.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}">`;
+  const at = html.indexOf('<link rel="stylesheet"');
+  const end = html.indexOf('</head>');
+  const place = at !== -1 && (end === -1 || at < end) ? at : end;
+  return place === -1 ? html : html.slice(0, place) + meta + html.slice(place);
+}
+
+/**
+ * Writes `_redirects` and `_headers` beside the built pages, and each page's policy into its
+ * `<meta>`. The Node adapter's `staticHeaders` makes Astro hand each page's policy to the build
+ * (with the hashes of what it inlined) as the page's headers: both are written from those.
  */
 export default function staticHostRules(): AstroIntegration {
   let policies = new Map<string, string>();
@@ -83,6 +102,11 @@ export default function staticHostRules(): AstroIntegration {
         const rules = redirectRules(slugs, loadSite().default_survey);
         const notFound = policies.get('/404');
         writeFileSync(new URL('_redirects', dir), rules);
+        for (const [pathname, policy] of policies) {
+          const file = new URL(pageFile(pathname), dir);
+          if (existsSync(file)) writeFileSync(file, withMetaPolicy(readFileSync(file, 'utf8'), policy));
+          else logger.warn(`no built page at ${pageFile(pathname)} for ${pathname}: its policy is in _headers only`);
+        }
         writeFileSync(new URL('_headers', dir), headerRules(surveyPolicies(policies, slugs), notFound && mergePolicies([notFound], HEADER_ONLY_DIRECTIVES)));
         logger.info(
           `wrote _redirects (${rules.trim().split('\n').length} rules) and _headers (a Content-Security-Policy for each of ${slugs.length} surveys and the not-found page) for static hosts`,

@@ -3,7 +3,7 @@ import { loadSurvey } from '../../src/survey/loader.ts';
 import { toPublicSurvey } from '../../src/survey/public.ts';
 import { pagePolicy, surveyCspSources, thirdPartyConfig } from '../../src/survey/third-parties.ts';
 import { mergePolicies, parsePolicy } from '../../src/survey/headers.ts';
-import { headerRules, routePolicies, surveyPolicies } from '../../src/integrations/static-host-rules.ts';
+import { headerRules, pageFile, routePolicies, surveyPolicies, withMetaPolicy } from '../../src/integrations/static-host-rules.ts';
 import { headersFor, parseHeaderRules } from '../../bin/static-rules.mjs';
 import { listenBallotEvents, type BallotEvent } from '../../src/third-party/ballot-events.ts';
 import { $nominations, clearNominee, pickNominee } from '../../src/stores/nominations.ts';
@@ -115,6 +115,19 @@ describe('_headers', () => {
     expect(names('/api/health')).not.toContain('Content-Security-Policy');
     expect(headersFor(rules, '/demo/s3cr3t')).toContainEqual(['Content-Security-Policy', "default-src 'self'"]);
     expect(names('/demo-two/')).not.toContain('Content-Security-Policy');
+  });
+
+  it("writes each page's policy into its <meta>, before the stylesheet, from the page's path", () => {
+    expect(pageFile('/404')).toBe('404.html');
+    expect(pageFile('/demo')).toBe('demo/index.html');
+    expect(pageFile('/demo/thankyou')).toBe('demo/thankyou/index.html');
+    const html = '<html><head><meta charset="utf-8"><link rel="stylesheet" href="/a.css"></head><body></body></html>';
+    expect(withMetaPolicy(html, `script-src 'self' "x" &`)).toBe(
+      `<html><head><meta charset="utf-8"><meta http-equiv="content-security-policy" content="script-src 'self' &quot;x&quot; &amp;"><link rel="stylesheet" href="/a.css"></head><body></body></html>`,
+    );
+    expect(withMetaPolicy('<head></head><body><link rel="stylesheet"></body>', 'a')).toBe(
+      '<head><meta http-equiv="content-security-policy" content="a"></head><body><link rel="stylesheet"></body>',
+    );
   });
 
   it('gives the not-found page its own policy, under its own path only', () => {
