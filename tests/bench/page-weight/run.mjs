@@ -5,7 +5,7 @@
 //
 // Prints, per page, the JavaScript and CSS a first visit downloads. Then runs Lighthouse (mobile)
 // three times on the demo home page and on a plain-HTML copy of it with no JavaScript (the same
-// splash), served by `bin/serve.mjs` in the same run, and prints the medians side by side: the
+// splash), taking turns, served by `bin/serve.mjs` in the same run, and prints the medians side by side: the
 // JavaScript the demo page transfers, its requests, and its largest contentful paint against the
 // copy's. Fails when the demo page misses a budget below. Without Lighthouse, only the JavaScript
 // is checked, from the Brotli files the server would send.
@@ -120,12 +120,9 @@ async function lighthouseComparison() {
       chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
     });
     try {
-      const measure = async (url) => {
-        const runs = [];
-        // A run Lighthouse could not finish (a busy machine: no paint in time) is retried, a few times at most.
-        for (let attempt = 1; runs.length < RUNS; attempt++) {
-          if (attempt > RUNS * 2) throw new Error(`Lighthouse could not measure ${url} ${RUNS} times in ${RUNS * 2} attempts`);
-          console.error(`lighthouse ${runs.length + 1}/${RUNS}: ${url}`);
+      /** One Lighthouse run of a page; a run Lighthouse could not finish (a busy machine: no paint in time) is retried, a few times at most. */
+      const once = async (url) => {
+        for (let attempt = 1; attempt <= 3; attempt++) {
           const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
           const requests = lhr.audits['network-requests']?.details?.items;
           const lcp = lhr.audits['largest-contentful-paint']?.numericValue;
@@ -133,20 +130,31 @@ async function lighthouseComparison() {
             console.error(`  no result (${lhr.runtimeError?.code ?? lhr.audits['network-requests']?.errorMessage ?? 'no figures'}), once more`);
             continue;
           }
-          runs.push({
+          return {
             score: Math.round((lhr.categories.performance.score ?? 0) * 100),
             lcp,
             tbt: lhr.audits['total-blocking-time'].numericValue,
             requests: requests.length,
             // Bytes on the wire, headers included, as the browser received them.
             js: requests.filter((request) => request.resourceType === 'Script').reduce((total, request) => total + request.transferSize, 0),
-          });
+          };
         }
-        const median = (key) => runs.map((run) => run[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
-        return { score: median('score'), lcp: median('lcp'), tbt: median('tbt'), requests: median('requests'), js: median('js') };
+        throw new Error(`Lighthouse could not measure ${url} in 3 attempts`);
       };
-      const app = await measure(`http://127.0.0.1:${PORT}/top-doctors-demo/`);
-      const plain = await measure(`http://127.0.0.1:${PORT}/__bench-plain/`);
+      const median = (runs) => {
+        const of = (key) => runs.map((run) => run[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+        return { score: of('score'), lcp: of('lcp'), tbt: of('tbt'), requests: of('requests'), js: of('js') };
+      };
+      // The two pages take turns, so that a busy spell on the shared machine weighs on both alike.
+      const appRuns = [];
+      const plainRuns = [];
+      for (let run = 1; run <= RUNS; run++) {
+        console.error(`lighthouse ${run}/${RUNS}: the demo page, then its plain copy`);
+        appRuns.push(await once(`http://127.0.0.1:${PORT}/top-doctors-demo/`));
+        plainRuns.push(await once(`http://127.0.0.1:${PORT}/__bench-plain/`));
+      }
+      const app = median(appRuns);
+      const plain = median(plainRuns);
       console.log(`\nLighthouse, mobile, median of ${RUNS} runs`);
       console.log(['page'.padEnd(34), 'score'.padStart(7), 'LCP'.padStart(10), 'TBT'.padStart(9), 'requests'.padStart(10), 'JS'.padStart(10)].join(''));
       for (const [name, r] of [
