@@ -6,7 +6,7 @@ import { AFFIRM_NAME, customReservationName, otherAnswerName, parseWriteInName, 
 import { asksOtherText, isKind } from './fields.ts';
 import { isBlank, textOf, type BallotInput } from './ballot-input.ts';
 import { MAX_SHORT_TEXT, MAX_TEXT_LENGTH, OptionalText, answerStruct, shortText } from './ballot-rules.ts';
-import { AFFIRM_MESSAGE, fieldMessages, writeInNameTooLong } from './field-messages.ts';
+import { AFFIRM_MESSAGE, fieldMessages, plural, writeInNameTooLong } from './field-messages.ts';
 import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from './tiles.ts';
 import { toProblems, type Problem } from './errors.ts';
 import { VOTE_REQUIREMENT, voteRequirementMessage } from './vote-requirement.ts';
@@ -95,7 +95,7 @@ function* crossRules(config: BallotSurvey, input: BallotInput, keys: Map<string,
     .filter((names) => !isBlank(input[names.name]));
   for (const [n, names] of writeIns.entries()) {
     if (isBlank(input[names.category])) yield fail(names.category, 'Choose the category of this write-in.');
-    if (n >= config.write_in_limit) yield fail(names.name, `You can add at most ${config.write_in_limit} write-in${config.write_in_limit === 1 ? '' : 's'}.`);
+    if (n >= config.write_in_limit) yield fail(names.name, `You can add at most ${plural(config.write_in_limit, 'write-in')}.`);
   }
   let votes = writeIns.length;
   const seen = new Set<string>();

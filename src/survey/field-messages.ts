@@ -33,6 +33,9 @@ function subject(field: MessageField): string {
 /** A count as people read it: 2,000. */
 const count = (n: number) => n.toLocaleString('en-US');
 
+/** A number and its word, the word plural unless the number is one: "1 write-in", "1,000 votes". */
+export const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
+
 /** A list read aloud: "PDF, PNG or JPEG". */
 function orList(items: readonly string[]): string {
   return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;

@@ -1,9 +1,9 @@
 import type { SurveyConfig } from '../../survey/config.struct.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
 import { DEFAULT_TALLY } from './rules.ts';
+import { plural } from '../../survey/field-messages.ts';
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth'];
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const list = (words: string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`);
 
 /** The points sentence: one point a vote, or what each slot and a write-in earn. */

@@ -4,6 +4,7 @@ import { csvLine } from './csv.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
 import { BASE_REASONS, DEFAULT_TALLY, EXCLUSION_REASONS, reasonText } from './rules.ts';
 import type { Exclusion, Tally, TallyRow } from './tally.ts';
+import { plural } from '../../survey/field-messages.ts';
 
 /** Who wins a sub-category: the top N (ties at the edge included), or every nominee with at least a share of its counted votes. */
 export type Threshold = { top: number } | { share: number };
@@ -180,8 +181,6 @@ export function exclusionCsvLine({ ballotId, submittedAt, verdict, nomineeName }
     verdict.detail ?? '',
   ]);
 }
-
-const plural = (n: number, word: string) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
 
 function pad(text: string, width: number, right = false): string {
   const cut = text.length > width ? `${text.slice(0, width - 1)}…` : text;
