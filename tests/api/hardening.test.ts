@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEMO_QUERY, PDF, SINK_QUERY, demoBallot, rowCounts, sinkBallot, startApi, type Api } from './helpers.ts';
+import { DEMO_QUERY, PDF, SINK_QUERY, demoBallot, oneInstant, rowCounts, sinkBallot, startApi, type Api } from './helpers.ts';
 
 let api: Api;
 beforeAll(async () => {
@@ -169,11 +169,12 @@ describe('search costs bounded time and memory', () => {
 describe('search and link checks are rate-limited per client', () => {
   test('past the allowance: 429 with Retry-After; ballots keep their own count', async () => {
     const limited = await startApi({ SEARCH_RATE_LIMIT_MAX: '3', LINK_RATE_LIMIT_MAX: '2', RATE_LIMIT_MAX: '5' });
+    const at = oneInstant();
     try {
       const search = () =>
         limited.request('/api/search/top-doctors-demo', {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Origin: limited.url },
+          headers: { 'Content-Type': 'application/json', Origin: limited.url, ...at },
           body: '{"requests":[{"query":"ana"}]}',
         });
       const statuses = [];
@@ -183,7 +184,7 @@ describe('search and link checks are rate-limited per client', () => {
       expect(refused.body.error).toBe('rate_limited');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
 
-      const link = (secret: string) => limited.get(`/api/survey/link/top-doctors-demo?secret=${secret}`);
+      const link = (secret: string) => limited.get(`/api/survey/link/top-doctors-demo?secret=${secret}`, at);
       expect((await link('guess-one-aaaa')).status).toBe(404);
       expect((await link('k7Qm2RzX4pWv')).status).toBe(200);
       const third = await link('guess-two-bbbb');
@@ -191,7 +192,7 @@ describe('search and link checks are rate-limited per client', () => {
       expect(third.body).toMatchObject({ error: 'rate_limited', message: 'Too many link checks from this address. Please try again later.' });
       expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
 
-      expect((await limited.post(demoBallot(1))).status).toBe(201);
+      expect((await limited.post(demoBallot(1), { headers: at })).status).toBe(201);
     } finally {
       await limited.stop();
     }

@@ -47,6 +47,15 @@ export interface Api {
 }
 
 /** The demo survey's query for a public-link ballot. */
+/**
+ * The X-Peervote-Now header of one instant, a second into the current rate-limit minute: a
+ * test that counts requests against a fixed window sends it on each, so that the window cannot
+ * turn over between them however slowly the machine runs.
+ */
+export function oneInstant(windowMs = 60_000): Record<string, string> {
+  return { 'X-Peervote-Now': new Date(Math.floor(Date.now() / windowMs) * windowMs + 1000).toISOString() };
+}
+
 export const DEMO_QUERY = { project_id: 'top-doctors-demo', project_type: 'form', sheet: 'Top Doctors 2027 ballots' };
 
 /** A valid demo ballot, varied by `n`. */

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEMO_QUERY, demoBallot, startApi, type Api } from './helpers.ts';
+import { DEMO_QUERY, demoBallot, oneInstant, startApi, type Api } from './helpers.ts';
 import { multipart } from '../support/ballots.mjs';
 
 const CDN = 'https://cdn.example.com';
@@ -89,11 +89,12 @@ describe('origins', () => {
 describe('rate limit', () => {
   test('past RATE_LIMIT_MAX posts in a window: 429 with Retry-After; X-Forwarded-For is ignored without TRUST_PROXY', async () => {
     const api = await startApi({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60' });
+    const at = oneInstant();
     try {
       const statuses = [];
-      for (let i = 0; i < 3; i++) statuses.push((await api.post(demoBallot(i), { headers: { 'X-Forwarded-For': `10.0.0.${i}` } })).status);
+      for (let i = 0; i < 3; i++) statuses.push((await api.post(demoBallot(i), { headers: { 'X-Forwarded-For': `10.0.0.${i}`, ...at } })).status);
       expect(statuses).toEqual([201, 201, 201]);
-      const limited = await api.post(demoBallot(9), { headers: { 'X-Forwarded-For': '10.9.9.9' } });
+      const limited = await api.post(demoBallot(9), { headers: { 'X-Forwarded-For': '10.9.9.9', ...at } });
       expect(limited.status).toBe(429);
       expect(limited.body.error).toBe('rate_limited');
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -101,7 +102,7 @@ describe('rate limit', () => {
       expect((await api.get('/api/survey/stats/top-doctors-demo')).status).toBe(200);
       // The count lives in the database: a restarted (or second) instance goes on counting.
       await api.restart();
-      expect((await api.post(demoBallot(10))).status).toBe(429);
+      expect((await api.post(demoBallot(10), { headers: at })).status).toBe(429);
     } finally {
       await api.stop();
     }
@@ -109,8 +110,9 @@ describe('rate limit', () => {
 
   test('with TRUST_PROXY, clients are told apart by the address our proxy added to X-Forwarded-For', async () => {
     const api = await startApi({ RATE_LIMIT_MAX: '2', TRUST_PROXY: '1' });
+    const at = oneInstant();
     try {
-      const from = (client: string, n: number) => api.post(demoBallot(n), { headers: { 'X-Forwarded-For': `1.2.3.4, ${client}` } });
+      const from = (client: string, n: number) => api.post(demoBallot(n), { headers: { 'X-Forwarded-For': `1.2.3.4, ${client}`, ...at } });
       expect((await from('198.51.100.1', 1)).status).toBe(201);
       expect((await from('198.51.100.1', 2)).status).toBe(201);
       expect((await from('198.51.100.1', 3)).status).toBe(429);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { startApi, type Api, type Fields } from './helpers.ts';
+import { oneInstant, startApi, type Api, type Fields } from './helpers.ts';
 import { PEER_CHECK_BALLOTS } from '../support/peer-check-ballots.ts';
 import type { HandBallot } from '../support/results-db.ts';
 
@@ -336,10 +336,11 @@ describe('why, for decisions', () => {
 
 describe('the receipt check is rate-limited', () => {
   test('past the limit a client is told to come back later', async () => {
+    const at = oneInstant();
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await api.get('/api/survey/receipt/peer-check/ZZZZZZZZZZZZ')).status);
+    for (let i = 0; i < 12; i++) statuses.push((await api.get('/api/survey/receipt/peer-check/ZZZZZZZZZZZZ', at)).status);
     expect(statuses).toContain(429);
-    const limited = await api.get('/api/survey/receipt/peer-check/ZZZZZZZZZZZZ');
+    const limited = await api.get('/api/survey/receipt/peer-check/ZZZZZZZZZZZZ', at);
     expect(limited).toMatchObject({ status: 429, body: { error: 'rate_limited' } });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
