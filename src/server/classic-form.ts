@@ -12,7 +12,7 @@ import {
   writeInIndices,
   writeInNames,
 } from '../survey/ballot-keys.ts';
-import { fieldRow } from '../survey/fields.ts';
+import { fieldRow, optionAtPosition } from '../survey/fields.ts';
 import { allFields } from '../survey/layout.ts';
 import { findSurvey, type ServerSurvey } from './surveys.ts';
 import { nomineeIndex } from './nominees.ts';
@@ -44,8 +44,8 @@ export function classicFormAsBallot(form: FormData, config: Pick<SurveyConfig, '
   for (const [name, value] of form.entries()) {
     const slot = parseSlotName(name);
     const options = sliders.get(name);
-    if (options && typeof value === 'string' && /^\d+$/.test(value) && !options.includes(value)) {
-      out.append(name, options[Number(value) - 1] ?? value);
+    if (options && typeof value === 'string') {
+      out.append(name, optionAtPosition(options, value));
     } else if (!slot) {
       out.append(name, value);
     } else if (!slotsDone.has(name)) {

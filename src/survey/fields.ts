@@ -92,6 +92,11 @@ export function asksOtherText(field: FieldDef): boolean {
   return fieldRow(field).value === 'choices' && Boolean(field.options?.includes('Other'));
 }
 
+/** A positional field's posted value as its answer: a position 1…n becomes the option it stands for; an option, or anything else, stays as sent. */
+export function optionAtPosition(options: readonly string[], value: string): string {
+  return /^\d+$/.test(value) && !options.includes(value) ? (options[Number(value) - 1] ?? value) : value;
+}
+
 /** The names a field's answers are stored and exported under: its own, and for a multiple choice the 'Other' text's. */
 export function answerNames(field: FieldDef): string[] {
   return fieldRow(field).value === 'choices' ? [field.name, otherAnswerName(field.name)] : [field.name];
