@@ -2,13 +2,13 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 
 /**
- * Waits until every island that hydrates on load has hydrated: a voter's first tap lands on
+ * Waits until every island that hydrates as the page loads (`client:painted`) has hydrated: a voter's first tap lands on
  * a live form, as it does for a person who reads before they tap.
  */
 async function islandsHydrated(page: Page): Promise<void> {
   // Astro drops `ssr` when it starts hydrating; React has finished once its fiber is on the island's element.
   await page.waitForFunction(() =>
-    [...document.querySelectorAll('astro-island[client="load"]')].every(
+    [...document.querySelectorAll('astro-island[client="painted"]')].every(
       (island) =>
         !island.hasAttribute('ssr') && (!island.firstElementChild || Object.keys(island.firstElementChild).some((key) => key.startsWith('__reactFiber'))),
     ),
