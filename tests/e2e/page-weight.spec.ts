@@ -26,6 +26,19 @@ function recordRequests(page: Page) {
   };
 }
 
+/** Holds back the page's requests for `url` until the returned function is called. */
+async function holdBack(page: Page, url: string): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 const total = (sizes: Map<string, number>) => [...sizes.values()].reduce((a, b) => a + b, 0);
 
 test('the demo home page loads in at most 12 requests and 80 KiB of JavaScript, and stays within it once every section has loaded', async ({ page }) => {
@@ -80,14 +93,7 @@ test('no script is asked for before the welcome splash, the page’s largest pai
 
 test('what a voter types and ticks before the page’s scripts have run is kept, shown and sent', async ({ page }) => {
   // The islands' renderer is held back: the voter fills the server's form while nothing has hydrated.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/_astro/client.*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdBack(page, '**/_astro/client.*.js');
   await page.goto('/top-doctors-demo/', { waitUntil: 'load' });
   const who = voter('early');
   await fillVoter(page, who);
@@ -118,4 +124,14 @@ test('what a voter types and ticks before the page’s scripts have run is kept,
     expect(body).toContain(`name="${name}"\r\n\r\n${value}\r\n`);
   }
   await expect(page).toHaveURL(/\/top-doctors-demo\/thankyou$/);
+});
+
+test('an image that never comes holds the ballot back 3 seconds at most', async ({ page }) => {
+  const release = await holdBack(page, '**/media/metro-health-logo.svg');
+  const started = Date.now();
+  await page.goto('/top-doctors-demo/', { waitUntil: 'domcontentloaded' });
+  expect(await page.evaluate(() => document.readyState)).not.toBe('complete');
+  await expect(page.locator('astro-island[client="painted"][ssr]')).toHaveCount(0, { timeout: 8000 });
+  expect(Date.now() - started).toBeGreaterThanOrEqual(2500);
+  release();
 });
