@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
-import { $writeInFocus, $writeIns, addWriteIn, removeWriteIn, updateWriteIn } from '../stores/writeins.ts';
-import { recountVotes } from '../stores/votes.ts';
+import { $writeInFocus, $writeIns, addWriteIn, recountVotes, removeWriteIn, updateWriteIn } from '../stores/writeins.ts';
 import { touch } from '../stores/validation.ts';
 import { FieldError, useShownProblems } from './fields/FieldError.tsx';
 import { categoryKey, writeInNames } from '../survey/ballot-keys.ts';

@@ -1,7 +1,6 @@
 import { atom } from 'nanostores';
 import { classifyAnswer, isFinal, type BallotVerdict } from '../survey/ballot-answer.ts';
-import { formDataToBallot } from '../survey/ballot-input.ts';
-import { ballotSummary } from '../survey/ballot-summary.ts';
+import { ballotSummary, formDataToBallot } from '../survey/ballot-input.ts';
 import { reportError, type ErrorContext } from './reporter.ts';
 import { withOutbox } from './outbox-db.ts';
 import { recordLateVerdict } from './delivery.ts';

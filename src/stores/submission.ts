@@ -2,7 +2,7 @@ import { apiUrl } from '../survey/api-url.ts';
 import { isVoteRequirement, voteRequirementMessage } from '../survey/vote-requirement.ts';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import { ballotEntries, collectBallot, voterOf } from './ballot.ts';
-import { ballotSummary } from '../survey/ballot-summary.ts';
+import { ballotSummary } from '../survey/ballot-input.ts';
 import { $link } from './link.ts';
 import { keepBallot, forgetBallot, reportOnce, retryLater, sendBallot, type QueuedBallot } from './outbox.ts';
 import { deliveryOf, recordDelivery, type Delivery } from './delivery.ts';
@@ -10,7 +10,7 @@ import { $notice, $submission, $submitted, $thanksInPlace } from './submit-state
 import { isFinal } from '../survey/ballot-answer.ts';
 import { endDraft } from './draft.ts';
 import { $attempted, $failedSubmits, validateNow } from './validation.ts';
-import { $voteCount, recountVotes } from './votes.ts';
+import { $voteCount, recountVotes } from './writeins.ts';
 
 /** How long the not-enough-names notice stays (SPEC.md §9). */
 const NOTICE_MS = 5000;

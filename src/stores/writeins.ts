@@ -1,4 +1,5 @@
 import { atom } from 'nanostores';
+import { $nominations } from './nominations.ts';
 
 /** One write-in row: a nominee the voter could not find, and the category they name them in. */
 export interface WriteIn {
@@ -42,4 +43,14 @@ export function updateWriteIn(id: number, patch: Partial<Omit<WriteIn, 'id'>>): 
 /** Removes one write-in row. */
 export function removeWriteIn(id: number): void {
   $writeIns.set($writeIns.get().filter((row) => row.id !== id));
+}
+
+/** The number of non-empty vote fields, nominations and write-ins (SPEC.md §4). */
+export const $voteCount = atom(0);
+
+/** Counts the votes again; called when a nomination or write-in field loses focus. */
+export function recountVotes(): void {
+  const nominations = Object.values($nominations.get()).filter(Boolean).length;
+  const writeIns = $writeIns.get().filter((row) => row.name.trim() !== '').length;
+  $voteCount.set(nominations + writeIns);
 }

@@ -1,4 +1,4 @@
-import { recountVotes } from '../../stores/votes.ts';
+import { recountVotes } from '../../stores/writeins.ts';
 import { useEffect, useRef, useState, type ClipboardEvent, type FocusEvent, type KeyboardEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { $nominations, $nomineeNames, clearNominee, pickNominee } from '../../stores/nominations.ts';
