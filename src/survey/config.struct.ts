@@ -43,11 +43,20 @@ const NomineeFileName = refine(string(), 'NomineeFileName', (value) =>
  * Categories: group name → its sub-categories; the group named ADS instead maps a
  * category name to the advertisement image URLs shown under that category.
  */
-const Categories = dynamic<Record<string, string[] | Record<string, string[]>>>((value) => {
-  const keys = value && typeof value === 'object' ? Object.keys(value) : [];
-  const shape = Object.fromEntries(keys.map((key) => [key, key === ADS_GROUP ? record(string(), array(Url)) : nonempty(array(nonempty(string())))]));
-  return object(shape) as never;
-});
+const Categories = refine(
+  dynamic<Record<string, string[] | Record<string, string[]>>>((value) => {
+    const keys = value && typeof value === 'object' ? Object.keys(value) : [];
+    const shape = Object.fromEntries(keys.map((key) => [key, key === ADS_GROUP ? record(string(), array(Url)) : nonempty(array(nonempty(string())))]));
+    return object(shape) as never;
+  }),
+  'Categories',
+  (categories) => {
+    // Each slot's form-data name is nominations[group][sub-category][n]: a bracket in a name would break it.
+    const names = Object.entries(categories).flatMap(([group, subcategories]) => (group === ADS_GROUP ? [] : [group, ...(subcategories as string[])]));
+    const bad = names.find((name) => /[[\]]/.test(name));
+    return bad === undefined ? true : `a group or sub-category name cannot hold "[" or "]" (the ballot's form-data names are built with them), got "${bad}"`;
+  },
+);
 
 /** A reservation tile: written as its title, or with a slug and a `taken` flag. */
 export const Tile = coerce(object({ title: nonempty(string()), slug: optional(string()), taken: optional(boolean()) }), string(), (title) => ({ title }));

@@ -84,6 +84,14 @@ describe('survey.yaml', () => {
     expect(problemsOf((text) => text.replace(/^nominees: .*$/m, 'nominees: ../secrets.txt'))).toContain('expected the name of a .csv or .jsonl file');
   });
 
+  it('refuses a bracket in a group or sub-category name, which the slots’ form-data names could not carry', () => {
+    expect(problemsOf((text) => text.replace('    - Orthodontics', '    - Orthodontics [kids]'))).toContain(
+      'a group or sub-category name cannot hold "[" or "]" (the ballot\'s form-data names are built with them), got "Orthodontics [kids]"',
+    );
+    expect(problemsOf((text) => text.replace('  Dentistry:', '  Dentistry]:'))).toContain('got "Dentistry]"');
+    expect(problemsOf((text) => text.replace('    - Orthodontics', '    - Orthodontics (kids)'))).toBe('');
+  });
+
   it('wants the three Algolia keys together', () => {
     expect(problemsOf((text) => `${text}algolia_index: dentists\n`)).toContain(
       'algolia_index: algolia_app_id, algolia_api_key (search-only) and algolia_index go together',
