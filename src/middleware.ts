@@ -31,7 +31,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
     const nul = nulProblems(context.url.searchParams.entries());
     if (nul.length) return refuse(400, 'bad_query', 'A query parameter holds a NUL character.', nul);
     if (!isSafeMethod(context.request.method) && !originAllowed(origin, context.url.origin, config) && !sameOriginFormPost(context.request)) {
-      return refuse(403, 'forbidden_origin', 'Ballots are accepted only from the survey site itself.', [
+      const what = context.url.pathname.startsWith('/api/search/') ? 'Searches' : 'Ballots';
+      return refuse(403, 'forbidden_origin', `${what} are accepted only from the survey site itself.`, [
         { path: 'Origin', message: origin ? `${origin} is not allowed.` : 'is missing.' },
       ]);
     }

@@ -38,6 +38,18 @@ describe('origins', () => {
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
     const none = await rawPost(api.url, {});
     expect(none.status).toBe(403);
+    expect(foreign.body.message).toBe('Ballots are accepted only from the survey site itself.');
+  });
+
+  test('a search from another origin is refused in its own words', async () => {
+    const search = await api.request('/api/search/top-doctors-demo', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: 'https://evil.example' },
+      body: '{"requests":[{"query":"ana"}]}',
+    });
+    expect(search.status).toBe(403);
+    expect(search.body).toMatchObject({ error: 'forbidden_origin', message: 'Searches are accepted only from the survey site itself.' });
+    expect(search.body.problems).toEqual([{ path: 'Origin', message: 'https://evil.example is not allowed.' }]);
   });
 
   test('a post from the site itself is taken, without CORS headers', async () => {
