@@ -1,7 +1,7 @@
 import { $link, checkLink, type LinkSurvey } from '../stores/link.ts';
 import { $draft, deviceStorage, keepsSomethingOf, loadDrafts } from '../stores/draft-state.ts';
 import { $thanksInPlace } from '../stores/submit-state.ts';
-import { whenBallotsKept } from '../stores/outbox-db.ts';
+import { sendKeptBallots } from '../stores/outbox-db.ts';
 import { setAffirmed, setAnswer, setFile } from '../stores/answers.ts';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
@@ -55,7 +55,7 @@ export function startBallotPage(): void {
   void check();
 
   // Ballots kept on this device after a failed send go out (SurveyLayout.astro does this on the other pages).
-  whenBallotsKept(() => void import('../thanks/kept-ballots.ts').then((kept) => kept.startKeptBallots()));
+  sendKeptBallots();
 }
 
 /** True for a control of the server's form that the voter has changed. */
@@ -83,8 +83,8 @@ function keepEarlyAnswers(form: HTMLFormElement, survey: Pick<BallotSurvey, 'lay
       if (file instanceof File && file.size > 0) setFile(field.name, file);
     }
     if (!isKind(field, 'answer')) continue;
+    const row = fieldRow(field);
     for (const name of answerNames(field).filter((each) => names.has(each))) {
-      const row = fieldRow(field);
       const sent = String(data.get(name) ?? '');
       if (name !== field.name) setAnswer(name, sent);
       else if (row.value === 'choices') setAnswer(name, data.getAll(name).map(String));

@@ -10,29 +10,35 @@ const AT_MOST_MS = 3000;
  * voter touches the page before that. The page's largest paint (the welcome splash) then has the
  * connection to itself: no island's script is fetched, and React does not run, while it loads.
  * Until it hydrates, an island is the server's HTML, and the ballot posts without script.
- * A page that is not shown (a tab in the background) paints no frame, so there it hydrates on load;
- * and a load that takes long (an image slow to come) holds the islands back 3 seconds at most.
  */
-const painted: ClientDirective = (load) => {
-  let started = false;
-  const hydrate = async () => {
-    if (started) return;
-    started = true;
-    for (const type of FIRST_TOUCH) document.removeEventListener(type, hydrate, true);
-    await (await load())();
-  };
-  for (const type of FIRST_TOUCH) document.addEventListener(type, hydrate, { capture: true, passive: true });
-  setTimeout(hydrate, AT_MOST_MS);
-  // The page's largest paint is the image it asks for first (the welcome splash).
-  const afterPaint = async () => {
-    if (document.hidden) return hydrate();
-    const splash = document.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
-    await (splash ? onScreen(splash) : nextFrame());
-    void hydrate();
-  };
-  if (document.readyState === 'complete') void afterPaint();
-  else addEventListener('load', () => void afterPaint(), { once: true });
-};
+const painted: ClientDirective = (load) => void pagePainted().then(async () => (await load())());
+
+let painting: Promise<void> | undefined;
+
+/**
+ * Resolves once the page has loaded and its largest paint (the image it asks for first, the
+ * welcome splash) is on the screen, or at the voter's first touch; one wait for all the page's
+ * islands. A page that is not shown (a tab in the background) paints no frame, so there it
+ * resolves on load; and a load that takes long (an image slow to come) holds it 3 seconds at most.
+ */
+function pagePainted(): Promise<void> {
+  painting ??= new Promise((resolve) => {
+    const done = () => {
+      for (const type of FIRST_TOUCH) document.removeEventListener(type, done, true);
+      resolve();
+    };
+    for (const type of FIRST_TOUCH) document.addEventListener(type, done, { capture: true, passive: true });
+    setTimeout(done, AT_MOST_MS);
+    const afterLoad = async () => {
+      const splash = document.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
+      if (!document.hidden) await (splash ? onScreen(splash) : nextFrame());
+      done();
+    };
+    if (document.readyState === 'complete') void afterLoad();
+    else addEventListener('load', () => void afterLoad(), { once: true });
+  });
+  return painting;
+}
 
 /**
  * Resolves once an image the page has loaded is on the screen: when the browser reports its paint

@@ -37,11 +37,7 @@ export async function confirmTile(db: Kysely<Database>, decision: TileDecision &
       .where('kind', '=', decision.kind)
       .where('tile', '=', decision.tile)
       .execute();
-    await trx
-      .insertInto('reservation_decisions')
-      .values(row(decision, 'confirmed', claim.ballot_id, decision.label))
-      .execute();
-    await appendAudit(trx, audit(decision, 'confirm-reservation', { ballot_id: claim.ballot_id, label: decision.label }));
+    await recordDecision(trx, decision, 'confirmed', claim.ballot_id, decision.label);
     return claim;
   });
 }
@@ -60,39 +56,46 @@ export async function releaseTile(db: Kysely<Database>, decision: TileDecision):
       .where('kind', '=', decision.kind)
       .where('tile', '=', decision.tile)
       .execute();
-    await trx
-      .insertInto('reservation_decisions')
-      .values(row(decision, 'released', claim?.ballot_id ?? null, null))
-      .execute();
-    await appendAudit(trx, audit(decision, 'release-reservation', { ballot_id: claim?.ballot_id ?? null }));
+    await recordDecision(trx, decision, 'released', claim?.ballot_id ?? null, null);
     return claim;
   });
 }
 
-function audit(decision: TileDecision, action: string, details: Record<string, unknown>): AuditEntry {
-  return {
+/**
+ * Writes a decision on a tile and its line in the audit trail, in the caller's transaction:
+ * `confirm-reservation` with the ballot and the label shown, or `release-reservation` with the ballot.
+ */
+async function recordDecision(
+  trx: Kysely<Database>,
+  decision: TileDecision,
+  action: ReservationDecisionRow['action'],
+  ballotId: string | null,
+  label: string | null,
+): Promise<void> {
+  await trx
+    .insertInto('reservation_decisions')
+    .values({
+      id: uuidv7(decision.now.getTime()),
+      project_id: decision.projectId,
+      kind: decision.kind,
+      tile: decision.tile,
+      action,
+      ballot_id: ballotId,
+      label,
+      decided_by: decision.by,
+      decided_at: decision.now.toISOString(),
+    })
+    .execute();
+  const entry: AuditEntry = {
     projectId: decision.projectId,
     actor: decision.by,
-    action,
+    action: action === 'confirmed' ? 'confirm-reservation' : 'release-reservation',
     subject: `${decision.kind}/${decision.tile}`,
     reason: decision.why,
-    details,
+    details: label === null ? { ballot_id: ballotId } : { ballot_id: ballotId, label },
     now: decision.now,
   };
-}
-
-function row(decision: TileDecision, action: ReservationDecisionRow['action'], ballotId: string | null, label: string | null): ReservationDecisionRow {
-  return {
-    id: uuidv7(decision.now.getTime()),
-    project_id: decision.projectId,
-    kind: decision.kind,
-    tile: decision.tile,
-    action,
-    ballot_id: ballotId,
-    label,
-    decided_by: decision.by,
-    decided_at: decision.now.toISOString(),
-  };
+  await appendAudit(trx, entry);
 }
 
 /** The decisions in force for one kind of tile: the latest per tile, by tile. */
