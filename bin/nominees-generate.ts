@@ -11,7 +11,7 @@ import { generateNominees, seedOf } from './lib/nominee-generator.ts';
 import { loadSurvey } from '../src/survey/loader.ts';
 import { categoryGroups } from '../src/survey/layout.ts';
 import { DETAIL_COLUMNS, type Nominee } from '../src/survey/nominee.struct.ts';
-import { csvLine } from '../src/server/results/csv.ts';
+import { csvLine } from '../src/results/export/csv.ts';
 
 /** The columns a generated list has (made-up nominees have no license). */
 const COLUMNS = ['id', 'name', ...DETAIL_COLUMNS] as const;

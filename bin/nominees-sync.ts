@@ -8,7 +8,7 @@
 import { loadSurvey, listSurveySlugs } from '../src/survey/loader.ts';
 import { loadNominees, nomineeFile } from '../src/survey/nominee-file.ts';
 import { ConfigError } from '../src/survey/errors.ts';
-import { syncNominees } from '../src/server/algolia-sync.ts';
+import { syncNominees } from '../src/server/search/algolia-sync.ts';
 
 function fail(message: string): never {
   console.error(message);

@@ -1,13 +1,13 @@
 // The commands of `npm run results` that guard the count: fraud signals, operators' exclusions, the report.
 import { writeFileSync } from 'node:fs';
-import { countBallots } from '../../src/server/results/ballot-pages.ts';
-import { csvLine } from '../../src/server/results/csv.ts';
-import { OperatorError } from '../../src/server/results/operator-error.ts';
-import { DEFAULT_THRESHOLDS, detectSignals, strength, type SignalCluster, type SignalThresholds } from '../../src/server/results/signals.ts';
-import { signalBallots } from '../../src/server/results/signals-load.ts';
-import { ballotExclusions, excludeBallot, includeBallot } from '../../src/server/results/exclusions.ts';
-import { reportData } from '../../src/server/results/report-data.ts';
-import { reportHtml } from '../../src/server/results/report-html.ts';
+import { countBallots } from '../../src/results/ballots/ballot-pages.ts';
+import { csvLine } from '../../src/results/export/csv.ts';
+import { OperatorError } from '../../src/results/operator-error.ts';
+import { DEFAULT_THRESHOLDS, detectSignals, strength, type SignalCluster, type SignalThresholds } from '../../src/results/signals/signals.ts';
+import { signalBallots } from '../../src/results/signals/signals-load.ts';
+import { ballotExclusions, excludeBallot, includeBallot } from '../../src/results/tally/exclusions.ts';
+import { reportData } from '../../src/results/report/report-data.ts';
+import { reportHtml } from '../../src/results/report/report-html.ts';
 import { openOutput, progress } from './output.ts';
 import { who, type Context } from './results-commands.ts';
 

@@ -5,11 +5,11 @@ import { Document, parseDocument } from 'yaml';
 import type { Context } from './results-commands.ts';
 import { who } from './results-commands.ts';
 import { prepopulationFile, privateDir } from '../../src/survey/loader.ts';
-import { appendAudit } from '../../src/server/repositories/audit.repository.ts';
-import { greetingName, parseRoster, personalLink, planInvitations } from '../../src/server/results/roster.ts';
-import { stageFile, type StagedFile } from '../../src/server/results/staged-file.ts';
-import { csvLine } from '../../src/server/results/csv.ts';
-import { OperatorError } from '../../src/server/results/operator-error.ts';
+import { appendAudit } from '../../src/server/db/audit.repository.ts';
+import { greetingName, parseRoster, personalLink, planInvitations } from '../../src/results/voters/roster.ts';
+import { stageFile, type StagedFile } from '../../src/results/export/staged-file.ts';
+import { csvLine } from '../../src/results/export/csv.ts';
+import { OperatorError } from '../../src/results/operator-error.ts';
 import { newSecret } from '../../src/server/tokens.ts';
 import { openOutput } from './output.ts';
 

@@ -1,13 +1,13 @@
 // `responses` and `receipt`: who has voted, and what became of one voter's ballot.
 import type { Context } from './results-commands.ts';
 import { baseUrl } from './invite-command.ts';
-import { invitedPeople, responseCounts } from '../../src/server/results/responses.ts';
-import { receiptStatus } from '../../src/server/results/receipt-status.ts';
-import { greetingName, personalLink } from '../../src/server/results/roster.ts';
-import { REASON_TEXT } from '../../src/server/results/rules.ts';
+import { invitedPeople, responseCounts } from '../../src/results/voters/responses.ts';
+import { receiptStatus } from '../../src/results/voters/receipt-status.ts';
+import { greetingName, personalLink } from '../../src/results/voters/roster.ts';
+import { REASON_TEXT } from '../../src/results/tally/rules.ts';
 import { formatReceipt } from '../../src/survey/receipt-code.ts';
-import { csvLine } from '../../src/server/results/csv.ts';
-import { OperatorError } from '../../src/server/results/operator-error.ts';
+import { csvLine } from '../../src/results/export/csv.ts';
+import { OperatorError } from '../../src/results/operator-error.ts';
 import { openOutput } from './output.ts';
 
 const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The survey page's one inline classic script (src/components/SurveyHome.astro): it runs in any
+ * The survey page's one inline classic script (src/ballot/SurveyHome.astro): it runs in any
  * browser, however old, and shows the old-browser state where modules and FormData, which the
  * ballot needs, are missing. Build-time only.
  */

@@ -1,4 +1,4 @@
-import type { FiguresState } from '../stores/figures.ts';
+import type { FiguresState } from './figures.ts';
 import { formatCount, html } from './dom.ts';
 
 /** The part of a stats page's shell marked `data-part="{name}"`. */

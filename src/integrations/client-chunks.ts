@@ -4,8 +4,8 @@ import type { Rolldown } from 'vite';
 const REACT = /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/;
 /** Modules that render with React: the islands' components and the stores' React bindings. */
 const UI = /\.tsx$|[\\/]node_modules[\\/]@nanostores[\\/]react[\\/]/;
-/** What the ballot page runs as it loads: its islands and its own code, all started from src/islands/ballot.ts. */
-const BALLOT_FIRST_LOAD = /[\\/]src[\\/]islands[\\/]ballot\.ts$/;
+/** What the ballot page runs as it loads: its islands and its own code, all started from src/ballot/islands.ts. */
+const BALLOT_FIRST_LOAD = /[\\/]src[\\/]ballot[\\/]islands\.ts$/;
 
 /** True for a component more than one module imports (a part several islands share), not one that lives inside a single island. */
 function sharedComponent(id: string, ctx: Rolldown.ChunkingContext): boolean {

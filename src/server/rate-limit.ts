@@ -3,7 +3,7 @@ import { serverConfig } from './config.ts';
 import { database } from './db/instance.ts';
 import { refuse } from './http.ts';
 import { clientAddress } from './client-address.ts';
-import { countRequest } from './repositories/rate-limits.repository.ts';
+import { countRequest } from './rate-limits.repository.ts';
 
 /** What a rate limit counts: ballot posts, searches, personal-link checks or receipt checks, each with its own allowance. */
 export type LimitedAction = 'ballot' | 'search' | 'link' | 'receipt';

@@ -1,4 +1,4 @@
-import type { Checkpoint } from './repositories/ballots.repository.ts';
+import type { Checkpoint } from './intake/ballots.repository.ts';
 
 /**
  * What a test may change about one request: the time it is handled at, a fault between a

@@ -1,13 +1,13 @@
 import { database } from './db/instance.ts';
 import { json, refuse, unknownSurvey } from './http.ts';
 import { findSurvey, surveyCount } from './surveys.ts';
-import { participationStats, workplaceStats } from './survey-answers.ts';
+import { participationStats, workplaceStats } from './stats/survey-answers.ts';
 import { requestTime } from './request-hooks.ts';
 import { rateLimited } from './rate-limit.ts';
 import { DEMO_SECRET, isExpired } from '../survey/link.ts';
 import { personOf } from '../survey/secrets.ts';
 import { allFields } from '../survey/layout.ts';
-import { noteLinkOpen } from './repositories/link-opens.repository.ts';
+import { noteLinkOpen } from './links/link-opens.repository.ts';
 import { secretHash } from './tokens.ts';
 
 /** GET /api/survey/{stats|workplace-stats}/{projectId}. */

@@ -1,7 +1,7 @@
 import { loadAllSurveys, loadPrepopulation, privateDir, surveysDir, type LoadedSurvey } from '../survey/loader.ts';
 import type { PersonValues } from '../survey/config.struct.ts';
 import { folderStamp, followFiles } from './file-stamp.ts';
-import { warmNomineeIndexes } from './nominees.ts';
+import { warmNomineeIndexes } from './search/nominees.ts';
 
 /** A survey as the API holds it: its configuration and, private to the server, its prepopulation map. */
 export interface ServerSurvey extends LoadedSurvey {

@@ -1,5 +1,5 @@
-import { freshAfterSubmit } from '../stores/draft.ts';
-import { $thanksInPlace } from '../stores/submit-state.ts';
+import { freshAfterSubmit } from '../ballot/drafts/draft.ts';
+import { $thanksInPlace } from '../ballot/submit/submit-state.ts';
 import { startThankYou } from './view.ts';
 
 let started = false;

@@ -1,4 +1,4 @@
-import { $staleBallots, downloadBallot, resendBallot, startOutbox } from '../stores/outbox.ts';
+import { $staleBallots, downloadBallot, resendBallot, startOutbox } from '../ballot/submit/outbox.ts';
 
 const day = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short' });
 /** Offers, in a kept-ballots box, to send again or download each of its survey's ballots kept for a day without reaching the API. */

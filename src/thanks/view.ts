@@ -1,5 +1,5 @@
-import { $queuedCount } from '../stores/outbox.ts';
-import { $deliveryChanged, readDelivery, recordDelivery, type Delivery } from '../stores/delivery.ts';
+import { $queuedCount } from '../ballot/submit/outbox.ts';
+import { $deliveryChanged, readDelivery, recordDelivery, type Delivery } from '../ballot/submit/delivery.ts';
 import type { BallotReceipt } from '../survey/api-replies.ts';
 import { refusalLines } from '../survey/ballot-answer.ts';
 import { outcomeLine, type OutcomeField } from '../survey/reservation-outcome.ts';

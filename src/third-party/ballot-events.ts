@@ -1,7 +1,7 @@
-import { $nominations } from '../stores/nominations.ts';
-import { $reservations } from '../stores/reservations.ts';
-import { $submitted } from '../stores/submit-state.ts';
-import { $writeIns } from '../stores/writeins.ts';
+import { $nominations } from '../ballot/nominations/nominations.ts';
+import { $reservations } from '../ballot/reservations/reservations.ts';
+import { $submitted } from '../ballot/submit/submit-state.ts';
+import { $writeIns } from '../ballot/writeins/writeins.ts';
 import { parseSlotName } from '../survey/ballot-keys.ts';
 
 /** The ballot's analytics events, by name, with their parameters. */

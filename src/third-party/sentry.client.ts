@@ -1,7 +1,7 @@
 import * as Sentry from '@sentry/astro';
 import type { ErrorEvent } from '@sentry/astro';
-import { $link } from '../stores/link.ts';
-import type { ErrorContext } from '../stores/reporter.ts';
+import { $link } from '../ballot/link.ts';
+import type { ErrorContext } from './reporter.ts';
 
 /** Replaces the personal secret wherever it appears in an event (page URL, breadcrumbs of API calls). */
 function withoutSecret<T>(event: T): T {

@@ -1,4 +1,4 @@
-import { $reporter, type Reporter } from '../stores/reporter.ts';
+import { $reporter, type Reporter } from './reporter.ts';
 import type { ThirdPartyConfig } from '../survey/third-parties.ts';
 import { whenInteractive } from './load-script.ts';
 

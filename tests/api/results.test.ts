@@ -7,9 +7,9 @@ import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS, PEER_CHECK_TALLY } from '../s
 import type { HandBallot } from '../support/results-db.ts';
 import { loadPrepopulation, loadSurvey } from '../../src/survey/loader.ts';
 import { loadNominees } from '../../src/survey/nominee-file.ts';
-import { tallySurvey } from '../../src/server/results/tally.ts';
-import { exportBallots } from '../../src/server/results/export.ts';
-import { exclusionCsvLine, rankTally, tallyCsv } from '../../src/server/results/tally-report.ts';
+import { tallySurvey } from '../../src/results/tally/tally.ts';
+import { exportBallots } from '../../src/results/export/export.ts';
+import { exclusionCsvLine, rankTally, tallyCsv } from '../../src/results/tally/tally-report.ts';
 import { runResults } from '../support/results-cli.ts';
 
 // The operator's command line end to end: ballots go in through the API, `npm run results`

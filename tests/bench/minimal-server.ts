@@ -2,7 +2,7 @@
 // benchmark measures both, so that what Astro adds shows as a ratio. Node 24 runs its
 // TypeScript as it is, stripping the types.
 import http from 'node:http';
-import { receiveBallot } from '../../src/server/ballot-intake.ts';
+import { receiveBallot } from '../../src/server/intake/ballot-intake.ts';
 import { database } from '../../src/server/db/instance.ts';
 
 const port = Number(process.env.PORT ?? 4499);

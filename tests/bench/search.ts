@@ -8,7 +8,7 @@
 // and first names, first name and part of the surname, full names, typos, no accents, "Dr.".
 import { parseArgs } from 'node:util';
 import { generateNominees, seededRandom } from '../../bin/lib/nominee-generator.ts';
-import { createNomineeEngine, MIN_TYPO_WORD } from '../../src/server/nominee-engine.ts';
+import { createNomineeEngine, MIN_TYPO_WORD } from '../../src/server/search/nominee-engine.ts';
 import { DETAIL_COLUMNS, type Nominee } from '../../src/survey/nominee.struct.ts';
 import { HITS_PER_PAGE } from '../../src/survey/nominee-search.ts';
 import { foldText, nomineeTerms, queryTerms } from '../../src/survey/nominee-text.ts';

@@ -19,36 +19,40 @@ interface Case {
 }
 
 const ISLANDS = 'Islands never import each other';
-const PIECES = "An island's pieces import no island";
 const SERVER = 'Only endpoints (src/pages/api/) and the middleware import server-only code';
+const RESULTS = "results/ is the operator's side: only bin/ imports it";
 const STORES = 'Stores hold the state and actions the islands use';
 const DOMAIN = 'survey/ is the domain shared by the build, the browser and the server';
 const PLAIN = 'survey/ is plain TypeScript';
 const SERVER_ONLY = 'server/ is server-only';
+const OPERATOR = "results/ is the operator's side, run by bin/";
 const PAGE = 'A page gathers data and hands it to a layout or component';
 const ENDPOINT = 'An endpoint stays thin';
 const ENDPOINT_SIDE = 'An endpoint imports server code and the domain';
 
 const cases: Case[] = [
-  // islands import no island and nothing from server/
-  { file: 'src/islands/Probe.tsx', source: "import X from './SubmitBar.tsx';", refused: ISLANDS },
-  { file: 'src/islands/Probe.tsx', source: "import { x } from '../server/http.ts';", refused: SERVER },
-  { file: 'src/islands/Probe.tsx', source: "export const x = () => import('../server/db/instance.ts');", refused: SERVER },
-  { file: 'src/islands/fields/Probe.tsx', source: "import X from '../BallotFields.tsx';", refused: PIECES },
-  { file: 'src/islands/fields/Probe.tsx', source: "export { x } from '../../server/config.ts';", refused: SERVER },
-  { file: 'src/islands/Probe.tsx', source: "import { x } from '../stores/answers.ts';" },
-  { file: 'src/islands/Probe.tsx', source: "import { x } from './fields/FieldView.tsx';" },
-  { file: 'src/islands/SubmitBar.tsx', source: "import { x } from './DraftLine.tsx';" },
-  { file: 'src/islands/fields/Probe.tsx', source: "import { x } from './FieldError.tsx';" },
-  { file: 'src/islands/ballot.ts', source: "export { default as X } from './SubmitBar.tsx';" },
-  // stores import no island (nor server/)
-  { file: 'src/stores/probe.ts', source: "import X from '../islands/WriteIns.tsx';", refused: STORES },
-  { file: 'src/stores/probe.ts', source: "import { x } from '../server/config.ts';", refused: SERVER },
-  { file: 'src/stores/probe.ts', source: "import { x } from '../survey/ballot-keys.ts';" },
-  { file: 'src/stores/probe.ts', source: "export const x = () => import('../search/search-client.ts');" },
-  // survey/ is shared: no store, island or server, no Astro, React or database
-  { file: 'src/survey/probe.ts', source: "import { x } from '../stores/answers.ts';", refused: DOMAIN },
-  { file: 'src/survey/probe.ts', source: "export { x } from '../islands/ballot.ts';", refused: DOMAIN },
+  // a ballot component imports no island and nothing from server/ or results/
+  { file: 'src/ballot/submit/Probe.tsx', source: "import X from '../writeins/WriteIns.tsx';", refused: ISLANDS },
+  { file: 'src/ballot/fields/Probe.tsx', source: "import X from './BallotFields.tsx';", refused: ISLANDS },
+  { file: 'src/ballot/Probe.tsx', source: "import { x } from '../server/http.ts';", refused: SERVER },
+  { file: 'src/ballot/fields/Probe.tsx', source: "export const x = () => import('../../server/db/instance.ts');", refused: SERVER },
+  { file: 'src/ballot/fields/Probe.tsx', source: "import { x } from '../../results/tally/tally.ts';", refused: RESULTS },
+  { file: 'src/ballot/fields/Probe.tsx', source: "import { x } from './answers.ts';" },
+  { file: 'src/ballot/fields/Probe.tsx', source: "import { x } from './FieldView.tsx';" },
+  { file: 'src/ballot/islands.ts', source: "export { default as X } from './submit/SubmitBar.tsx';" },
+  // the ballot's stores import no component
+  { file: 'src/ballot/submit/probe.ts', source: "import X from '../fields/FieldView.tsx';", refused: STORES },
+  { file: 'src/ballot/probe.ts', source: "import X from './SurveyHome.astro';", refused: STORES },
+  { file: 'src/ballot/submit/probe.ts', source: "import { x } from '../../server/config.ts';", refused: SERVER },
+  { file: 'src/ballot/submit/probe.ts', source: "import { x } from '../../survey/ballot-keys.ts';" },
+  { file: 'src/ballot/submit/probe.ts', source: "export const x = () => import('../../search/search-client.ts');" },
+  // the other browser features and the build's integrations
+  { file: 'src/thanks/probe.ts', source: "import { x } from '../server/http.ts';", refused: SERVER },
+  { file: 'src/figures/probe.ts', source: "import { x } from '../results/report/report-data.ts';", refused: RESULTS },
+  { file: 'src/search/probe.ts', source: "import { x } from '../survey/nominee-search.ts';" },
+  // the domain
+  { file: 'src/survey/probe.ts', source: "import { x } from '../ballot/fields/answers.ts';", refused: DOMAIN },
+  { file: 'src/survey/probe.ts', source: "export { x } from '../ballot/islands.ts';", refused: DOMAIN },
   { file: 'src/survey/probe.ts', source: "import { x } from '../server/http.ts';", refused: SERVER },
   { file: 'src/survey/probe.ts', source: "import { useState } from 'react';", refused: PLAIN },
   { file: 'src/survey/probe.ts', source: "import { getCollection } from 'astro:content';", refused: PLAIN },
@@ -56,19 +60,26 @@ const cases: Case[] = [
   { file: 'src/survey/probe.ts', source: "import { atom } from 'nanostores';", refused: PLAIN },
   { file: 'src/survey/probe.ts', source: "import { object } from 'superstruct';" },
   { file: 'src/survey/probe.ts', source: "import { x } from './errors.ts';" },
-  // server/ imports no store or island
-  { file: 'src/server/probe.ts', source: "import { x } from '../stores/answers.ts';", refused: SERVER_ONLY },
-  { file: 'src/server/results/probe.ts', source: "import X from '../../islands/SubmitBar.tsx';", refused: SERVER_ONLY },
+  // the survey API
+  { file: 'src/server/probe.ts', source: "import { x } from '../ballot/fields/answers.ts';", refused: SERVER_ONLY },
+  { file: 'src/server/intake/probe.ts', source: "import X from '../../ballot/submit/SubmitBar.tsx';", refused: SERVER_ONLY },
+  { file: 'src/server/intake/probe.ts', source: "import { x } from '../../results/tally/tally.ts';", refused: RESULTS },
   { file: 'src/server/probe.ts', source: "import { x } from '../survey/ballot-keys.ts';" },
-  // only endpoints and the middleware reach server/; routes stay thin
+  // the operator's side
+  { file: 'src/results/tally/probe.ts', source: "import { x } from '../../ballot/fields/answers.ts';", refused: OPERATOR },
+  { file: 'src/results/tally/probe.ts', source: "import { x } from '../../server/db/schema.ts';" },
+  { file: 'src/results/tally/probe.ts', source: "import { x } from '../../survey/config.struct.ts';" },
+  // pages and endpoints
   { file: 'src/components/Probe.astro', source: "---\nimport { x } from '../server/http.ts';\n---\n<p>{x}</p>", refused: SERVER },
   { file: 'src/pages/[slug]/probe.astro', source: "---\nimport { x } from '../../server/config.ts';\n---\n<p>{x}</p>", refused: SERVER },
-  { file: 'src/pages/[slug]/probe.astro', source: "---\nimport { x } from '../../stores/answers.ts';\n---\n<p>{x}</p>", refused: PAGE },
-  { file: 'src/pages/[slug]/probe.astro', source: "---\nimport X from '../../components/SurveyHome.astro';\n---\n<X />" },
+  { file: 'src/pages/[slug]/probe.astro', source: "---\nimport { x } from '../../ballot/fields/answers.ts';\n---\n<p>{x}</p>", refused: PAGE },
+  { file: 'src/pages/[slug]/probe.astro', source: "---\nimport X from '../../ballot/SurveyHome.astro';\n---\n<X />" },
   { file: 'src/pages/api/probe.ts', source: "import { x } from '../../server/db/instance.ts';", refused: ENDPOINT },
+  { file: 'src/pages/api/probe.ts', source: "import { x } from '../../server/intake/ballots.repository.ts';", refused: ENDPOINT },
   { file: 'src/pages/api/probe.ts', source: "import { sql } from 'kysely';", refused: ENDPOINT },
-  { file: 'src/pages/api/probe.ts', source: "import { x } from '../../stores/answers.ts';", refused: ENDPOINT_SIDE },
-  { file: 'src/pages/api/probe.ts', source: "import { x } from '../../server/survey-routes.ts';" },
+  { file: 'src/pages/api/probe.ts', source: "import { x } from '../../ballot/fields/answers.ts';", refused: ENDPOINT_SIDE },
+  { file: 'src/pages/api/probe.ts', source: "import { x } from '../../results/tally/tally.ts';", refused: RESULTS },
+  { file: 'src/pages/api/probe.ts', source: "import { x } from '../../server/search/search-reply.ts';" },
   { file: 'src/middleware.ts', source: "import { x } from './server/config.ts';" },
   // no test is focused or skipped
   { file: 'tests/unit/probe.test.ts', source: "import { it } from 'vitest';\nit.only('runs alone', () => {});", refused: "Don't focus the test." },
@@ -83,10 +94,13 @@ const root = path.resolve(import.meta.dirname, '../..');
 const biome = path.join(root, 'node_modules/.bin/biome');
 let scratch = '';
 
+/** Files whose rules name them, so their cases keep the name. */
+const KEEP_NAME = new Set(['src/middleware.ts', 'src/ballot/islands.ts']);
+
 /** Where a case's file is written: its path with the case's number before the extension, so that cases sharing a path
- * stay apart; the middleware keeps its name, which its rule names. */
+ * stay apart; a file a rule names keeps its name. */
 function caseFile(c: Case, index: number): string {
-  if (c.file === 'src/middleware.ts') return c.file;
+  if (KEEP_NAME.has(c.file)) return c.file;
   const { dir, name, ext } = path.parse(c.file);
   return path.join(dir, `${name}-${index}${ext}`);
 }

@@ -4,11 +4,11 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/server/db/schema.ts';
 import { createDatabase, migrateToLatest } from '../../src/server/db/database.ts';
-import { storeBallot } from '../../src/server/repositories/ballots.repository.ts';
+import { storeBallot } from '../../src/server/intake/ballots.repository.ts';
 import { uuidv7 } from '../../src/server/ids.ts';
 import { loadNominees } from '../../src/survey/nominee-file.ts';
 import { loadPrepopulation, loadSurvey } from '../../src/survey/loader.ts';
-import { resolveWriteIn, type Resolution } from '../../src/server/results/writeins.ts';
+import { resolveWriteIn, type Resolution } from '../../src/results/writeins/writeins.ts';
 import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS } from './peer-check-ballots.ts';
 
 /** The test surveys of the API tests, peer-check among them. */

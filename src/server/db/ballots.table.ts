@@ -15,7 +15,7 @@ export interface BallotsTable {
   created_at: string;
   /** The voter's receipt code: random, unique in the survey; NULL for ballots stored before receipts. */
   receipt: string | null;
-  /** Salted hash of the client's address (src/server/signals-salt.ts), for fraud signals; NULL for ballots stored before it was kept. */
+  /** Salted hash of the client's address (src/server/intake/signals-salt.ts), for fraud signals; NULL for ballots stored before it was kept. */
   client_hash: string | null;
   /** Salted hash of the client's User-Agent header, likewise. */
   agent_hash: string | null;

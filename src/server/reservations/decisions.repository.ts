@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { appendAudit, type AuditEntry } from '../repositories/audit.repository.ts';
+import { appendAudit, type AuditEntry } from '../db/audit.repository.ts';
 import type { ReservationDecisionRow } from '../db/reservation-decisions.table.ts';
 import type { TileClaimRow } from '../db/tile-claims.table.ts';
 import { uuidv7 } from '../ids.ts';

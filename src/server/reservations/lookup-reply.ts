@@ -1,7 +1,7 @@
 import type { ReservationKind } from '../../survey/tiles.ts';
 import { json, unknownSurvey } from '../http.ts';
 import { findSurvey } from '../surveys.ts';
-import { reservationLookup } from '../survey-answers.ts';
+import { reservationLookup } from '../stats/survey-answers.ts';
 import { requestTime } from '../request-hooks.ts';
 
 /** GET /api/survey/{faces|experts}/{projectId}: the tiles other ballots hold, and the past participants or experts. */

@@ -9,10 +9,10 @@ import { getHeapStatistics } from 'node:v8';
 import { loadPrepopulation, loadSurvey } from '../../../src/survey/loader.ts';
 import { loadNominees } from '../../../src/survey/nominee-file.ts';
 import { readServerConfig } from '../../../src/server/config.ts';
-import { openOperatorDatabase } from '../../../src/server/results/open-database.ts';
-import { tallySurvey } from '../../../src/server/results/tally.ts';
-import { rankTally, tallyCsv, tallySummary } from '../../../src/server/results/tally-report.ts';
-import { exportBallots } from '../../../src/server/results/export.ts';
+import { openOperatorDatabase } from '../../../src/results/open-database.ts';
+import { tallySurvey } from '../../../src/results/tally/tally.ts';
+import { rankTally, tallyCsv, tallySummary } from '../../../src/results/tally/tally-report.ts';
+import { exportBallots } from '../../../src/results/export/export.ts';
 
 const what = process.argv[2] ?? 'tally';
 const survey = loadSurvey('top-doctors-demo');

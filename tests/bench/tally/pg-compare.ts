@@ -15,9 +15,9 @@ import type { Database } from '../../../src/server/db/schema.ts';
 import { createDatabase, migrateToLatest } from '../../../src/server/db/database.ts';
 import { loadPrepopulation, loadSurvey } from '../../../src/survey/loader.ts';
 import { loadNominees } from '../../../src/survey/nominee-file.ts';
-import { tallySurvey } from '../../../src/server/results/tally.ts';
-import { exclusionCsvLine, rankTally, tallyCsv } from '../../../src/server/results/tally-report.ts';
-import { exportBallots } from '../../../src/server/results/export.ts';
+import { tallySurvey } from '../../../src/results/tally/tally.ts';
+import { exclusionCsvLine, rankTally, tallyCsv } from '../../../src/results/tally/tally-report.ts';
+import { exportBallots } from '../../../src/results/export/export.ts';
 import { generateBallots } from './generate.ts';
 
 const { values: args } = parseArgs({ options: { ballots: { type: 'string' } } });

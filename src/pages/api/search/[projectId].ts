@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { SEARCH_CORS, searchReply } from '../../../server/search-reply.ts';
+import { SEARCH_CORS, searchReply } from '../../../server/search/search-reply.ts';
 
 export const prerender = false;
 

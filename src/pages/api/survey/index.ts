@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { receiveBallot } from '../../../server/ballot-intake.ts';
-import { classicAnswer, isClassicPost, adaptClassicForm } from '../../../server/classic-form.ts';
+import { receiveBallot } from '../../../server/intake/ballot-intake.ts';
+import { classicAnswer, isClassicPost, adaptClassicForm } from '../../../server/intake/classic-form.ts';
 
 export const prerender = false;
 

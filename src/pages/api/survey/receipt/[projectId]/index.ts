@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { checkReceipt } from '../../../../../server/receipt-check.ts';
+import { checkReceipt } from '../../../../../server/receipts/receipt-check.ts';
 
 export const prerender = false;
 

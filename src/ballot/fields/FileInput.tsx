@@ -1,0 +1,64 @@
+import { useRef, type ReactNode } from 'react';
+import { useStore } from '@nanostores/react';
+import { $files, setFile } from './answers.ts';
+import { touch } from '../validation.ts';
+import type { FieldDef } from '../../survey/field.struct.ts';
+import { FieldError } from './FieldError.tsx';
+import { acceptedTypes } from '../../survey/file-rules.ts';
+
+interface Props {
+  field: FieldDef;
+  className: string;
+  labelText: ReactNode;
+  error?: string;
+}
+
+/** A file chooser that names the chosen file, or says none is uploaded yet. */
+export function FileInput({ field, className, labelText, error }: Props) {
+  const file = useStore($files, { ssr: 'initial' })[field.name];
+  const id = `field-${field.name}`;
+  const input = useRef<HTMLInputElement>(null);
+  // A chosen file can be taken back: the input is emptied too, so the form does not send it.
+  const remove = () => {
+    if (input.current) input.current.value = '';
+    setFile(field.name, undefined);
+    touch(field.name);
+    input.current?.focus();
+  };
+  return (
+    <div className={className}>
+      <span className="label" id={`${id}-label`}>
+        {labelText}
+      </span>
+      <div className="file-chooser">
+        <input
+          ref={input}
+          id={id}
+          type="file"
+          name={field.name}
+          className="file-input"
+          accept={acceptedTypes(field).join(',')}
+          aria-labelledby={`${id}-label`}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${id}-name${error ? ` ${id}-error` : ''}`}
+          onChange={(event) => {
+            setFile(field.name, event.target.files?.[0]);
+            touch(field.name);
+          }}
+        />
+        <label htmlFor={id} className="button button-secondary" aria-hidden="true">
+          Choose a file...
+        </label>
+        <span className="file-name" id={`${id}-name`}>
+          {file?.name ?? 'No file uploaded'}
+        </span>
+        {file && (
+          <button type="button" className="button button-secondary button-small" onClick={remove} aria-label={`Remove file ${file.name}`}>
+            Remove file
+          </button>
+        )}
+      </div>
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { useEffect } from 'react';
+import type { FieldDef } from '../../survey/field.struct.ts';
+import type { PublicSurvey } from '../../survey/public.ts';
+import { slotName } from '../../survey/ballot-keys.ts';
+import { adsFor, categoryGroups } from '../../survey/layout.ts';
+import { searchSettings } from '../../search/settings.ts';
+import { configureSearch } from '../../search/suggestions.ts';
+import { NominationInput } from './NominationInput.tsx';
+import { SLOT_PLACEHOLDERS } from './slots.ts';
+
+/** The part of a survey the nominations section needs. */
+type NominationSurvey = Pick<PublicSurvey, 'project_id' | 'categories' | 'votes_per_category' | 'algolia_app_id' | 'algolia_api_key' | 'algolia_index'>;
+
+/** Ad image sizes by URL, read at build time, so an ad keeps its place while it loads. */
+type AdSizes = Record<string, { width: number; height: number }>;
+
+interface Props {
+  field: FieldDef;
+  survey: NominationSurvey;
+  adSizes?: AdSizes;
+}
+
+/** The nominations section: per category group a heading and its ads, per sub-category its nomination inputs. */
+export function NominationsSection({ field, survey, adSizes = {} }: Props) {
+  useEffect(() => configureSearch(searchSettings(survey)), [survey]);
+  const headingId = `field-${field.name}-title`;
+  const slots = SLOT_PLACEHOLDERS.slice(0, survey.votes_per_category);
+  return (
+    <section className={`field field-nomination nominations ${field.class ?? ''}`} aria-labelledby={headingId}>
+      <h2 id={headingId}>{field.label ?? 'Nominations'}</h2>
+      {categoryGroups(survey).map((group) => (
+        <section key={group.name} className="nomination-group" aria-labelledby={`${headingId}-${slug(group.name)}`}>
+          <h3 id={`${headingId}-${slug(group.name)}`}>{group.name}</h3>
+          {adsFor(survey, group.name).map((src) => (
+            <figure key={src} className="ad">
+              <figcaption aria-hidden="true">Advertisement</figcaption>
+              <img src={src} alt="Advertisement" loading="lazy" width={adSizes[src]?.width} height={adSizes[src]?.height} />
+            </figure>
+          ))}
+          {group.subcategories.map((subcategory) => (
+            <fieldset key={subcategory} className="subcategory">
+              <legend>{subcategory}</legend>
+              <div className="slots">
+                {slots.map((placeholder, i) => (
+                  <NominationInput
+                    key={placeholder}
+                    slot={slotName(group.name, subcategory, i + 1)}
+                    label={`${subcategory}, ${placeholder}`}
+                    placeholder={placeholder}
+                  />
+                ))}
+              </div>
+            </fieldset>
+          ))}
+        </section>
+      ))}
+    </section>
+  );
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+}

@@ -1,0 +1,49 @@
+import { map } from 'nanostores';
+import { parseSlotName } from '../../survey/ballot-keys.ts';
+
+/** The voter's nominations: slot name (`nominations[group][sub-category][n]`) → nominee id (SPEC.md §3 runtime state). */
+export const $nominations = map<Record<string, string>>({});
+
+/** The picked nominees' names by slot, so a slot restored from a draft shows who it holds. */
+export const $nomineeNames = map<Record<string, string>>({});
+
+/** What became of a pick: stored, or refused because the nominee already fills another slot of the sub-category. */
+export type PickResult = { ok: true } | { ok: false; duplicateOf: string };
+
+/** The other slot of the same sub-category that already holds this nominee, if any. */
+function slotHolding(slot: string, nomineeId: string): string | undefined {
+  const here = parseSlotName(slot);
+  return Object.entries($nominations.get()).find(([other, id]) => {
+    if (other === slot || id !== nomineeId) return false;
+    const there = parseSlotName(other);
+    return there?.group === here?.group && there?.subcategory === here?.subcategory;
+  })?.[0];
+}
+
+/**
+ * Stores the nominee picked from the suggestions for a slot. A nominee already named in
+ * another slot of the same sub-category is not stored twice: the new slot is cleared (SPEC.md §5).
+ */
+export function pickNominee(slot: string, nomineeId: string, name?: string): PickResult {
+  const duplicateOf = slotHolding(slot, nomineeId);
+  if (duplicateOf) {
+    clearNominee(slot);
+    return { ok: false, duplicateOf };
+  }
+  $nominations.setKey(slot, nomineeId);
+  if (name !== undefined) $nomineeNames.setKey(slot, name);
+  return { ok: true };
+}
+
+/** Empties a slot: the voter changed or cleared its text. */
+export function clearNominee(slot: string): void {
+  const { [slot]: cleared, ...rest } = $nominations.get();
+  if (cleared !== undefined) $nominations.set(rest);
+  const { [slot]: name, ...names } = $nomineeNames.get();
+  if (name !== undefined) $nomineeNames.set(names);
+}
+
+/** The number of filled slots, for the vote count (SPEC.md §4). */
+export function nominationCount(): number {
+  return Object.values($nominations.get()).filter(Boolean).length;
+}

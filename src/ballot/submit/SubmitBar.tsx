@@ -1,0 +1,120 @@
+import { useEffect, useRef } from 'react';
+import { useStore } from '@nanostores/react';
+import { $affirmed, setAffirmed } from '../fields/answers.ts';
+import { $ballotSurvey, loadChecks, touch } from '../validation.ts';
+import { FieldError, useShownProblems } from '../fields/FieldError.tsx';
+import { $notice, $submission, loadDeferred } from './submit-state.ts';
+import { AFFIRM_NAME } from '../../survey/ballot-keys.ts';
+import { $draft, loadDrafts } from '../drafts/draft-state.ts';
+
+/** The statement shown when a survey configures no affirmation points (SPEC.md §5). */
+const DEFAULT_AFFIRMATION = 'This is my one and only submission.';
+
+interface Props {
+  /** The statements the voter affirms; an empty list hides the section (SPEC.md §5). */
+  affirmationPoints?: string[];
+}
+
+/** The affirmation and the submit button, which checks and sends the ballot of the survey the page carries. */
+export default function SubmitBar({ affirmationPoints }: Props) {
+  const affirmed = useStore($affirmed, { ssr: 'initial' });
+  const status = useStore($submission, { ssr: 'initial' });
+  const notice = useStore($notice, { ssr: 'initial' });
+  const button = useRef<HTMLButtonElement>(null);
+  const points = affirmationPoints ?? [DEFAULT_AFFIRMATION];
+
+  useEffect(() => {
+    const form = button.current?.form;
+    // The stores and the device's draft are the form's one memory: the browser must not restore
+    // its own copy of the inputs on Back or reload, which React would not see (the attribute is
+    // read when the browser saves the form's state, as the page is left).
+    form?.setAttribute('autocomplete', 'off');
+    // The rules' code stays out of the page's load: it comes as the voter first enters the
+    // ballot, so it is ready before they leave a field, and a visitor who only reads never fetches it.
+    const load = () => void loadChecks();
+    form?.addEventListener('focusin', load, { once: true });
+    const onSubmit = (event: SubmitEvent) => {
+      event.preventDefault();
+      const survey = $ballotSurvey.get();
+      if (survey) void loadDeferred().then(({ submitBallot }) => submitBallot(survey));
+    };
+    // The submit flow's code loads as the voter starts on the ballot, so it is here if the connection drops.
+    const preload = () => void loadDeferred().catch(() => undefined);
+    form?.addEventListener('submit', onSubmit);
+    form?.addEventListener('input', preload, { once: true });
+    form?.addEventListener('change', preload, { once: true });
+    return () => {
+      form?.removeEventListener('submit', onSubmit);
+      form?.removeEventListener('focusin', load);
+      form?.removeEventListener('input', preload);
+      form?.removeEventListener('change', preload);
+    };
+  }, []);
+
+  const error = useShownProblems()(AFFIRM_NAME);
+  return (
+    <div className="submit-bar" translate="no">
+      <DraftLine />
+      {points.length > 0 && (
+        <fieldset className="affirmation field">
+          <legend>Affirmation</legend>
+          <ul>
+            {points.map((point) => (
+              <li key={point}>{point}</li>
+            ))}
+          </ul>
+          <label className="choice">
+            <input
+              type="checkbox"
+              id="field-affirm"
+              name={AFFIRM_NAME}
+              checked={affirmed}
+              required
+              aria-invalid={Boolean(error) || undefined}
+              aria-describedby={error ? 'field-affirm-error' : undefined}
+              onChange={(event) => {
+                setAffirmed(event.target.checked);
+                touch(AFFIRM_NAME);
+              }}
+            />
+            <span>
+              I Affirm
+              <span className="required" aria-hidden="true">
+                {' '}
+                *
+              </span>
+            </span>
+          </label>
+          <FieldError id="field-affirm-error" message={error} />
+        </fieldset>
+      )}
+      <div className="vote-notice" role="alert">
+        {notice && <p className="notice-danger">{notice}</p>}
+      </div>
+      <button ref={button} type="submit" className="button button-submit" disabled={status === 'submitting'}>
+        {status === 'submitting' ? 'Submitting…' : 'Submit'}
+      </button>
+    </div>
+  );
+}
+
+const day = new Intl.DateTimeFormat('en', { dateStyle: 'long' });
+
+/** The line that says the answers are kept on this device, with a way to clear them, and whether a ballot left from here. */
+function DraftLine() {
+  // The page reads the device's draft before the islands hydrate: hydrate with the store's first
+  // value, as the HTML was rendered, then show the draft (else React reports a mismatch, #418).
+  const draft = useStore($draft, { ssr: 'initial' });
+  if (!draft.keeping) return null;
+  return (
+    <div className="draft-line">
+      {draft.sentAt !== undefined && <p className="draft-sent">A ballot was already sent from this device on {day.format(draft.sentAt)}.</p>}
+      <p>
+        Your answers are saved on this device until you submit. Files are not kept.{' '}
+        <button type="button" className="button button-secondary button-small" onClick={() => void loadDrafts().then((drafts) => drafts.clearMyAnswers())}>
+          Clear my answers
+        </button>
+      </p>
+    </div>
+  );
+}

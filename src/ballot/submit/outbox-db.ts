@@ -1,0 +1,42 @@
+/** The device's database of kept ballots, and its one store. */
+const DB_NAME = 'peervote';
+const STORE = 'outbox';
+
+/** Opens the device's database of kept ballots, creating it on first use. */
+function openOutboxDb(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: 'key' });
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** Runs a request on the kept-ballots store in one transaction; resolves with its result once committed. */
+export async function withOutbox<T>(mode: IDBTransactionMode, act: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  const db = await openOutboxDb();
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      const tx = db.transaction(STORE, mode);
+      const request = act(tx.objectStore(STORE));
+      tx.oncomplete = () => resolve(request.result);
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Starts sending this device's kept ballots, and offering those kept for a day
+ * (src/thanks/kept-ballots.ts), when it keeps ballots not yet answered for good: pages load the
+ * outbox's code only then (or when the voter submits), not with every first load.
+ */
+export function sendKeptBallots(): void {
+  if (typeof indexedDB === 'undefined') return;
+  withOutbox('readonly', (store) => store.count()).then(
+    (count) => count > 0 && void import('../../thanks/kept-ballots.ts').then((kept) => kept.startKeptBallots()),
+    (error: unknown) => console.error('The ballots kept on this device could not be read.', error),
+  );
+}

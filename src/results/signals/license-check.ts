@@ -1,0 +1,37 @@
+import { licenseKey } from '../tally/identity-keys.ts';
+
+/**
+ * True when ten digits carry a valid NPI check digit: the Luhn formula over the number
+ * prefixed with 80840, as the US National Provider Identifier standard defines it.
+ */
+export function validNpi(digits: string): boolean {
+  if (!/^\d{10}$/.test(digits)) return false;
+  const all = `80840${digits}`;
+  let sum = 0;
+  for (let i = 0; i < all.length; i++) {
+    let digit = Number(all[all.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * What is wrong with a license number as a voter wrote it, or undefined when it passes: ten
+ * digits (optionally after "NPI") are an NPI and must pass its check digit; any other license
+ * must have 4 to 20 letters and digits, at least 3 of them digits, not all one character.
+ */
+export function licenseProblem(license: string): string | undefined {
+  const key = licenseKey(license);
+  if (!key) return undefined;
+  const npi = /^(?:NPI)?(\d{10})$/.exec(key);
+  if (npi) return validNpi(npi[1]) ? undefined : 'an NPI with a wrong check digit';
+  if (key.length < 4) return 'too short for a license number';
+  if (key.length > 20) return 'too long for a license number';
+  if ((key.match(/\d/g) ?? []).length < 3) return 'too few digits for a license number';
+  if (/^(.)\1+$/.test(key)) return 'one character repeated';
+  return undefined;
+}

@@ -1,0 +1,52 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../server/db/schema.ts';
+import type { PersonValues } from '../../survey/config.struct.ts';
+import type { LoadedSurvey } from '../../survey/loader.ts';
+import type { Nominee } from '../../survey/nominee.struct.ts';
+import { personOf } from '../../survey/secrets.ts';
+import { ballotPages } from '../ballots/ballot-pages.ts';
+import { licenseKey, nameKey } from '../tally/identity-keys.ts';
+import { voterFieldNames, voterFields, voterOf } from '../tally/voter.ts';
+import type { SignalBallot } from './signals.ts';
+
+/** What reading the ballots for the signals needs besides the database. */
+export interface SignalsInput {
+  survey: LoadedSurvey;
+  nominees: readonly Nominee[];
+  prepopulation: Record<string, PersonValues>;
+  onProgress?: (ballots: number) => void;
+}
+
+/**
+ * A survey's ballots as the signals see them, in the order received, demo ballots left out.
+ * A voter is tied to the nominee list by the `nominee_id` of their personal link, else by a
+ * license number that is a listed nominee's.
+ */
+export async function signalBallots(db: Kysely<Database>, { survey, nominees, prepopulation, onProgress }: SignalsInput): Promise<SignalBallot[]> {
+  const fields = voterFields(survey.config);
+  const byLicense = new Map(nominees.filter((n) => licenseKey(n.license)).map((n) => [licenseKey(n.license), n.id]));
+  const ballots: SignalBallot[] = [];
+  let read = 0;
+  for await (const page of ballotPages(db, survey.config.project_id, { answerFields: voterFieldNames(fields) })) {
+    read += page.length;
+    for (const ballot of page) {
+      if (ballot.link === 'demo') continue;
+      const answers = new Map<string, string>();
+      for (const answer of ballot.answers) if (answer.position === 0) answers.set(answer.field, answer.value);
+      const voter = voterOf(fields, answers, personOf(prepopulation, ballot.personal_secret ?? undefined));
+      ballots.push({
+        id: ballot.id,
+        at: Date.parse(ballot.created_at),
+        clientHash: ballot.client_hash,
+        agentHash: ballot.agent_hash,
+        email: voter.email,
+        license: voter.license,
+        nomineeId: voter.nomineeId ?? (voter.license ? byLicense.get(voter.license) : undefined),
+        votes: ballot.nominations.map((n) => ({ group: n.category_group, subcategory: n.subcategory, nomineeId: n.nominee_id })),
+        writeIns: ballot.writeIns.map((w) => `${w.category_group} / ${w.subcategory} / ${nameKey(w.name)}`),
+      });
+    }
+    onProgress?.(read);
+  }
+  return ballots;
+}

@@ -1,0 +1,183 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../server/db/schema.ts';
+import type { NewBallotPseudonym } from '../../server/db/ballot-pseudonyms.table.ts';
+import type { PersonValues } from '../../survey/config.struct.ts';
+import type { LoadedSurvey } from '../../survey/loader.ts';
+import type { Nominee } from '../../survey/nominee.struct.ts';
+import { allFields } from '../../survey/layout.ts';
+import { personOf } from '../../survey/secrets.ts';
+import { writeInDecisionsInForce } from '../writeins/write-in-decisions.repository.ts';
+import { pseudonym } from '../../server/tokens.ts';
+import { ballotPages, type FullBallot } from '../ballots/ballot-pages.ts';
+import { selfMatch, type Vote } from '../tally/rules.ts';
+import { nomineeFacts, votesOf } from '../tally/tally.ts';
+import { voterFields, voterOf } from '../tally/voter.ts';
+import { answerNames } from '../../survey/fields.ts';
+
+/** What one step of a purge was given: the ballots of this page, the personal fields, whether to change anything. */
+interface PurgeScope {
+  ballotIds: string[];
+  personalFields: string[];
+  dryRun: boolean;
+}
+
+/** One kind of personal data a purge removes: a table, and how to clear a page of ballots from it. */
+interface PurgeStep {
+  /** The table, as the report names it. */
+  table: string;
+  /** Clears (or, in a dry run, counts) the personal rows of these ballots; answers the rows and the stored files concerned. */
+  run(db: Transaction<Database> | Kysely<Database>, scope: PurgeScope): Promise<{ rows: number; files: string[] }>;
+}
+
+/**
+ * Every table of stored ballots that holds a voter's personal data, and how a purge clears it:
+ * one list, so that a table added later is purged by adding an entry here. Refused ballots are
+ * no ballots of the tally and are cleared apart (`purgeRefused`).
+ */
+const PURGE_STEPS: PurgeStep[] = [
+  {
+    table: 'answers',
+    async run(db, { ballotIds, personalFields, dryRun }) {
+      if (!personalFields.length) return { rows: 0, files: [] };
+      if (dryRun) {
+        const row = await db
+          .selectFrom('answers')
+          .select((eb) => eb.fn.countAll<string | number>().as('n'))
+          .where('ballot_id', 'in', ballotIds)
+          .where('field', 'in', personalFields)
+          .executeTakeFirst();
+        return { rows: Number(row?.n ?? 0), files: [] };
+      }
+      const result = await db.deleteFrom('answers').where('ballot_id', 'in', ballotIds).where('field', 'in', personalFields).executeTakeFirst();
+      return { rows: Number(result.numDeletedRows), files: [] };
+    },
+  },
+  {
+    table: 'uploads',
+    async run(db, { ballotIds, dryRun }) {
+      const files = (await db.selectFrom('uploads').select('id').where('ballot_id', 'in', ballotIds).execute()).map((row) => row.id);
+      if (!dryRun && files.length) await db.deleteFrom('uploads').where('ballot_id', 'in', ballotIds).execute();
+      return { rows: files.length, files };
+    },
+  },
+];
+
+/**
+ * Clears the personal answers of the survey's refused ballots (kept whole for the operator until
+ * the vote is over) and the names of their files: the reason, the votes and the link stay, so the
+ * operator still sees why each was refused. Answers the rows changed (or, in a dry run, to change).
+ */
+async function purgeRefused(db: Transaction<Database> | Kysely<Database>, projectId: string, personalFields: string[], dryRun: boolean): Promise<number> {
+  const personal = new Set(personalFields);
+  let changed = 0;
+  for (const row of await db.selectFrom('refused_ballots').select(['id', 'fields', 'files']).where('project_id', '=', projectId).orderBy('id').execute()) {
+    const fields = (JSON.parse(row.fields) as Array<[string, string]>).filter(([name]) => !personal.has(name));
+    const purged = JSON.stringify(fields);
+    if (purged === row.fields && row.files === '[]') continue;
+    changed++;
+    if (!dryRun) await db.updateTable('refused_ballots').set({ fields: purged, files: '[]' }).where('id', '=', row.id).execute();
+  }
+  return changed;
+}
+
+/** The fields whose answers a purge removes: those marked `personal: true` (and a checkbox's "Other" text), never the workplace. */
+export function personalFieldNames(survey: LoadedSurvey): string[] {
+  return allFields(survey.config.layout)
+    .filter((field) => field.personal && field.name !== survey.config.workplace_field)
+    .flatMap(answerNames);
+}
+
+/** What a purge did, or would do in a dry run. */
+export interface PurgeReport {
+  ballots: number;
+  /** Rows removed (or to remove) per table. */
+  rows: Record<string, number>;
+  /** Stored upload files to delete, by their stored name. */
+  files: string[];
+}
+
+/** What a purge reads besides the database. */
+export interface PurgeInput {
+  survey: LoadedSurvey;
+  nominees: readonly Nominee[];
+  prepopulation: Record<string, PersonValues>;
+  /** The survey's pseudonym key (HMAC). */
+  key: Buffer;
+  dryRun: boolean;
+  now?: Date;
+  onProgress?: (ballots: number) => void;
+}
+
+/**
+ * Removes the personal answers and uploads of every ballot not purged yet, first keeping what
+ * the tally's identity rules need of it (keyed hashes of the email and license, the voter's
+ * nominee id, the ballot's nominees the voter's name matches): the tally after is the tally
+ * before. Votes, workplaces and everything else stay. Run it in a transaction with its audit
+ * entry; the files go after the commit.
+ */
+export async function purgePersonal(db: Transaction<Database> | Kysely<Database>, input: PurgeInput): Promise<PurgeReport> {
+  const { survey, key } = input;
+  const personalFields = personalFieldNames(survey);
+  const fields = voterFields(survey.config);
+  const decisions = await writeInDecisionsInForce(db as Kysely<Database>, survey.config.project_id);
+  const facts = nomineeFacts(input.nominees, decisions.values());
+  const report: PurgeReport = { ballots: 0, rows: Object.fromEntries([...PURGE_STEPS.map((step) => [step.table, 0]), ['refused_ballots', 0]]), files: [] };
+  const purgedAt = (input.now ?? new Date()).toISOString();
+  let read = 0;
+  for await (const page of ballotPages(db as Kysely<Database>, survey.config.project_id, { full: true })) {
+    read += page.length;
+    const done = new Set(
+      (
+        await db
+          .selectFrom('ballot_pseudonyms')
+          .select('ballot_id')
+          .where(
+            'ballot_id',
+            'in',
+            page.map((b) => b.id),
+          )
+          .execute()
+      ).map((row) => row.ballot_id),
+    );
+    const todo = page.filter((ballot) => !done.has(ballot.id));
+    if (todo.length) {
+      if (!input.dryRun)
+        await db
+          .insertInto('ballot_pseudonyms')
+          .values(todo.map((ballot) => pseudonymRow(ballot)))
+          .execute();
+      for (const step of PURGE_STEPS) {
+        const { rows, files } = await step.run(db, { ballotIds: todo.map((ballot) => ballot.id), personalFields, dryRun: input.dryRun });
+        report.rows[step.table] += rows;
+        report.files.push(...files);
+      }
+      report.ballots += todo.length;
+    }
+    input.onProgress?.(read);
+  }
+  report.rows.refused_ballots = await purgeRefused(db, survey.config.project_id, personalFields, input.dryRun);
+  return report;
+
+  function pseudonymRow(ballot: FullBallot): NewBallotPseudonym {
+    const answers = new Map<string, string>();
+    for (const answer of ballot.answers) if (answer.position === 0) answers.set(answer.field, answer.value);
+    const voter = voterOf(fields, answers, personOf(input.prepopulation, ballot.personal_secret ?? undefined));
+    const byName = { ...voter, nomineeId: undefined };
+    const matches: Record<string, string> = {};
+    const slots = ballot.nominations.map((n): Vote => ({ group: n.category_group, subcategory: n.subcategory, nomineeId: n.nominee_id, source: 'slot' }));
+    const writeIns = ballot.writeIns.map((w) => [w.category_group, w.subcategory, w.name] as const);
+    for (const vote of votesOf(slots, writeIns, decisions, { writeInsPending: 0, writeInsRejected: 0 })) {
+      const nominee = facts.get(vote.nomineeId);
+      const how = nominee && selfMatch(byName, vote.nomineeId, nominee);
+      if (how) matches[vote.nomineeId] = how;
+    }
+    return {
+      ballot_id: ballot.id,
+      email_key: voter.email ? pseudonym(key, 'email', voter.email) : null,
+      license_key: voter.license ? pseudonym(key, 'license', voter.license) : null,
+      nominee_id: voter.nomineeId ?? null,
+      self_nominee_ids: JSON.stringify(matches),
+      purged_at: purgedAt,
+    };
+  }
+}

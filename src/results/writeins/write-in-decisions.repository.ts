@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../server/db/schema.ts';
+import type { NewWriteInDecision, WriteInDecisionRow } from '../../server/db/write-in-decisions.table.ts';
+
+/** Records one decision; earlier decisions on the same write-in stay as its audit trail. */
+export async function recordWriteInDecision(db: Kysely<Database>, decision: NewWriteInDecision): Promise<void> {
+  await db.insertInto('write_in_decisions').values(decision).execute();
+}
+
+/** Every decision of a survey, oldest first: the audit trail. */
+export async function writeInDecisionLog(db: Kysely<Database>, projectId: string): Promise<WriteInDecisionRow[]> {
+  return db.selectFrom('write_in_decisions').selectAll().where('project_id', '=', projectId).orderBy('decided_at').orderBy('id').execute();
+}
+
+/** The key a decision is filed under: the sub-category and the normalised name. */
+export function decisionKey(group: string, subcategory: string, nameKey: string): string {
+  return `${group}\u0000${subcategory}\u0000${nameKey}`;
+}
+
+/** The decisions in force: the latest per write-in, by `decisionKey`. */
+export async function writeInDecisionsInForce(db: Kysely<Database>, projectId: string): Promise<Map<string, WriteInDecisionRow>> {
+  const latest = new Map<string, WriteInDecisionRow>();
+  for (const row of await writeInDecisionLog(db, projectId)) latest.set(decisionKey(row.category_group, row.subcategory, row.name_key), row);
+  return latest;
+}

@@ -1,0 +1,194 @@
+import type { Kysely } from 'kysely';
+import { appendAudit } from '../../server/db/audit.repository.ts';
+import type { Database } from '../../server/db/schema.ts';
+import type { WriteInDecisionRow } from '../../server/db/write-in-decisions.table.ts';
+import type { SurveyConfig } from '../../survey/config.struct.ts';
+import type { Nominee } from '../../survey/nominee.struct.ts';
+import { categoryGroups } from '../../survey/layout.ts';
+import { categoryKey } from '../../survey/ballot-keys.ts';
+import { decisionKey, recordWriteInDecision, writeInDecisionsInForce } from './write-in-decisions.repository.ts';
+import { uuidv7 } from '../../server/ids.ts';
+import { nameKey } from '../tally/identity-keys.ts';
+import { nameMatcher } from './fuzzy.ts';
+import { OperatorError } from '../operator-error.ts';
+
+/** The write-ins of one name in one sub-category: how often, as which spellings, and what was decided. */
+export interface WriteInGroup {
+  group: string;
+  subcategory: string;
+  nameKey: string;
+  /** The spelling most voters used. */
+  name: string;
+  count: number;
+  spellings: Array<{ name: string; count: number }>;
+  decision?: WriteInDecisionRow;
+  candidates: Array<{ id: string; name: string; specialty?: string; practice?: string; similarity: number }>;
+}
+
+/** Write-ins of a survey grouped by normalised name and sub-category, most frequent first; demo ballots left out. */
+export async function writeInGroups(db: Kysely<Database>, config: SurveyConfig, nominees: readonly Nominee[], candidates = 3): Promise<WriteInGroup[]> {
+  const rows = await db
+    .selectFrom('write_ins')
+    .innerJoin('ballots', 'ballots.id', 'write_ins.ballot_id')
+    .where('ballots.project_id', '=', config.project_id)
+    .where('ballots.link', '!=', 'demo')
+    .select(['write_ins.category_group', 'write_ins.subcategory', 'write_ins.name', (eb) => eb.fn.countAll<string | number>().as('n')])
+    .groupBy(['write_ins.category_group', 'write_ins.subcategory', 'write_ins.name'])
+    .execute();
+  const decisions = await writeInDecisionsInForce(db, config.project_id);
+  const groups = new Map<string, WriteInGroup>();
+  for (const row of rows) {
+    const key = nameKey(row.name);
+    const id = decisionKey(row.category_group, row.subcategory, key);
+    let group = groups.get(id);
+    if (!group) {
+      group = {
+        group: row.category_group,
+        subcategory: row.subcategory,
+        nameKey: key,
+        name: row.name,
+        count: 0,
+        spellings: [],
+        decision: decisions.get(id),
+        candidates: [],
+      };
+      groups.set(id, group);
+    }
+    group.count += Number(row.n);
+    group.spellings.push({ name: row.name, count: Number(row.n) });
+  }
+  const matcher = nameMatcher(nominees, (nominee) => nominee.name);
+  const list = [...groups.values()];
+  for (const group of list) {
+    group.spellings.sort((a, b) => b.count - a.count || (a.name < b.name ? -1 : 1));
+    group.name = group.spellings[0].name;
+    group.candidates = matcher
+      .closest(group.name, candidates)
+      .map(({ item, similarity }) => ({ id: item.id, name: item.name, specialty: item.specialty, practice: item.practice, similarity }));
+  }
+  return list.sort(
+    (a, b) => b.count - a.count || a.nameKey.localeCompare(b.nameKey) || categoryKey(a.group, a.subcategory).localeCompare(categoryKey(b.group, b.subcategory)),
+  );
+}
+
+/** What the operator decides for a write-in. */
+export type Resolution =
+  | { action: 'merge'; nomineeId: string }
+  | { action: 'new'; nomineeId?: string; name?: string; specialty?: string; practice?: string; city?: string }
+  | { action: 'reject' };
+
+/** A decision to record: which write-in (name, and sub-category or every one it was written in), what, by whom. */
+export interface ResolveRequest {
+  name: string;
+  /** `Group / Sub-category`; every sub-category the name was written in when left out. */
+  category?: string;
+  resolution: Resolution;
+  by: string;
+  note?: string;
+  now?: Date;
+}
+
+/** A new nominee's id made from the name: "Dr. Grace O'Neil" → "wi-grace-oneil", numbered when taken. */
+function newNomineeId(name: string, taken: (id: string) => boolean): string {
+  const base = `wi-${
+    nameKey(name)
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 50) || 'nominee'
+  }`;
+  let id = base;
+  for (let n = 2; taken(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
+/**
+ * Records a decision on a write-in after checking it: the category exists, voters wrote that
+ * name there, and a merge names a nominee on the list (or one a decision added). One row per
+ * sub-category, in one transaction; throws an OperatorError, changing nothing, when a check fails.
+ */
+export async function resolveWriteIn(
+  db: Kysely<Database>,
+  config: SurveyConfig,
+  nominees: readonly Nominee[],
+  request: ResolveRequest,
+): Promise<WriteInDecisionRow[]> {
+  const key = nameKey(request.name);
+  if (!key) throw new OperatorError(`The write-in name "${request.name}" has no letters to match.`);
+  const categories = categoryGroups(config).flatMap(({ name, subcategories }) => subcategories.map((subcategory) => ({ group: name, subcategory })));
+  let wanted = categories;
+  if (request.category !== undefined) {
+    wanted = categories.filter(({ group, subcategory }) => categoryKey(group, subcategory) === request.category!.trim());
+    if (!wanted.length)
+      throw new OperatorError(
+        `"${request.category}" is not a category of ${config.project_id}; the categories are ${categories.map((c) => categoryKey(c.group, c.subcategory)).join(', ')}.`,
+      );
+  }
+  const groups = (await writeInGroups(db, config, [], 0)).filter(
+    (group) => group.nameKey === key && wanted.some((w) => w.group === group.group && w.subcategory === group.subcategory),
+  );
+  if (!groups.length)
+    throw new OperatorError(`No write-in "${request.name}"${request.category ? ` in ${request.category}` : ''}; the writeins command lists them.`);
+
+  const listed = new Map(nominees.map((nominee) => [nominee.id, nominee]));
+  const decisions = await writeInDecisionsInForce(db, config.project_id);
+  const added = new Map([...decisions.values()].filter((d) => d.action === 'new' && d.nominee_id).map((d) => [d.nominee_id!, d]));
+  const { resolution } = request;
+  let fields: Pick<WriteInDecisionRow, 'action' | 'nominee_id' | 'nominee_name' | 'nominee_specialty' | 'nominee_practice' | 'nominee_city'>;
+  if (resolution.action === 'merge') {
+    const known = listed.has(resolution.nomineeId) || added.has(resolution.nomineeId);
+    if (!known)
+      throw new OperatorError(`Nominee id "${resolution.nomineeId}" is not on the nominee list of ${config.project_id}, nor added by a write-in decision.`);
+    fields = { action: 'merge', nominee_id: resolution.nomineeId, nominee_name: null, nominee_specialty: null, nominee_practice: null, nominee_city: null };
+  } else if (resolution.action === 'new') {
+    if (resolution.nomineeId && listed.has(resolution.nomineeId)) {
+      throw new OperatorError(
+        `Nominee id "${resolution.nomineeId}" is already on the nominee list (${listed.get(resolution.nomineeId)!.name}); merge into it with --nominee instead.`,
+      );
+    }
+    if (resolution.nomineeId && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(resolution.nomineeId)) {
+      throw new OperatorError(
+        `"${resolution.nomineeId}" is not a valid nominee id: letters, digits, ".", "-" or "_", at most 64, starting with a letter or digit.`,
+      );
+    }
+    const name = resolution.name?.trim() || groups[0].name.replace(/^\s*(dr|doctor|prof)\.?\s+/i, '').trim();
+    // Deciding a write-in again keeps the id an earlier "new" decision gave it.
+    const earlier = [...decisions.values()].find((d) => d.action === 'new' && d.name_key === key && d.nominee_id)?.nominee_id;
+    const id = resolution.nomineeId ?? earlier ?? newNomineeId(name, (candidate) => listed.has(candidate) || added.has(candidate));
+    fields = {
+      action: 'new',
+      nominee_id: id,
+      nominee_name: name,
+      nominee_specialty: resolution.specialty ?? null,
+      nominee_practice: resolution.practice ?? null,
+      nominee_city: resolution.city ?? null,
+    };
+  } else {
+    fields = { action: 'reject', nominee_id: null, nominee_name: null, nominee_specialty: null, nominee_practice: null, nominee_city: null };
+  }
+  const now = request.now ?? new Date();
+  const rows: WriteInDecisionRow[] = groups.map((group) => ({
+    id: uuidv7(now.getTime()),
+    project_id: config.project_id,
+    name_key: key,
+    category_group: group.group,
+    subcategory: group.subcategory,
+    ...fields,
+    nominee_specialty: fields.action === 'new' ? (fields.nominee_specialty ?? group.subcategory) : null,
+    note: request.note ?? null,
+    decided_by: request.by,
+    decided_at: now.toISOString(),
+  }));
+  await db.transaction().execute(async (trx) => {
+    for (const row of rows) await recordWriteInDecision(trx, row);
+    await appendAudit(trx, {
+      projectId: config.project_id,
+      actor: request.by,
+      action: 'writeins resolve',
+      subject: key,
+      reason: request.note ?? null,
+      details: { action: fields.action, nominee_id: fields.nominee_id, categories: rows.map((r) => categoryKey(r.category_group, r.subcategory)) },
+      now,
+    });
+  });
+  return rows;
+}

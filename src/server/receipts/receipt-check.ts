@@ -1,0 +1,48 @@
+import { database } from '../db/instance.ts';
+import { findSurvey } from '../surveys.ts';
+import { json, refuse } from '../http.ts';
+import { ballotByReceipt } from './receipts.repository.ts';
+import { normalizeReceipt, receiptAnswerText } from '../../survey/receipt-code.ts';
+import type { ReceiptCheck } from '../../survey/api-replies.ts';
+import { requestTime } from '../request-hooks.ts';
+import { rateLimited } from '../rate-limit.ts';
+import { plainPage, wantsPage } from '../html-page.ts';
+
+/**
+ * Answers a voter's receipt check (`GET /api/survey/receipt/{projectId}/{code}`, or `?code=`
+ * from the check form): whether and when a ballot with this code was received, nothing of its
+ * answers or its voter. JSON, or a plain page for a browser that navigated here. Rate-limited
+ * per client address in a bucket of its own, so checking never eats into posting a ballot.
+ */
+export async function checkReceipt(
+  request: Request,
+  connection: string | undefined,
+  projectId: string | undefined,
+  typed: string | undefined,
+): Promise<Response> {
+  const now = requestTime(request);
+  const asPage = wantsPage(request);
+  const survey = findSurvey(projectId ?? '');
+  const page = (status: number, sentence: string, headers?: HeadersInit) =>
+    plainPage({
+      status,
+      site: survey?.config.survey_title ?? 'Survey',
+      title: 'Receipt check',
+      text: sentence,
+      html: "<p>Use your browser's Back button to return to the survey.</p>",
+      headers,
+    });
+  const { db } = await database();
+  const limited = await rateLimited('receipt', request, connection, now);
+  if (limited) return asPage ? page(429, receiptAnswerText('too-many', ''), { 'Retry-After': limited.headers.get('Retry-After') ?? '60' }) : limited;
+  if (!survey) return refuse(404, 'unknown_survey', 'There is no survey with this project id.');
+  const code = normalizeReceipt(typed ?? '');
+  if (!code) {
+    return asPage
+      ? page(400, receiptAnswerText('bad-code', ''))
+      : refuse(400, 'bad_receipt', 'A receipt code has 12 letters and digits, such as 7K3M-Q9TD-2XHB.', [{ path: 'code', message: 'is not a receipt code.' }]);
+  }
+  const ballot = await ballotByReceipt(db, survey.config.project_id, code);
+  const answer: ReceiptCheck = ballot ? { received: true, received_at: ballot.created_at } : { received: false };
+  return asPage ? page(200, receiptAnswerText(answer, code)) : json(200, answer);
+}

@@ -1,0 +1,44 @@
+import type { ParticipationFigures, ReservationLookup, WorkplaceFigures } from '../../survey/api-replies.ts';
+import { confirmedFor, configTakenSlugs, type ReservationKind } from '../../survey/tiles.ts';
+import { database } from '../db/instance.ts';
+import { claimedTiles } from '../reservations/tile-claims.repository.ts';
+import { confirmedLabels } from '../reservations/decisions.repository.ts';
+import { ballotsPerAnswer, ballotsWithout, participation } from './stats.repository.ts';
+import { foldWorkplaces } from './workplaces.ts';
+import type { ServerSurvey } from '../surveys.ts';
+
+/**
+ * The Faces or Experts look-up: tiles held by ballots (Experts: for five days, unless an
+ * operator confirmed them) or marked taken; past participants, then the tiles operators
+ * confirmed (`npm run results -- confirm-reservation`). A released tile is held by no ballot.
+ */
+export async function reservationLookup(survey: ServerSurvey, kind: ReservationKind, now: Date): Promise<ReservationLookup> {
+  const { db } = await database();
+  const claimed = await claimedTiles(db, survey.config.project_id, kind, now);
+  const taken = [...new Set([...configTakenSlugs(survey.config, kind), ...claimed])];
+  const confirmed = await confirmedLabels(db, survey.config.project_id, kind);
+  return { taken, confirmed: [...confirmedFor(survey.config, kind), ...confirmed] };
+}
+
+/** The stats page's numbers: ballots in total and per day, nominations per sub-category, write-ins. */
+export async function participationStats(survey: ServerSurvey): Promise<ParticipationFigures> {
+  const { db } = await database();
+  const stats = await participation(db, survey.config.project_id);
+  return {
+    project_id: survey.config.project_id,
+    ballots: stats.ballots,
+    ballots_per_day: stats.perDay,
+    nominations_per_category: stats.nominations,
+    write_ins: stats.writeIns,
+  };
+}
+
+/** The workplace stats page's numbers: ballots per workplace, small workplaces folded into "Other". */
+export async function workplaceStats(survey: ServerSurvey): Promise<WorkplaceFigures> {
+  const { db } = await database();
+  const field = survey.config.workplace_field;
+  const counts = await ballotsPerAnswer(db, survey.config.project_id, field);
+  const unanswered = await ballotsWithout(db, survey.config.project_id, field);
+  const workplaces = foldWorkplaces(counts, unanswered);
+  return { project_id: survey.config.project_id, field, ballots: workplaces.reduce((n, w) => n + w.ballots, 0), workplaces };
+}

@@ -1,0 +1,193 @@
+import { describe, expect, test } from 'vitest';
+import { DEFAULT_THRESHOLDS, SIGNAL_KINDS, detectSignals, strength, type SignalBallot } from '../../../src/results/signals/signals.ts';
+import { bursts, nomineeBursts } from '../../../src/results/signals/signals-time.ts';
+import { licenseSignals, nearIdentical } from '../../../src/results/signals/signals-ballots.ts';
+import { blocs, reciprocalNominations } from '../../../src/results/signals/signals-ties.ts';
+import { licenseProblem, validNpi } from '../../../src/results/signals/license-check.ts';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { addressKey, clientHashes, requestHashes, signalsSecret, surveySalt } from '../../../src/server/intake/signals-salt.ts';
+import { readServerConfig } from '../../../src/server/config.ts';
+import { honestBallots, npiWithCheck, plantedPatterns } from '../../support/signal-ballots.ts';
+
+const T = DEFAULT_THRESHOLDS;
+const at = (minute: number) => Date.parse('2030-01-01T09:00:00Z') + minute * 60_000;
+const ballot = (id: string, changes: Partial<SignalBallot> = {}): SignalBallot => ({
+  id,
+  at: at(0),
+  clientHash: `a-${id}`,
+  agentHash: `u-${id}`,
+  email: '',
+  license: '',
+  votes: [],
+  writeIns: [],
+  ...changes,
+});
+const cardiology = (...ids: string[]) => ids.map((nomineeId) => ({ group: 'Medicine', subcategory: 'Cardiology', nomineeId }));
+
+describe('bursts in time', () => {
+  test('overlapping full windows merge into one burst; a gap longer than the window starts another', () => {
+    const events = new Map([['k', [0, 1, 2, 3, 4, 30, 31, 32, 33, 34, 35, 60].map((minute, i) => ({ id: `b${i}`, at: at(minute) }))]]);
+    const found = bursts(events, 10 * 60_000, 5);
+    expect(found.map((b) => [b.ids.length, b.peak])).toEqual([
+      [5, 5],
+      [6, 6],
+    ]);
+    expect(bursts(events, 10 * 60_000, 7)).toEqual([]);
+  });
+
+  test('a nominee popular all along is not a burst; the same votes bunched in minutes are', () => {
+    const steady = Array.from({ length: 40 }, (_, i) => ballot(`s${i}`, { at: at(i * 60), votes: cardiology('c-1') }));
+    expect(nomineeBursts(steady, T, (id) => id)).toEqual([]);
+    const bunched = [...steady, ...Array.from({ length: 9 }, (_, i) => ballot(`x${i}`, { at: at(600 + i), votes: cardiology('c-2') }))];
+    const found = nomineeBursts(bunched, T, (id) => `Dr ${id}`);
+    expect(found).toHaveLength(1);
+    expect(found[0].ballotIds).toEqual(Array.from({ length: 9 }, (_, i) => `x${i}`));
+    expect(found[0].evidence).toMatch(/^9 votes for Dr c-2 in Cardiology, 2030-01-01 19:00:00–19:08:00 UTC/);
+  });
+});
+
+describe('licenses', () => {
+  test.each([
+    ['1234567893', undefined],
+    ['NPI 1234567893', undefined],
+    ['1234567890', 'an NPI with a wrong check digit'],
+    ['MD-418203', undefined],
+    ['12', 'too short for a license number'],
+    ['ABCDE1', 'too few digits for a license number'],
+    ['0000000', 'one character repeated'],
+    ['', undefined],
+  ])('%j: %s', (license, problem) => expect(licenseProblem(license)).toBe(problem));
+
+  test('the NPI check digit is the Luhn digit over 80840 and the nine digits', () => {
+    expect(validNpi('1234567893')).toBe(true);
+    expect(validNpi(npiWithCheck('987654321'))).toBe(true);
+    expect(validNpi('123456789')).toBe(false);
+  });
+
+  test('a license under two emails is a cluster; the same person twice under one email is not', () => {
+    const found = licenseSignals([
+      ballot('a', { license: 'MD1', email: 'a@x.org' }),
+      ballot('b', { license: 'MD1', email: 'b@x.org' }),
+      ballot('c', { license: 'MD2', email: 'c@x.org' }),
+      ballot('d', { license: 'MD2', email: 'c@x.org' }),
+    ]);
+    expect(found.filter((c) => c.kind === 'license_repeat').map((c) => c.ballotIds)).toEqual([['a', 'b']]);
+  });
+});
+
+describe('near-identical ballots', () => {
+  test('ballots one entry apart join; a ballot two entries apart does not', () => {
+    const entries = ['c-1', 'c-2', 'c-3', 'c-4'];
+    const crowd = Array.from({ length: 100 }, (_, i) => ballot(`v${i}`, { votes: cardiology(`c-${100 + i}`) }));
+    const found = nearIdentical(
+      [
+        ...crowd,
+        ballot('same1', { votes: cardiology(...entries) }),
+        ballot('same2', { votes: cardiology(...entries) }),
+        ballot('plus', { votes: cardiology(...entries, 'c-5') }),
+        ballot('swap', { votes: cardiology('c-1', 'c-2', 'c-3', 'c-9') }),
+        ballot('far', { votes: cardiology('c-1', 'c-7', 'c-8', 'c-9') }),
+        ballot('short', { votes: cardiology('c-1', 'c-2', 'c-3') }),
+      ],
+      T,
+    );
+    expect(found.map((c) => c.ballotIds)).toEqual([['same1', 'same2', 'plus', 'swap']]);
+    // On a short list, where every ballot names the same few, alike ballots are no template.
+    const short = Array.from({ length: 20 }, (_, i) => ballot(`s${i}`, { votes: cardiology('c-1', 'c-2', 'c-3', 'c-4', i % 2 ? 'c-5' : 'c-6') }));
+    expect(nearIdentical(short, T)).toEqual([]);
+    expect(found[0].evidence).toMatch(
+      /^4 ballots with the same 4 entries give or take one \(2 exactly alike\), \d+ times what the names' popularity predicts$/,
+    );
+  });
+});
+
+describe('ties to the nominee list', () => {
+  test('two little-known voters naming each other are flagged; a nominee named by most ballots is consensus', () => {
+    const crowd = Array.from({ length: 200 }, (_, i) => ballot(`v${i}`, { votes: cardiology(`c-${100 + i}`, 'c-top') }));
+    const found = reciprocalNominations(
+      [
+        ...crowd,
+        ballot('a', { nomineeId: 'c-a', votes: cardiology('c-b') }),
+        ballot('b', { nomineeId: 'c-b', votes: cardiology('c-a') }),
+        ballot('t', { nomineeId: 'c-top', votes: cardiology('c-100') }),
+        ballot('u', { nomineeId: 'c-100', votes: cardiology('c-top') }),
+      ],
+      (id) => id,
+    );
+    expect(found.map((c) => c.ballotIds.sort())).toEqual([['a', 'b']]);
+    expect(found[0].evidence).toBe('2 voters on the nominee list nominate each other: c-a and c-b');
+  });
+
+  test('a bloc of little-known names is flagged and merged into one set; the popular names together are not', () => {
+    const crowd = Array.from({ length: 100 }, (_, i) => ballot(`v${i}`, { votes: cardiology('c-1', 'c-2', `c-${10 + i}`) }));
+    const bloc = Array.from({ length: 5 }, (_, i) => ballot(`b${i}`, { votes: cardiology('x-1', 'x-2', 'x-3', 'x-4') }));
+    const found = blocs([...crowd, ...bloc], T, (id) => id);
+    expect(found).toHaveLength(1);
+    expect(found[0].ballotIds).toEqual(['b0', 'b1', 'b2', 'b3', 'b4']);
+    expect(found[0].evidence).toMatch(/^5 ballots name the same 4 nominees in Cardiology: x-1, x-2, x-3, x-4 \(\d+ times what their popularity predicts\)$/);
+  });
+});
+
+describe('generated surveys', () => {
+  test('an honest survey raises no cluster', () => {
+    expect(detectSignals(honestBallots(600))).toEqual([]);
+  });
+
+  test('a large, busy honest survey raises no burst, template or bloc by chance: a busy browser or a popular nominee keeps its own pace', () => {
+    // 8,000 ballots in one day: the commonest browser sends a dozen in some ten minutes, at its ordinary pace.
+    const found = detectSignals(honestBallots(8000, 11, 1)).filter((cluster) => cluster.kind !== 'reciprocal');
+    expect(found.map((c) => c.evidence)).toEqual([]);
+  });
+
+  test.each(Object.keys(plantedPatterns()))('a planted %s is found among honest ballots, exactly its ballots', (kind) => {
+    const patterns = plantedPatterns();
+    const all = [...honestBallots(600), ...Object.values(patterns).flat()].sort((a, b) => a.at - b.at);
+    const found = detectSignals(all).filter((cluster) => cluster.kind === kind);
+    expect(found.map((cluster) => cluster.ballotIds.sort())).toContainEqual(patterns[kind].map((b) => b.id).sort());
+  });
+
+  test('every kind has a planted pattern, and clusters come strongest first', () => {
+    expect(Object.keys(plantedPatterns()).sort()).toEqual([...SIGNAL_KINDS].sort());
+    const all = [...honestBallots(300), ...Object.values(plantedPatterns()).flat()];
+    const scores = detectSignals(all).map((c) => c.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect([strength(3), strength(1.5), strength(1)]).toEqual(['high', 'medium', 'low']);
+  });
+});
+
+describe('client hashes', () => {
+  test('per survey salts; an IPv6 address counts by its /64; never the address itself', () => {
+    const salt = surveySalt('s'.repeat(32), 'survey-a');
+    const one = clientHashes(salt, '2001:db8:1:2:aaaa::1', 'Mozilla/5.0');
+    expect(clientHashes(salt, '2001:db8:1:2:bbbb::9', 'Mozilla/5.0')).toEqual(one);
+    expect(clientHashes(salt, '2001:db8:1:3::1', 'Mozilla/5.0').clientHash).not.toBe(one.clientHash);
+    expect(clientHashes(surveySalt('s'.repeat(32), 'survey-b'), '2001:db8:1:2:aaaa::1', 'Mozilla/5.0').clientHash).not.toBe(one.clientHash);
+    expect(one.clientHash).toMatch(/^[0-9a-f]{32}$/);
+    expect(addressKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(addressKey('2001:DB8::1')).toBe('2001:db8:0:0::/64');
+  });
+
+  test('the secret: SIGNALS_SECRET, else a key file created once with permissions 0600; without either, ballots go in unhashed', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'peervote-signals-'));
+    try {
+      const config = readServerConfig({ DATA_DIR: dir });
+      const secret = signalsSecret(config);
+      expect(secret).toMatch(/^[0-9a-f]{64}$/);
+      expect(statSync(path.join(dir, 'signals.key')).mode & 0o777).toBe(0o600);
+      expect(signalsSecret(config)).toBe(secret);
+      expect(signalsSecret(readServerConfig({ DATA_DIR: dir, SIGNALS_SECRET: 'k'.repeat(40) }))).toBe('k'.repeat(40));
+      expect(() => readServerConfig({ SIGNALS_SECRET: 'short' })).toThrow(
+        'Environment variable SIGNALS_SECRET: expected a random secret of at least 32 characters',
+      );
+      const request = new Request('http://localhost/api/survey', { headers: { 'user-agent': 'UA' } });
+      expect(requestHashes(request, '192.0.2.1', config, 'p')).toEqual(clientHashes(surveySalt(secret, 'p'), '192.0.2.1', 'UA'));
+      writeFileSync(path.join(dir, 'a-file'), '');
+      const unwritable = readServerConfig({ DATA_DIR: path.join(dir, 'a-file', 'data') });
+      expect(requestHashes(request, '192.0.2.1', unwritable, 'p')).toEqual({});
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../src/server/db/schema.ts';
+import { tallySurvey, type Exclusion } from '../../../src/results/tally/tally.ts';
+import { parseThreshold, rankTally, tallyCsv, tallySummary } from '../../../src/results/tally/tally-report.ts';
+import { memoryRegister, databaseRegister, identityKeys, scratchRegister, threadRegister } from '../../../src/results/tally/identities.ts';
+import { peerCheck, scratchDatabase, storePeerCheck } from '../../support/results-db.ts';
+import { PEER_CHECK_TALLY } from '../../support/peer-check-ballots.ts';
+
+const { survey, nominees, prepopulation } = peerCheck();
+let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
+let db: Kysely<Database>;
+let ids: string[];
+
+beforeAll(async () => {
+  scratch = await scratchDatabase();
+  db = scratch.db;
+  ids = await storePeerCheck(db);
+});
+afterAll(() => scratch?.close());
+
+describe('tally of hand-built ballots', () => {
+  test('applies every rule: the exact CSV', async () => {
+    const tally = await tallySurvey(db, { survey, nominees, prepopulation });
+    expect(tallyCsv(rankTally(survey.config, tally, { top: 2 }))).toBe(PEER_CHECK_TALLY);
+    expect(tally.totals).toEqual({
+      ballots: 9,
+      ballotsCounted: 6,
+      votesCounted: 13,
+      excluded: { demo_ballot: 1, operator_excluded: 0, duplicate_ballot: 2, not_on_list: 0, repeat_on_ballot: 1, self_vote: 2 },
+      writeInsPending: 1,
+      writeInsRejected: 1,
+    });
+  });
+
+  test('explains every exclusion, ballot by ballot', async () => {
+    const exclusions: Exclusion[] = [];
+    await tallySurvey(db, { survey, nominees, prepopulation, onExclusion: (e) => void exclusions.push(e) });
+    expect(exclusions.map((e) => [ids.indexOf(e.ballotId) + 1, e.verdict.vote.nomineeId, e.verdict.reason, e.verdict.detail])).toEqual([
+      [2, 'c-4', 'duplicate_ballot', `same email as ballot ${ids[0]}, which stands`],
+      [
+        3,
+        'c-1',
+        'self_vote',
+        "the voter's personal link names nominee c-1; the ballot names 1 other nominee outside Northgate Clinic in Cardiology, the rule asks for 2",
+      ],
+      [
+        4,
+        'd-3',
+        'self_vote',
+        "the voter's personal link names nominee d-3; the ballot names 1 other nominee outside Skin Partners in Dermatology, the rule asks for 2",
+      ],
+      [6, 'c-2', 'demo_ballot', undefined],
+      [7, 'd-2', 'duplicate_ballot', `same license as ballot ${ids[0]}, which stands`],
+      [9, 'c-2', 'repeat_on_ballot', 'c-2 is already named in Cardiology on this ballot'],
+    ]);
+  });
+
+  test("an operator's exclusion takes out all of a ballot's votes with the why, and the same person's next ballot stands", async () => {
+    const exclusions: Exclusion[] = [];
+    const excludedBallots = new Map([[ids[0], { reason: 'one of 30 ballots from one address in a minute', auditId: 'audit-1' }]]);
+    const tally = await tallySurvey(db, { survey, nominees, prepopulation, excludedBallots, onExclusion: (e) => void exclusions.push(e) });
+    expect(exclusions.filter((e) => e.ballotId === ids[0]).map((e) => [e.verdict.vote.nomineeId, e.verdict.reason, e.verdict.detail])).toEqual(
+      ['c-2', 'c-3', 'd-1'].map((id) => [id, 'operator_excluded', 'excluded by an operator: one of 30 ballots from one address in a minute (audit audit-1)']),
+    );
+    // Ballots 2 (by email) and 7 (by license) repeated ballot 1; with 1 out of the count, neither repeats anything counted.
+    expect(exclusions.some((e) => e.ballotId === ids[1])).toBe(false);
+    expect(exclusions.find((e) => e.ballotId === ids[6])?.verdict.reason).toBeUndefined();
+    expect(tally.totals).toMatchObject({ ballotsCounted: 7, excluded: { operator_excluded: 3, duplicate_ballot: 0 } });
+  });
+
+  test('pages of any size and either register give the same tally', async () => {
+    const expected = tallyCsv(rankTally(survey.config, await tallySurvey(db, { survey, nominees, prepopulation })));
+    for (const pageSize of [1, 2, 3, 1000]) {
+      expect(tallyCsv(rankTally(survey.config, await tallySurvey(db, { survey, nominees, prepopulation, pageSize })))).toBe(expected);
+      expect(tallyCsv(rankTally(survey.config, await tallySurvey(db, { survey, nominees, prepopulation, pageSize, register: memoryRegister() })))).toBe(
+        expected,
+      );
+    }
+  });
+
+  test('the summary shows the top N, the winners and every kind of exclusion in words', async () => {
+    const tally = await tallySurvey(db, { survey, nominees, prepopulation });
+    const summary = tallySummary(rankTally(survey.config, tally, { share: 0.5 }), tally, 2);
+    expect(summary).toContain('Medicine / Cardiology: 9 votes counted, 4 excluded');
+    expect(summary).toMatch(/1 {3}Bo Lindqvist \(c-2\) +5 +55\.6% {2}1 demo ballot, 1 repeat on ballot {2}\* winner/);
+    expect(summary).not.toContain('Dana Kowalski'); // third in Cardiology, and only the top 2 are shown
+    expect(summary).toContain(
+      'Excluded, self vote: 2 votes: the voter nominated themselves without naming two other nominees outside their practice in that sub-category.',
+    );
+    expect(summary).toContain('Write-ins awaiting a decision, not counted yet: 1');
+  });
+});
+
+describe('thresholds', () => {
+  test.each([
+    ['3', { top: 3 }],
+    ['10%', { share: 0.1 }],
+    ['12.5 %', { share: 0.125 }],
+    ['0', undefined],
+    ['150%', undefined],
+    ['top', undefined],
+  ])('%s', (text, expected) => expect(parseThreshold(text)).toEqual(expected));
+
+  test('ties at the edge of the top N all win; a share is "at least"', () => {
+    const row = (nomineeId: string, counted: number) => ({
+      group: 'Medicine',
+      subcategory: 'Cardiology',
+      nomineeId,
+      nomineeName: nomineeId,
+      practice: '',
+      counted,
+      excluded: { demo_ballot: 0, operator_excluded: 0, duplicate_ballot: 0, not_on_list: 0, repeat_on_ballot: 0, self_vote: 0 },
+    });
+    const tally = { rows: [row('a', 5), row('b', 3), row('c', 3), row('d', 1)], totals: {} as never };
+    const winners = (threshold: Parameters<typeof rankTally>[2]) =>
+      rankTally(survey.config, tally, threshold)[0]
+        .rows.filter((r) => r.winner)
+        .map((r) => `${r.nomineeId}${r.rank}`);
+    expect(winners({ top: 2 })).toEqual(['a1', 'b2', 'c2']);
+    expect(winners({ share: 0.25 })).toEqual(['a1', 'b2', 'c2']);
+    expect(winners(undefined)).toEqual([]);
+  });
+});
+
+describe('duplicate register', () => {
+  test('the first ballot stands; secret, email and license each tell; a chain is one person', async () => {
+    const ballots = [
+      { id: 'A', keys: identityKeys(null, 'x@example.org', 'L1') },
+      { id: 'B', keys: identityKeys(null, 'y@example.org', 'L1') },
+      { id: 'C', keys: identityKeys(null, 'y@example.org', 'L2') },
+      { id: 'D', keys: identityKeys('s1', '', '') },
+      { id: 'E', keys: identityKeys('s1', 'z@example.org', '') },
+      { id: 'F', keys: identityKeys(null, '', '') },
+      { id: 'G', keys: identityKeys(null, '', '') },
+    ];
+    const expected = [
+      undefined,
+      { ballotId: 'A', by: 'license' },
+      { ballotId: 'B', by: 'email' },
+      undefined,
+      { ballotId: 'D', by: 'personal link' },
+      undefined,
+      undefined,
+    ];
+    expect(await memoryRegister().check(ballots)).toEqual(expected);
+    await db.connection().execute(async (connection) => {
+      const register = await databaseRegister(connection);
+      // Across two calls (two pages), as the tally makes them.
+      expect([...(await register.check(ballots.slice(0, 3))), ...(await register.check(ballots.slice(3)))]).toEqual(expected);
+      await register.drop();
+    });
+    const scratch = scratchRegister();
+    expect([...(await scratch.check(ballots.slice(0, 3))), ...(await scratch.check(ballots.slice(3)))]).toEqual(expected);
+    scratch.close();
+    // Two pages checked before either answer is awaited, as the tally does: answered in order.
+    const threaded = threadRegister();
+    const pages = [threaded.check(ballots.slice(0, 3)), threaded.check(ballots.slice(3))];
+    expect((await Promise.all(pages)).flat()).toEqual(expected);
+    await threaded.close();
+  });
+});

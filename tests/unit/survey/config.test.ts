@@ -1,0 +1,111 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadAllSurveys, loadPrepopulation, loadSite, loadSurvey } from '../../../src/survey/loader.ts';
+import { ConfigError } from '../../../src/survey/errors.ts';
+import { copySurveys, editSurvey } from '../../support/survey-fixture.ts';
+
+describe('the sample surveys', () => {
+  it('all load, with defaults applied', () => {
+    const surveys = loadAllSurveys();
+    expect(surveys.map((s) => s.slug)).toEqual(['best-dentists-2024', 'members-choice', 'top-doctors-demo']);
+    const demo = surveys.find((s) => s.slug === 'top-doctors-demo')!.config;
+    expect(demo).toMatchObject({ vote_requirement: 1, votes_per_category: 3, write_in_limit: 10, project_type: 'form' });
+    expect(demo.faces.find((tile) => tile.title === 'Orthopedic Surgery')).toEqual({ title: 'Orthopedic Surgery', taken: true });
+    expect(demo.faces[0]).toEqual({ title: 'Cardiology' });
+  });
+
+  it('keeps prepopulation in its own file, read only on request', () => {
+    const demo = loadSurvey('top-doctors-demo');
+    expect(demo.config.prepopulation).toBe('prepopulation.yaml');
+    expect(Object.keys(loadPrepopulation(demo))).toHaveLength(2);
+  });
+
+  it('names the default survey in the site settings', () => {
+    expect(loadSite().default_survey).toBe('top-doctors-demo');
+  });
+});
+
+// Each case breaks one key of the demo survey the way an author might, and names the
+// key path and the words the error must carry.
+const mistakes: Array<{ name: string; key: Array<string | number>; value: unknown; path: string; says: string }> = [
+  { name: 'an unknown field type', key: ['layout', 2, 0, 'type'], value: 'phone', path: 'layout[2][0].type', says: 'expected one of' },
+  { name: 'a misspelt key', key: ['vote_requirment'], value: 2, path: 'vote_requirment', says: 'not a known key' },
+  {
+    name: 'text where a number belongs',
+    key: ['votes_per_category'],
+    value: 'three',
+    path: 'votes_per_category',
+    says: 'expected a whole number, got "three"',
+  },
+  { name: 'too many votes per category', key: ['votes_per_category'], value: 6, path: 'votes_per_category', says: '6' },
+  { name: 'a missing project id', key: ['project_id'], value: undefined, path: 'project_id', says: 'is required' },
+  { name: 'a select without options', key: ['layout', 1, 0, 'options'], value: undefined, path: 'layout[1][0]', says: 'needs `options`' },
+  { name: 'a nested field without subfields', key: ['layout', 0, 0, 'fields'], value: undefined, path: 'layout[0][0]', says: 'needs `fields`' },
+  { name: 'an impossible date', key: ['expiration_date'], value: 'next spring', path: 'expiration_date', says: 'expected a date' },
+  { name: 'a rule that is not text', key: ['rules', 1], value: { text: 'x' }, path: 'rules[1]', says: 'expected a text' },
+  {
+    name: 'an ad for no category',
+    key: ['categories', 'ADS', 'Dentistry'],
+    value: ['/media/x.svg'],
+    path: 'categories.ADS.Dentistry',
+    says: 'names no category',
+  },
+  { name: 'a duplicate field name', key: ['layout', 3, 0, 'name'], value: 'email', path: 'layout[3][0].name', says: 'already the name of layout[2][0]' },
+  { name: 'a Universal Analytics id', key: ['analytics_id'], value: 'UA-1234-1', path: 'analytics_id', says: 'Google Analytics 4 measurement id' },
+  { name: 'a pixel id with script in it', key: ['facebook_pixel'], value: "1');alert(1", path: 'facebook_pixel', says: 'digits only' },
+  { name: 'a LinkedIn partner id that is a URL', key: ['linkedin_insights'], value: 'https://linkedin.com', path: 'linkedin_insights', says: 'partner id' },
+  { name: 'a bad field name', key: ['layout', 2, 1, 'name'], value: 'phone number', path: 'layout[2][1].name', says: 'letters, digits, dashes' },
+];
+
+describe('a broken survey file', () => {
+  it.each(mistakes)('reports $name with the file and key path', ({ key, value, path: keyPath, says }) => {
+    const dir = copySurveys();
+    const file = editSurvey(dir, 'top-doctors-demo', key, value);
+    let error: unknown;
+    try {
+      loadSurvey('top-doctors-demo', dir);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const { message, problems } = error as ConfigError;
+    expect(message).toContain(file);
+    expect(problems).toContainEqual(expect.objectContaining({ path: keyPath, message: expect.stringContaining(says) }));
+  });
+
+  it('reports invalid YAML with its line', () => {
+    const dir = copySurveys();
+    writeFileSync(path.join(dir, 'top-doctors-demo', 'survey.yaml'), 'project_id: x\nrules: [unclosed\n');
+    expect(() => loadSurvey('top-doctors-demo', dir)).toThrow(/survey\.yaml[\s\S]*line \d+, column \d+: is not valid YAML/);
+  });
+
+  it('reports two surveys sharing a project id', () => {
+    const dir = copySurveys();
+    editSurvey(dir, 'members-choice', ['project_id'], 'top-doctors-demo');
+    expect(() => loadAllSurveys(dir)).toThrow(
+      /members-choice[\\/]survey\.yaml[\s\S]*project_id: "top-doctors-demo" is already the project_id of survey "best-dentists-2024"|project_id/,
+    );
+  });
+
+  it('refuses a guessable personal secret, naming the rule and how to make one, but never the whole secret', () => {
+    const dir = copySurveys();
+    writeFileSync(path.join(dir, 'members-choice', 'prepopulation.yaml'), '"123456789012":\n  member-name: A\nshort-9:\n  member-name: B\n');
+    const load = () => loadPrepopulation(loadSurvey('members-choice', dir));
+    expect(load).toThrow(/123…: a personal secret is a run of consecutive characters; use 12 or more random characters, e\.g\. from: node -e/);
+    expect(load).toThrow(/sho…: a personal secret is shorter than 12 characters/);
+    expect(load).not.toThrow(/123456789012|short-9/);
+  });
+
+  it('reports a prepopulated value for a field the layout lacks', () => {
+    const dir = copySurveys();
+    writeFileSync(path.join(dir, 'members-choice', 'prepopulation.yaml'), 'abc123:\n  shoe-size: "44"\n');
+    expect(() => loadPrepopulation(loadSurvey('members-choice', dir))).toThrow(/prepopulation\.yaml[\s\S]*abc123\.shoe-size: names no field of the layout/);
+  });
+
+  it('reports a default survey that does not exist', () => {
+    const dir = copySurveys();
+    writeFileSync(path.join(dir, 'site.yaml'), 'default_survey: nowhere\n');
+    expect(() => loadSite(dir)).toThrow(/site\.yaml[\s\S]*default_survey: names no survey folder/);
+  });
+});

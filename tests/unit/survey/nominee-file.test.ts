@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { parseNominees } from '../../../src/survey/nominee-file.ts';
+import { ConfigError } from '../../../src/survey/errors.ts';
+
+function problems(file: string, text: string): string[] {
+  try {
+    parseNominees(file, text);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems.map((p) => `${p.path}: ${p.message}`);
+    throw error;
+  }
+  return [];
+}
+
+describe('a nominee list', () => {
+  it('reads CSV with quoted values, a BOM, CRLF and blank detail cells', () => {
+    const text = '\uFEFFid,name,specialty,city,practice\r\nn1,"García, María",Cardiology,,"St. Agnes\' ""Heart"" Clinic"\r\n\r\nn2,Siobhán O\'Brien,,,\r\n';
+    expect(parseNominees('list.csv', text)).toEqual([
+      { id: 'n1', name: 'García, María', specialty: 'Cardiology', practice: 'St. Agnes\' "Heart" Clinic' },
+      { id: 'n2', name: "Siobhán O'Brien" },
+    ]);
+  });
+
+  it('reads JSON Lines, a numeric id as text', () => {
+    const text = '{"id": 7, "name": "Zoë Ngữ", "city": "Lakeview"}\n\n{"id": "n8", "name": "Ann Lee"}\n';
+    expect(parseNominees('list.jsonl', text)).toEqual([
+      { id: '7', name: 'Zoë Ngữ', city: 'Lakeview' },
+      { id: 'n8', name: 'Ann Lee' },
+    ]);
+  });
+
+  it('takes column names in any case and order', () => {
+    expect(parseNominees('list.csv', 'Name,ID\nAnn Lee,a1\n')).toEqual([{ id: 'a1', name: 'Ann Lee' }]);
+  });
+
+  // Each bad file, and the problem it must be reported with: line, then column, then what is wrong.
+  const cases: Array<[string, string, string, RegExp]> = [
+    ['an empty name', 'list.csv', 'id,name\nn1,Ann Lee\nn2,\n', /^line 3, column "name": is required/],
+    ['a duplicate id', 'list.csv', 'id,name\nn1,Ann Lee\nn1,Bo Chen\n', /^line 3, column "id": "n1" is already the id of the nominee on line 2/],
+    ['an id with a space', 'list.csv', 'id,name\nn 1,Ann Lee\n', /^line 2, column "id": expected an id of letters, digits/],
+    [
+      'an unknown column',
+      'list.csv',
+      'id,name,specality\nn1,Ann Lee,Cardiology\n',
+      /^line 1, column 3: "specality" is not a known column; the columns are id, name, specialty, city, practice/,
+    ],
+    ['no name column', 'list.csv', 'id,full_name\n', /line 1/],
+    ['too many values', 'list.csv', 'id,name\nn1,Lee, Ann\n', /^line 2: has 3 values but the header names 2 columns/],
+    ['an unclosed quote', 'list.csv', 'id,name\nn1,"Ann Lee\n', /^line \d+: is not valid CSV/],
+    ['no rows', 'list.csv', 'id,name\n', /holds no nominees/],
+    ['a line that is not JSON', 'list.jsonl', '{"id":"n1","name":"Ann"}\n{"id":"n2", name: "Bo"}\n', /^line 2: is not valid JSON/],
+    ['a JSON line that is a list', 'list.jsonl', '["n1", "Ann"]\n', /^line 1: expected one JSON object per line/],
+    ['an unknown JSON key', 'list.jsonl', '{"id":"n1","name":"Ann","town":"Lakeview"}\n', /^line 1, key "town": is not a known key/],
+  ];
+  it.each(cases)('rejects %s, naming line and column', (_, file, text, expected) => {
+    const found = problems(file, text);
+    expect(
+      found.some((problem) => expected.test(problem)),
+      found.join('\n'),
+    ).toBe(true);
+  });
+
+  it('names the file in the error', () => {
+    expect(() => parseNominees('/surveys/x/nominees.csv', 'id,name\nn1,\n')).toThrow(/^\/surveys\/x\/nominees\.csv: a problem\n {2}- line 2, column "name"/);
+  });
+});
