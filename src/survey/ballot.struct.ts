@@ -10,6 +10,7 @@ import { AFFIRM_MESSAGE, fieldMessages, plural, writeInNameTooLong } from './fie
 import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from './tiles.ts';
 import { toProblems, type Problem } from './errors.ts';
 import { VOTE_REQUIREMENT, voteRequirementMessage } from './vote-requirement.ts';
+import { repeatOnBallot, voteCount } from './votes.ts';
 
 /** The part of a survey configuration a ballot is checked against; a page's public survey has it all. */
 export type BallotSurvey = Pick<
@@ -97,17 +98,17 @@ function* crossRules(config: BallotSurvey, input: BallotInput, keys: Map<string,
     if (isBlank(input[names.category])) yield fail(names.category, 'Choose the category of this write-in.');
     if (n >= config.write_in_limit) yield fail(names.name, `You can add at most ${plural(config.write_in_limit, 'write-in')}.`);
   }
-  let votes = writeIns.length;
-  const seen = new Set<string>();
-  for (const { slot, name } of ballotSlots(config)) {
-    if (slot === 1) seen.clear(); // a new sub-category: a nominee may be named once in each
-    const id = textOf(input[name]);
-    if (!id) continue;
-    votes++;
-    if (seen.has(id)) yield fail(name, 'This nominee is already named in this category.');
-    seen.add(id);
+  const filled = ballotSlots(config)
+    .map((slot) => ({ ...slot, nomineeId: textOf(input[slot.name]) }))
+    .filter((slot) => slot.nomineeId);
+  for (const i of filled.keys()) {
+    if (repeatOnBallot(filled, i) >= 0) yield fail(filled[i].name, 'This nominee is already named in this category.');
   }
   const nomination = nominationField(config);
+  const votes = voteCount(
+    filled.map((slot) => slot.nomineeId),
+    writeIns.map((names) => input[names.name]),
+  );
   if (nomination && votes < config.vote_requirement)
     yield { ...fail(nomination.name, voteRequirementMessage(config.vote_requirement)), refinement: VOTE_REQUIREMENT };
   for (const field of allFields(config.layout)) {

@@ -1,5 +1,6 @@
 import { map } from 'nanostores';
 import { parseSlotName } from '../../survey/ballot-keys.ts';
+import { repeatOnBallot } from '../../survey/votes.ts';
 
 /** The voter's nominations: slot name (`nominations[group][sub-category][n]`) → nominee id (SPEC.md §3 runtime state). */
 export const $nominations = map<Record<string, string>>({});
@@ -10,14 +11,17 @@ export const $nomineeNames = map<Record<string, string>>({});
 /** What became of a pick: stored, or refused because the nominee already fills another slot of the sub-category. */
 export type PickResult = { ok: true } | { ok: false; duplicateOf: string };
 
-/** The other slot of the same sub-category that already holds this nominee, if any. */
+/** The other slot of the same sub-category that already holds this nominee, if any: the new pick goes last, after every other slot. */
 function slotHolding(slot: string, nomineeId: string): string | undefined {
   const here = parseSlotName(slot);
-  return Object.entries($nominations.get()).find(([other, id]) => {
-    if (other === slot || id !== nomineeId) return false;
-    const there = parseSlotName(other);
-    return there?.group === here?.group && there?.subcategory === here?.subcategory;
-  })?.[0];
+  if (!here) return undefined;
+  const votes = Object.entries($nominations.get()).flatMap(([other, id]) => {
+    const there = other === slot ? undefined : parseSlotName(other);
+    return there ? [{ ...there, name: other, nomineeId: id }] : [];
+  });
+  votes.push({ ...here, name: slot, nomineeId });
+  const held = repeatOnBallot(votes, votes.length - 1);
+  return held < 0 ? undefined : votes[held].name;
 }
 
 /**
@@ -41,9 +45,4 @@ export function clearNominee(slot: string): void {
   if (cleared !== undefined) $nominations.set(rest);
   const { [slot]: name, ...names } = $nomineeNames.get();
   if (name !== undefined) $nomineeNames.set(names);
-}
-
-/** The number of filled slots, for the vote count (SPEC.md §4). */
-export function nominationCount(): number {
-  return Object.values($nominations.get()).filter(Boolean).length;
 }

@@ -1,5 +1,6 @@
 import { atom } from 'nanostores';
 import { $nominations } from '../nominations/nominations.ts';
+import { voteCount } from '../../survey/votes.ts';
 
 /** One write-in row: a nominee the voter could not find, and the category they name them in. */
 export interface WriteIn {
@@ -50,7 +51,6 @@ export const $voteCount = atom(0);
 
 /** Counts the votes again; called when a nomination or write-in field loses focus. */
 export function recountVotes(): void {
-  const nominations = Object.values($nominations.get()).filter(Boolean).length;
-  const writeIns = $writeIns.get().filter((row) => row.name.trim() !== '').length;
-  $voteCount.set(nominations + writeIns);
+  const names = $writeIns.get().map((row) => row.name);
+  $voteCount.set(voteCount(Object.values($nominations.get()), names));
 }

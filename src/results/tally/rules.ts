@@ -1,5 +1,6 @@
 import { create } from 'superstruct';
 import { TallyConfig } from '../../survey/tally.struct.ts';
+import { repeatOnBallot } from '../../survey/votes.ts';
 import { workplaceKey } from '../../server/stats/workplaces.ts';
 import { licenseKey, nameWords, sameName } from './identity-keys.ts';
 import type { Voter } from './voter.ts';
@@ -166,16 +167,6 @@ const same = (a: string | undefined, b: string | undefined) => {
   return x === '' || y === '' || x === y;
 };
 
-/** True when an earlier vote of the ballot names the same nominee in the same sub-category (a ballot has a few dozen votes at most). */
-function namedBefore(votes: readonly Vote[], i: number): boolean {
-  const { group, subcategory, nomineeId } = votes[i];
-  for (let j = 0; j < i; j++) {
-    const other = votes[j];
-    if (other.nomineeId === nomineeId && other.subcategory === subcategory && other.group === group) return true;
-  }
-  return false;
-}
-
 /** Marks a counted vote as breaking a rule: excluded under `exclude`, flagged under `flag`. */
 function breaks(verdict: Verdict, mode: 'flag' | 'exclude', reason: ExclusionReason, detail: string): void {
   if (mode === 'exclude') Object.assign(verdict, { counted: false, reason, detail });
@@ -209,7 +200,7 @@ export function judgeBallot(ballot: BallotToJudge, nominees: (id: string) => Nom
     const vote = votes[i];
     nomineeOf.push(nominees(vote.nomineeId));
     if (!nomineeOf[i]) verdicts.push({ vote, counted: false, reason: 'not_on_list', detail: `no nominee has the id ${vote.nomineeId}` });
-    else if (namedBefore(votes, i))
+    else if (repeatOnBallot(votes, i) >= 0)
       verdicts.push({ vote, counted: false, reason: 'repeat_on_ballot', detail: `${vote.nomineeId} is already named in ${vote.subcategory} on this ballot` });
     else verdicts.push({ vote, counted: true });
   }

@@ -3,7 +3,8 @@ import { create } from 'superstruct';
 import { SurveyConfig } from '../../../src/survey/config.struct.ts';
 import { ballotStruct, validateBallot, type BallotContext } from '../../../src/survey/ballot.struct.ts';
 import { voteRequirementMessage } from '../../../src/survey/vote-requirement.ts';
-import { ballotParts, voteCount } from '../../../src/survey/ballot-parts.ts';
+import { ballotParts } from '../../../src/survey/ballot-parts.ts';
+import { voteCount } from '../../../src/survey/votes.ts';
 import type { BallotInput } from '../../../src/survey/ballot-input.ts';
 import { formDataToBallot, isBlank } from '../../../src/survey/ballot-input.ts';
 
@@ -132,7 +133,12 @@ test('ballotParts takes a checked ballot apart and counts its votes', () => {
   expect(parts.nominations).toEqual([{ group: 'Medicine', subcategory: 'Cardiology', slot: 1, nomineeId: 'n1' }]);
   expect(parts.writeIns).toEqual([{ position: 0, name: 'Dr. Wu', group: 'Medicine', subcategory: 'Dermatology' }]);
   expect(parts.reservations).toEqual([{ field: 'faces', kind: 'faces', tile: 'cardiology' }]);
-  expect(voteCount(parts)).toBe(2);
+  expect(
+    voteCount(
+      parts.nominations.map((n) => n.nomineeId),
+      parts.writeIns.map((w) => w.name),
+    ),
+  ).toBe(2);
 });
 
 test('formDataToBallot keeps repeated names as lists and treats __proto__ as a plain key', () => {
