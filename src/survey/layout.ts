@@ -39,13 +39,50 @@ export interface BallotSlot {
   name: string;
 }
 
+/** A category group with its sub-categories, each with its nomination slots, as the nominations section shows them. */
+export interface SlotGroup {
+  name: string;
+  subcategories: Array<{ name: string; slots: BallotSlot[] }>;
+}
+
+/**
+ * The ballot's nomination slots by group and sub-category: votes_per_category slots in each
+ * sub-category, numbered from 1. The one place a ballot's slots are made: the nominations
+ * section draws these, and every other side reads them flat (ballotSlots, slotPlaces).
+ */
+export function slotGroups(config: Pick<SurveyConfig, 'categories' | 'votes_per_category'>): SlotGroup[] {
+  return categoryGroups(config).map(({ name: group, subcategories }) => ({
+    name: group,
+    subcategories: subcategories.map((subcategory) => ({
+      name: subcategory,
+      slots: Array.from({ length: config.votes_per_category }, (_, i) => ({ group, subcategory, slot: i + 1, name: slotName(group, subcategory, i + 1) })),
+    })),
+  }));
+}
+
 /** Every nomination slot of the ballot: group × sub-category × slot, in the order the page shows them. */
 export function ballotSlots(config: Pick<SurveyConfig, 'categories' | 'votes_per_category'>): BallotSlot[] {
-  return categoryGroups(config).flatMap(({ name: group, subcategories }) =>
-    subcategories.flatMap((subcategory) =>
-      Array.from({ length: config.votes_per_category }, (_, i) => ({ group, subcategory, slot: i + 1, name: slotName(group, subcategory, i + 1) })),
-    ),
-  );
+  return slotGroups(config).flatMap((group) => group.subcategories.flatMap((subcategory) => subcategory.slots));
+}
+
+/**
+ * Finds a slot's place among ballotSlots(config) by group, sub-category and slot number:
+ * undefined for a slot this ballot does not have (past votes_per_category, or of a
+ * sub-category no longer configured). Two map look-ups, no key built: the export calls it for
+ * every stored nomination.
+ */
+export function slotPlaces(
+  config: Pick<SurveyConfig, 'categories' | 'votes_per_category'>,
+): (group: string, subcategory: string, slot: number) => number | undefined {
+  const places = new Map<string, Map<string, number[]>>();
+  ballotSlots(config).forEach(({ group, subcategory }, i) => {
+    let bySubcategory = places.get(group);
+    if (!bySubcategory) places.set(group, (bySubcategory = new Map()));
+    let slots = bySubcategory.get(subcategory);
+    if (!slots) bySubcategory.set(subcategory, (slots = []));
+    slots.push(i);
+  });
+  return (group, subcategory, slot) => places.get(group)?.get(subcategory)?.[slot - 1];
 }
 
 /** The advertisement image URLs configured for one category group. */

@@ -4,7 +4,7 @@ import { create, StructError, type Struct } from 'superstruct';
 import { parse, YAMLParseError } from 'yaml';
 import { SurveyConfig, SiteConfig, Prepopulation, PERSON_ROSTER_KEYS, type PersonValues } from './config.struct.ts';
 import { ConfigError, toProblems, type Problem } from './errors.ts';
-import { ADS_GROUP, allFields } from './layout.ts';
+import { ADS_GROUP, allFields, ballotSlots } from './layout.ts';
 import { SECRET_ADVICE, secretWeakness } from './secrets.ts';
 
 /** A survey as loaded from its folder: its slug, folder and validated configuration. */
@@ -83,7 +83,7 @@ function crossCheck(config: SurveyConfig): Problem[] {
       message: `must name a field of the layout that holds the voter's region when the rule is ${region.rule}${region.voter_field ? `; there is no field "${region.voter_field}"` : ''}`,
     });
   }
-  if (config.vote_requirement > groups.reduce((n, g) => n + (config.categories[g] as string[]).length, 0) * config.votes_per_category + config.write_in_limit) {
+  if (config.vote_requirement > ballotSlots(config).length + config.write_in_limit) {
     problems.push({ path: 'vote_requirement', message: 'is more than the ballot has places for votes' });
   }
   return problems;

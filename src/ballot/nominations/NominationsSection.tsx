@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
 import type { FieldDef } from '../../survey/field.struct.ts';
 import type { PublicSurvey } from '../../survey/public.ts';
-import { slotName } from '../../survey/ballot-keys.ts';
-import { adsFor, categoryGroups } from '../../survey/layout.ts';
+import { adsFor, slotGroups } from '../../survey/layout.ts';
 import { searchSettings } from '../../search/settings.ts';
 import { configureSearch } from '../../search/suggestions.ts';
 import { NominationInput } from './NominationInput.tsx';
@@ -24,11 +23,10 @@ interface Props {
 export function NominationsSection({ field, survey, adSizes = {} }: Props) {
   useEffect(() => configureSearch(searchSettings(survey)), [survey]);
   const headingId = `field-${field.name}-title`;
-  const slots = SLOT_PLACEHOLDERS.slice(0, survey.votes_per_category);
   return (
     <section className={`field field-nomination nominations ${field.class ?? ''}`} aria-labelledby={headingId}>
       <h2 id={headingId}>{field.label ?? 'Nominations'}</h2>
-      {categoryGroups(survey).map((group) => (
+      {slotGroups(survey).map((group) => (
         <section key={group.name} className="nomination-group" aria-labelledby={`${headingId}-${slug(group.name)}`}>
           <h3 id={`${headingId}-${slug(group.name)}`}>{group.name}</h3>
           {adsFor(survey, group.name).map((src) => (
@@ -38,15 +36,15 @@ export function NominationsSection({ field, survey, adSizes = {} }: Props) {
             </figure>
           ))}
           {group.subcategories.map((subcategory) => (
-            <fieldset key={subcategory} className="subcategory">
-              <legend>{subcategory}</legend>
+            <fieldset key={subcategory.name} className="subcategory">
+              <legend>{subcategory.name}</legend>
               <div className="slots">
-                {slots.map((placeholder, i) => (
+                {subcategory.slots.map(({ slot, name }) => (
                   <NominationInput
-                    key={placeholder}
-                    slot={slotName(group.name, subcategory, i + 1)}
-                    label={`${subcategory}, ${placeholder}`}
-                    placeholder={placeholder}
+                    key={name}
+                    slot={name}
+                    label={`${subcategory.name}, ${SLOT_PLACEHOLDERS[slot - 1]}`}
+                    placeholder={SLOT_PLACEHOLDERS[slot - 1]}
                   />
                 ))}
               </div>

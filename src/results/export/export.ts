@@ -3,7 +3,7 @@ import type { Database } from '../../server/db/schema.ts';
 import type { ReservationRow } from '../../server/db/reservations.table.ts';
 import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
-import { allFields, ballotSlots } from '../../survey/layout.ts';
+import { allFields, ballotSlots, slotPlaces } from '../../survey/layout.ts';
 import { exportColumns, isKind } from '../../survey/fields.ts';
 import { categoryKey } from '../../survey/ballot-keys.ts';
 import { decisionKey, writeInDecisionsInForce } from '../writeins/write-in-decisions.repository.ts';
@@ -122,12 +122,8 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
     );
   }
 
-  // Each slot's place among the slot columns, by group, sub-category and slot: found without building a key per nomination.
-  const slotAt = new Map<string, Map<string, number>>();
-  slots.forEach(({ group, subcategory, slot }, i) => {
-    if (!slotAt.has(group)) slotAt.set(group, new Map());
-    if (slot === 1) slotAt.get(group)!.set(subcategory, i);
-  });
+  // Each slot's place among the slot columns; a stored slot the survey no longer has gets no column.
+  const slotAt = slotPlaces(config);
   const reservationsOf = (ballot: BallotRow) =>
     childRows<[string, string, string | null, string | null, ReservationRow['status']]>(ballot.children.reservations).map(
       ([field, kind, tile, custom_text, status]): ReservationRow => ({ ballot_id: ballot.id, field, kind, tile, custom_text, status }),
@@ -159,11 +155,11 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
     const slotsFrom = cells.length;
     cells.length += slots.length * 2;
     for (const [group, subcategory, slot, id] of nominationRows(ballot.children.nominations)) {
-      const first = slotAt.get(group)?.get(subcategory);
-      if (first === undefined || slot < 1 || slot > config.votes_per_category) continue;
-      cells[slotsFrom + (first + slot - 1) * 2] = id;
+      const at = slotAt(group, subcategory, slot);
+      if (at === undefined) continue;
+      cells[slotsFrom + at * 2] = id;
       // An id off the list (the tally excludes it as not_on_list) says so where its name would be.
-      cells[slotsFrom + (first + slot - 1) * 2 + 1] = names.get(id) ?? NOT_ON_LIST;
+      cells[slotsFrom + at * 2 + 1] = names.get(id) ?? NOT_ON_LIST;
     }
     const writeIns = childRows<[string, string, string]>(ballot.children.writeIns);
     for (let i = 0; i < writeInColumns; i++) {

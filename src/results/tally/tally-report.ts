@@ -1,5 +1,5 @@
 import type { SurveyConfig } from '../../survey/config.struct.ts';
-import { categoryGroups } from '../../survey/layout.ts';
+import { ballotCategories } from '../../survey/layout.ts';
 import { csvLine } from '../export/csv.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
 import { BASE_REASONS, DEFAULT_TALLY, EXCLUSION_REASONS, reasonText } from './rules.ts';
@@ -75,7 +75,7 @@ export function rankTally(
   threshold?: Threshold,
 ): SubcategoryResult[] {
   const rules = tally.rules ?? config.tally ?? DEFAULT_TALLY;
-  const order = categoryGroups(config).flatMap(({ name, subcategories }) => subcategories.map((sub) => `${name}\u0000${sub}`));
+  const order = ballotCategories(config).map(({ group, subcategory }) => `${group}\u0000${subcategory}`);
   const bySub = new Map<string, TallyRow[]>(order.map((key) => [key, []]));
   for (const row of tally.rows) {
     const key = `${row.group}\u0000${row.subcategory}`;

@@ -4,7 +4,7 @@ import type { Database } from '../../server/db/schema.ts';
 import type { WriteInDecisionRow } from '../../server/db/write-in-decisions.table.ts';
 import type { SurveyConfig } from '../../survey/config.struct.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
-import { categoryGroups } from '../../survey/layout.ts';
+import { ballotCategories } from '../../survey/layout.ts';
 import { categoryKey } from '../../survey/ballot-keys.ts';
 import { decisionKey, recordWriteInDecision, writeInDecisionsInForce } from './write-in-decisions.repository.ts';
 import { uuidv7 } from '../../server/ids.ts';
@@ -114,13 +114,13 @@ export async function resolveWriteIn(
 ): Promise<WriteInDecisionRow[]> {
   const key = nameKey(request.name);
   if (!key) throw new OperatorError(`The write-in name "${request.name}" has no letters to match.`);
-  const categories = categoryGroups(config).flatMap(({ name, subcategories }) => subcategories.map((subcategory) => ({ group: name, subcategory })));
+  const categories = ballotCategories(config);
   let wanted = categories;
   if (request.category !== undefined) {
-    wanted = categories.filter(({ group, subcategory }) => categoryKey(group, subcategory) === request.category!.trim());
+    wanted = categories.filter((category) => category.key === request.category!.trim());
     if (!wanted.length)
       throw new OperatorError(
-        `"${request.category}" is not a category of ${config.project_id}; the categories are ${categories.map((c) => categoryKey(c.group, c.subcategory)).join(', ')}.`,
+        `"${request.category}" is not a category of ${config.project_id}; the categories are ${categories.map((c) => c.key).join(', ')}.`,
       );
   }
   const groups = (await writeInGroups(db, config, [], 0)).filter(
