@@ -1,8 +1,9 @@
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
-import type { BallotInput } from '../survey/ballot-input.ts';
+import { textOf, type BallotInput } from '../survey/ballot-input.ts';
 import { AFFIRM_NAME, customReservationName, otherAnswerName, writeInNames } from '../survey/ballot-keys.ts';
 import { fieldRow, isKind } from '../survey/fields.ts';
 import { allFields } from '../survey/layout.ts';
+import { voterAnswers, voterFields, type VoterSurvey } from '../survey/voter.ts';
 import { $affirmed } from './fields/answers.ts';
 import { $answers, $files, type Answer } from './fields/answers.ts';
 import { $nominations, $nomineeNames } from './nominations/nominations.ts';
@@ -53,18 +54,11 @@ export function ballotEntries(input: BallotInput): Array<[string, string | File]
 
 /**
  * The error-reporting user of SPEC.md §3: the ballot's key as id (never the personal secret,
- * which opens the ballot), the first email field, and the name fields joined in layout order.
+ * which opens the ballot), and the voter's email and name as the tally reads them (voterAnswers).
  */
-export function voterOf(input: BallotInput, survey: Pick<BallotSurvey, 'layout'>, key: string): { id: string; email?: string; name?: string } {
-  const fields = allFields(survey.layout);
-  const text = (name: string) => (typeof input[name] === 'string' ? (input[name] as string).trim() : '');
-  const email = fields.find((field) => fieldRow(field).email);
-  const name = fields
-    .filter((field) => field.type === 'text' && /(^|-)name($|-)/.test(field.name))
-    .map((field) => text(field.name))
-    .filter(Boolean)
-    .join(' ');
-  return { id: key, email: (email && text(email.name)) || undefined, name: name || undefined };
+export function userOf(input: BallotInput, survey: VoterSurvey, key: string): { id: string; email?: string; name?: string } {
+  const voter = voterAnswers(voterFields(survey), (name) => textOf(input[name]));
+  return { id: key, email: voter.email || undefined, name: voter.name || undefined };
 }
 
 /** Empties the whole ballot, as a fresh page shows it: after a submit, or when the voter clears their answers. */

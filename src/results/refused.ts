@@ -8,7 +8,7 @@ import type { PersonValues } from '../survey/config.struct.ts';
 import { formDataToBallot } from '../survey/ballot-input.ts';
 import { withReadOnlyValues } from '../survey/read-only.ts';
 import { ballotParts } from '../survey/ballot-parts.ts';
-import { allFields } from '../survey/layout.ts';
+import { voterFields } from '../survey/voter.ts';
 import { DEMO_SECRET } from '../survey/link.ts';
 import { personOf } from '../survey/secrets.ts';
 import { AlreadySubmittedError, storeBallot } from '../server/intake/ballots.repository.ts';
@@ -23,12 +23,12 @@ const partsOf = (row: RefusedBallotRow) => JSON.parse(row.fields) as Array<[stri
 
 /**
  * A survey's refused ballots as CSV: id, when, the refusal's code and problems, the voter's
- * email (the first email field's answer), file names, the admission if any, then one column
+ * email (the answer to the voter's email field, voterFields), file names, the admission if any, then one column
  * per form-data name the ballots carry (repeated names joined by " | ").
  */
 export async function refusedCsv(db: Kysely<Database>, survey: LoadedSurvey): Promise<string> {
   const rows = await refusedBallots(db, survey.config.project_id);
-  const emailField = allFields(survey.config.layout).find((field) => field.type === 'email')?.name;
+  const emailField = voterFields(survey.config).email;
   const names: string[] = [];
   for (const row of rows) for (const [name] of partsOf(row)) if (!names.includes(name)) names.push(name);
   let out = csvLine([...FIXED_COLUMNS, ...names]);

@@ -1,7 +1,7 @@
 import { apiUrl } from '../../survey/api-url.ts';
 import { isVoteRequirement, voteRequirementMessage } from '../../survey/vote-requirement.ts';
 import type { BallotSurvey } from '../../survey/ballot.struct.ts';
-import { ballotEntries, collectBallot, voterOf } from '../ballot.ts';
+import { ballotEntries, collectBallot, userOf } from '../ballot.ts';
 import { ballotSummary } from '../../survey/ballot-input.ts';
 import { $link } from '../link.ts';
 import { keepBallot, forgetBallot, reportOnce, retryLater, sendBallot, type QueuedBallot } from './outbox.ts';
@@ -24,6 +24,8 @@ export interface SubmitSurvey {
   project_id: string;
   project_type: string;
   google_sheet_title?: string;
+  /** The fields whose answers name the voter in an error report, when the survey sets them (voterFields). */
+  name_fields?: string[];
 }
 export { $submitted } from './submit-state.ts';
 
@@ -75,7 +77,7 @@ export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise
   if (isFinal(verdict) && kept) await forgetBallot(ballot.key).catch(() => {});
   else if (kept) retryLater();
   // The report leaves before the page does (the thank-you page would cut it off), within REPORT_WAIT_MS.
-  const report = reportOnce(ballot, verdict, { ballot: ballotSummary(input), user: voterOf(input, survey, ballot.key), tags: { survey: survey.slug } }, kept);
+  const report = reportOnce(ballot, verdict, { ballot: ballotSummary(input), user: userOf(input, survey, ballot.key), tags: { survey: survey.slug } }, kept);
   await Promise.race([report, new Promise((resolve) => setTimeout(resolve, REPORT_WAIT_MS))]);
   const result: Delivery = deliveryOf(verdict, ballot.key) ?? { status: kept ? 'saved' : 'unsent', key: ballot.key };
   // The answers are done with once the ballot is in or on its way; a refused or lost one keeps them to try again.

@@ -6,7 +6,8 @@ import type { Nominee } from '../../survey/nominee.struct.ts';
 import { personOf } from '../../survey/secrets.ts';
 import { ballotPages } from '../ballots/ballot-pages.ts';
 import { licenseKey, nameKey } from '../tally/identity-keys.ts';
-import { voterFieldNames, voterFields, voterOf } from '../tally/voter.ts';
+import { voterFieldNames, voterFields } from '../../survey/voter.ts';
+import { voterOf } from '../tally/voter.ts';
 import type { SignalBallot } from './signals.ts';
 
 /** What reading the ballots for the signals needs besides the database. */

@@ -22,7 +22,8 @@ import {
   type Verdict,
   type Vote,
 } from './rules.ts';
-import { voterFieldNames, voterFields, voterOf, type Voter } from './voter.ts';
+import { voterFieldNames, voterFields } from '../../survey/voter.ts';
+import { voterOf, type Voter } from './voter.ts';
 import type { BallotPseudonymRow } from '../../server/db/ballot-pseudonyms.table.ts';
 import { pseudonym } from '../../server/tokens.ts';
 

@@ -11,7 +11,8 @@ import { pseudonym } from '../../server/tokens.ts';
 import { ballotPages, type FullBallot } from '../ballots/ballot-pages.ts';
 import { selfMatch, type Vote } from '../tally/rules.ts';
 import { nomineeFacts, votesOf } from '../tally/tally.ts';
-import { voterFields, voterOf } from '../tally/voter.ts';
+import { voterFields } from '../../survey/voter.ts';
+import { voterOf } from '../tally/voter.ts';
 import { answerNames } from '../../survey/fields.ts';
 
 /** What one step of a purge was given: the ballots of this page, the personal fields, whether to change anything. */

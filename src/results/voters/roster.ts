@@ -5,7 +5,7 @@ import { allFields } from '../../survey/layout.ts';
 import { answerStruct } from '../../survey/ballot-rules.ts';
 import { toProblems, type Problem } from '../../survey/errors.ts';
 import { emailKey } from '../tally/identity-keys.ts';
-import { voterFields } from '../tally/voter.ts';
+import { voterFields } from '../../survey/voter.ts';
 import { OperatorError } from '../operator-error.ts';
 import { isKind } from '../../survey/fields.ts';
 

@@ -3,7 +3,9 @@ import { create } from 'superstruct';
 import { SurveyConfig } from '../../../src/survey/config.struct.ts';
 import { ballotStruct, validateBallot } from '../../../src/survey/ballot.struct.ts';
 import { slotName, writeInNames } from '../../../src/survey/ballot-keys.ts';
-import { collectBallot, resetBallot } from '../../../src/ballot/ballot.ts';
+import { collectBallot, userOf, resetBallot } from '../../../src/ballot/ballot.ts';
+import type { FieldDef } from '../../../src/survey/field.struct.ts';
+import type { VoterSurvey } from '../../../src/survey/voter.ts';
 import { $answers, $files } from '../../../src/ballot/fields/answers.ts';
 import { $affirmed } from '../../../src/ballot/fields/answers.ts';
 import { $nominations } from '../../../src/ballot/nominations/nominations.ts';
@@ -67,5 +69,30 @@ describe('the ballot the browser sends, gathered from the stores', () => {
   test('a moved slider sends its option; an "Other" text without "Other" ticked stays behind', () => {
     $answers.set({ years: '6-10', tags: ['X'], 'tags[other-answer]': 'Left over' });
     expect(collectBallot(config)).toEqual({ years: '6-10', tags: ['X'] });
+  });
+});
+
+const text = (name: string): FieldDef => ({ name, type: 'text' });
+const nestedName: FieldDef = { name: 'name', type: 'nested', fields: [text('name-first'), text('name-middle'), text('name-last')] };
+const voterLayout: FieldDef[] = [text('medical-license'), { name: 'mail', type: 'email' }];
+
+describe("the page's error report names its user as the tally names the voter", () => {
+  test.each<[string, VoterSurvey, Record<string, string | string[]>, { email?: string; name?: string }]>([
+    [
+      'the demo layout: first, middle and last name, and the email',
+      { layout: [[nestedName], voterLayout] },
+      { 'name-first': 'Ana', 'name-last': 'Ferreira', mail: 'ana@example.org' },
+      { email: 'ana@example.org', name: 'Ana Ferreira' },
+    ],
+    [
+      'name_fields, which the page carries',
+      { layout: [[text('member-name')]], name_fields: ['member-name'] },
+      { 'member-name': 'M. Oyelaran' },
+      { name: 'M. Oyelaran' },
+    ],
+    ['nothing given: no email, no name', { layout: [[nestedName], voterLayout] }, {}, {}],
+    ['a list where a text belongs is no answer', { layout: [[text('full-name')]] }, { 'full-name': ['Ana', 'Bo'] }, {}],
+  ])('%s', (_name, survey, input, expected) => {
+    expect(userOf(input, survey, 'key-1')).toEqual({ id: 'key-1', email: undefined, name: undefined, ...expected });
   });
 });
