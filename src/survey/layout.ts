@@ -1,9 +1,15 @@
 import type { FieldDef } from './field.struct.ts';
-import type { SurveyConfig } from './config.struct.ts';
 import { categoryKey, slotName } from './ballot-keys.ts';
 
 /** The name of the category group that holds advertisement images per category (SPEC.md §3). */
 export const ADS_GROUP = 'ADS';
+
+/**
+ * A survey's categories as its file gives them: group name → its sub-categories, and under
+ * ADS_GROUP a group's name → its advertisement images. config.struct.ts checks them in this shape;
+ * the helpers here read them without importing the config's struct, which the browser does not load.
+ */
+export type CategoriesShape = Record<string, string[] | Record<string, string[]>>;
 
 /** Every field of a layout, nested subfields included, in reading order (nested parents excluded). */
 export function allFields(layout: FieldDef[][]): FieldDef[] {
@@ -11,7 +17,7 @@ export function allFields(layout: FieldDef[][]): FieldDef[] {
 }
 
 /** The category groups with their sub-categories, ADS left out. */
-export function categoryGroups(config: Pick<SurveyConfig, 'categories'>): Array<{ name: string; subcategories: string[] }> {
+export function categoryGroups(config: { categories: CategoriesShape }): Array<{ name: string; subcategories: string[] }> {
   return Object.entries(config.categories)
     .filter(([name]) => name !== ADS_GROUP)
     .map(([name, subcategories]) => ({ name, subcategories: subcategories as string[] }));
@@ -25,7 +31,7 @@ export interface BallotCategory {
 }
 
 /** Every sub-category of the ballot, group by group, in the configuration's order. */
-export function ballotCategories(config: Pick<SurveyConfig, 'categories'>): BallotCategory[] {
+export function ballotCategories(config: { categories: CategoriesShape }): BallotCategory[] {
   return categoryGroups(config).flatMap(({ name, subcategories }) =>
     subcategories.map((subcategory) => ({ group: name, subcategory, key: categoryKey(name, subcategory) })),
   );
@@ -40,7 +46,7 @@ export interface BallotSlot {
 }
 
 /** Every nomination slot of the ballot: group × sub-category × slot, in the order the page shows them. */
-export function ballotSlots(config: Pick<SurveyConfig, 'categories' | 'votes_per_category'>): BallotSlot[] {
+export function ballotSlots(config: { categories: CategoriesShape; votes_per_category: number }): BallotSlot[] {
   return categoryGroups(config).flatMap(({ name: group, subcategories }) =>
     subcategories.flatMap((subcategory) =>
       Array.from({ length: config.votes_per_category }, (_, i) => ({ group, subcategory, slot: i + 1, name: slotName(group, subcategory, i + 1) })),
@@ -49,6 +55,6 @@ export function ballotSlots(config: Pick<SurveyConfig, 'categories' | 'votes_per
 }
 
 /** The advertisement image URLs configured for one category group. */
-export function adsFor(config: Pick<SurveyConfig, 'categories'>, group: string): string[] {
+export function adsFor(config: { categories: CategoriesShape }, group: string): string[] {
   return (config.categories[ADS_GROUP] as Record<string, string[]> | undefined)?.[group] ?? [];
 }
