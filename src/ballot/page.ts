@@ -1,7 +1,7 @@
 import { $link, checkLink, type LinkSurvey } from './link.ts';
 import { $draft, deviceStorage, keepsSomethingOf, loadDrafts } from './drafts/draft-state.ts';
 import { $thanksInPlace } from './submit/submit-state.ts';
-import { sendKeptBallots } from './submit/outbox-db.ts';
+import { sendKeptBallots } from '../thanks/send-kept-ballots.ts';
 import { setAffirmed, setAnswer, setFile } from './fields/answers.ts';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
