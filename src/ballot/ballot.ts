@@ -11,6 +11,10 @@ import { $reservations } from './reservations/reservations.ts';
 import { $attempted, $touched } from './validation.ts';
 import { $writeIns } from './writeins/writeins.ts';
 
+// The ballot as a whole, one level above the topic stores it reads and empties, and beneath the page's
+// store (store.ts): the lazy ballot rules and the drafts and submit code import it, so it imports
+// none of them.
+
 /**
  * The ballot as it will be sent, gathered from every store under its form-data name
  * (src/survey/ballot-keys.ts): answers, files, nominations, write-ins, reservations, affirmation.

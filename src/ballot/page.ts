@@ -1,7 +1,8 @@
 import { $link, checkLink, type LinkSurvey } from './link.ts';
-import { $draft, deviceStorage, keepsSomethingOf, loadDrafts } from './drafts/draft-state.ts';
+import { $draft, deviceStorage, keepsSomethingOf } from './drafts/draft-state.ts';
+import { loadDeferred } from './store.ts';
 import { $thanksInPlace } from './submit/submit-state.ts';
-import { sendKeptBallots } from './submit/outbox-db.ts';
+import { sendKeptBallots } from '../thanks/send-kept-ballots.ts';
 import { setAffirmed, setAnswer, setFile } from './fields/answers.ts';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
@@ -37,7 +38,7 @@ export function startBallotPage(): void {
   // The drafts' code loads at once when this device keeps something of the survey (to put the
   // answers back), else as the voter starts, with the thank-you view an offline submit shows.
   const start = () =>
-    void loadDrafts().then((later) => {
+    void loadDeferred().then((later) => {
       later.startDrafts(survey);
       later.startThanksInPlace(document.getElementById('thank-you')!);
     });

@@ -10,7 +10,7 @@ let cached: { survey: BallotSurvey; taken: Taken; struct: ReturnType<typeof ball
 
 /**
  * Checks the ballot in the stores as the server will. Loaded on first need (a field left, or
- * a submit), so the rules' code stays out of the page's first load. The struct is built once
+ * a submit: loadChecks in store.ts), so the rules' code stays out of the page's first load. The struct is built once
  * per survey and taken list, not on every field the voter leaves.
  */
 export function checkBallot(survey: BallotSurvey, taken: Taken): CodedProblem[] {

@@ -5,7 +5,8 @@ import connectSearchBox from 'instantsearch.js/es/connectors/search-box/connectS
 import type { InsightsClient, SearchClient } from 'instantsearch.js';
 import type { SendEventForHits } from 'instantsearch.js/es/lib/utils/createSendEventForHits.js';
 import { HITS_PER_PAGE, type NomineeHit, type NomineeResult, type NomineeResults } from '../survey/nominee-search.ts';
-import type { NomineeSearchClient, SearchRequest } from './search-client.ts';
+import { createSearchClient, type NomineeSearchClient, type SearchRequest } from './search-client.ts';
+import type { SearchSettings } from './settings.ts';
 
 /** What one slot asks: the typed text, and the slot's ranking hint. */
 interface NomineeQuery {
@@ -104,7 +105,7 @@ const askedFor = new WeakMap<object, string>();
  * With an `insights` client (Algolia only), the Insights middleware sends the click and
  * conversion events of picks, under an anonymous token made for the page and kept in no cookie.
  */
-export function startNomineeSearch(indexName: string, backend: NomineeSearchClient, insights?: InsightsClient): NomineeSearch {
+function startNomineeSearch(indexName: string, backend: NomineeSearchClient, insights?: InsightsClient): NomineeSearch {
   const reportPicks = Boolean(insights && backend.insights);
   const search = new InstantSearch({
     indexName,
@@ -155,4 +156,15 @@ export function startNomineeSearch(indexName: string, backend: NomineeSearchClie
       sendEvent('conversion', hit as never, PICK_EVENT);
     },
   };
+}
+
+/**
+ * The page's one nominee search, loaded when a voter first focuses a nomination input: an
+ * InstantSearch instance over `client` (by default the backend the survey names), with
+ * Algolia Insights when that backend is Algolia.
+ */
+export async function createNomineeSearch(settings: SearchSettings, client?: NomineeSearchClient): Promise<NomineeSearch> {
+  const backend = client ?? (await createSearchClient(settings));
+  const insights = backend.insights ? (await import('search-insights')).default : undefined;
+  return startNomineeSearch(settings.indexName, backend, insights);
 }

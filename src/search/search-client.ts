@@ -1,7 +1,5 @@
 import { apiUrl } from '../survey/api-url.ts';
 import type { NomineeResults } from '../survey/nominee-search.ts';
-import { startNomineeSearch, type NomineeSearch } from './instant-search.ts';
-import { localSearchClient } from './local-client.ts';
 import type { SearchSettings } from './settings.ts';
 
 /** One query as InstantSearch hands it to a search client. */
@@ -37,6 +35,25 @@ export interface ClientOptions {
 }
 
 /**
+ * A search client with InstantSearch's interface that asks the survey API's own endpoint,
+ * which answers in Algolia's response shape from the survey's nominee file.
+ */
+function localSearchClient(url: string, fetcher: typeof fetch = fetch): NomineeSearchClient {
+  return {
+    async search(requests: SearchRequest[]) {
+      const response = await fetcher(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ requests }),
+        credentials: 'omit',
+      });
+      if (!response.ok) throw new Error(`nominee search answered ${response.status}`);
+      return (await response.json()) as NomineeResults;
+    },
+  };
+}
+
+/**
  * The one place that decides which backend answers: Algolia's lite client when the survey
  * names an Algolia index, else the survey API's endpoint. Algolia's code is fetched only then.
  */
@@ -52,15 +69,4 @@ export async function createSearchClient(settings: SearchSettings, options: Clie
   }
   const path = `/api/search/${encodeURIComponent(settings.projectId)}`;
   return localSearchClient(options.apiBase ? `${options.apiBase.replace(/\/$/, '')}${path}` : apiUrl(path));
-}
-
-/**
- * The page's one nominee search, loaded when a voter first focuses a nomination input: an
- * InstantSearch instance over `client` (by default the backend the survey names), with
- * Algolia Insights when that backend is Algolia.
- */
-export async function createNomineeSearch(settings: SearchSettings, client?: NomineeSearchClient): Promise<NomineeSearch> {
-  const backend = client ?? (await createSearchClient(settings));
-  const insights = backend.insights ? (await import('search-insights')).default : undefined;
-  return startNomineeSearch(settings.indexName, backend, insights);
 }

@@ -46,7 +46,7 @@ export function configureSearch(given: SearchSettings, load?: ClientLoader): voi
 export function prepareSearch(): Promise<NomineeSearch> {
   if (!settings) return Promise.reject(new Error('configureSearch() must run before a nomination input is used'));
   const given = settings;
-  search ??= import('./search-client.ts')
+  search ??= import('./instant-search.ts')
     .then(async ({ createNomineeSearch }) => createNomineeSearch(given, loader && (await loader(given))))
     .catch((error: unknown) => {
       search = undefined;

@@ -18,7 +18,7 @@ import {
   type Infer,
 } from 'superstruct';
 import { Layout, FieldName } from './field.struct.ts';
-import { ADS_GROUP } from './layout.ts';
+import { ADS_GROUP, type CategoriesShape } from './layout.ts';
 import { TallyConfig } from './tally.struct.ts';
 
 const Url = refine(string(), 'Url', (value) =>
@@ -44,7 +44,7 @@ const NomineeFileName = refine(string(), 'NomineeFileName', (value) =>
  * category name to the advertisement image URLs shown under that category.
  */
 const Categories = refine(
-  dynamic<Record<string, string[] | Record<string, string[]>>>((value) => {
+  dynamic<CategoriesShape>((value) => {
     const keys = value && typeof value === 'object' ? Object.keys(value) : [];
     const shape = Object.fromEntries(keys.map((key) => [key, key === ADS_GROUP ? record(string(), array(Url)) : nonempty(array(nonempty(string())))]));
     return object(shape) as never;

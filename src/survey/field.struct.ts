@@ -1,5 +1,5 @@
 import { array, boolean, enums, lazy, nonempty, number, object, optional, refine, string, type Describe, type Infer } from 'superstruct';
-import { FIELD_TABLE, hasOptions, type FieldTypeName } from './fields.ts';
+import { FIELD_TABLE, hasOptions, type FieldBasics, type FieldTypeName } from './fields.ts';
 import { isFieldName } from './ballot-keys.ts';
 
 /** Every kind of input a survey layout can place (SPEC.md §3): the names of the field table's rows. */
@@ -27,17 +27,14 @@ const Validation = object({
   accept: optional(array(string())),
 });
 
-/** The shape of one field definition, written out so that `nested` can hold fields again. */
-export interface FieldShape {
-  name: string;
-  type: FieldTypeName;
+/** The shape of one field definition, written out so that `nested` can hold fields again; its name, type and options are the field table's FieldBasics. */
+export interface FieldShape extends FieldBasics {
   label?: string;
   placeholder?: string;
   icon?: string;
   class?: string;
   disabled?: boolean;
   validation?: Infer<typeof Validation>;
-  options?: string[];
   html?: string;
   prepopulated?: boolean;
   /** Personal data: `purge-personal` removes the answer once the vote is over. */

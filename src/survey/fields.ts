@@ -1,4 +1,3 @@
-import type { FieldDef } from './field.struct.ts';
 import { customReservationName, otherAnswerName } from './ballot-keys.ts';
 
 /**
@@ -63,16 +62,26 @@ export const FIELD_TABLE = {
 /** A field type's name. */
 export type FieldTypeName = keyof typeof FIELD_TABLE;
 
+/**
+ * What the table's functions read of a field definition: its name, its type and its options.
+ * The whole definition (field.struct.ts's FieldShape) extends it, so the struct imports the table and not the other way round.
+ */
+export interface FieldBasics {
+  name: string;
+  type: FieldTypeName;
+  options?: string[];
+}
+
 /** The types of one kind, as a type: `TypesOfKind<'reservation'>` is `'faces' | 'asktheexpert'`. */
 export type TypesOfKind<K extends FieldKind> = { [T in FieldTypeName]: (typeof FIELD_TABLE)[T]['kind'] extends K ? T : never }[FieldTypeName];
 
 /** The row of a field's type. */
-export function fieldRow(field: Pick<FieldDef, 'type'>): FieldTypeRow {
+export function fieldRow(field: Pick<FieldBasics, 'type'>): FieldTypeRow {
   return FIELD_TABLE[field.type];
 }
 
 /** True when a field is of the given kind; narrows its type to the types of that kind. */
-export function isKind<K extends FieldKind>(field: FieldDef, kind: K): field is FieldDef & { type: TypesOfKind<K> } {
+export function isKind<F extends FieldBasics, K extends FieldKind>(field: F, kind: K): field is F & { type: TypesOfKind<K> } {
   return FIELD_TABLE[field.type].kind === kind;
 }
 
@@ -88,7 +97,7 @@ export function hasOptions(type: FieldTypeName): boolean {
 }
 
 /** True for a field whose ticked 'Other' option comes with the voter's text under its other-answer name. */
-export function asksOtherText(field: FieldDef): boolean {
+export function asksOtherText(field: FieldBasics): boolean {
   return fieldRow(field).value === 'choices' && Boolean(field.options?.includes('Other'));
 }
 
@@ -98,12 +107,12 @@ export function optionAtPosition(options: readonly string[], value: string): str
 }
 
 /** The names a field's answers are stored and exported under: its own, and for a multiple choice the 'Other' text's. */
-export function answerNames(field: FieldDef): string[] {
+export function answerNames(field: FieldBasics): string[] {
   return fieldRow(field).value === 'choices' ? [field.name, otherAnswerName(field.name)] : [field.name];
 }
 
 /** The form-data names a field of the ballot may send: see ballot-keys.ts. */
-export function formNames(field: FieldDef): string[] {
+export function formNames(field: FieldBasics): string[] {
   const { kind, value } = fieldRow(field);
   if (kind === 'static' || kind === 'group' || kind === 'nomination') return [];
   if (value === 'tile') return [field.name, customReservationName(field.name)];
@@ -115,7 +124,7 @@ export function formNames(field: FieldDef): string[] {
  * reservation's tile (or own text), its status and its outcome; a file's name and stored
  * name. The nominations section's columns are its slots and write-ins (see `ballotSlots`).
  */
-export function exportColumns(field: FieldDef): string[] {
+export function exportColumns(field: FieldBasics): string[] {
   switch (fieldRow(field).kind) {
     case 'answer':
       return answerNames(field);

@@ -1,9 +1,15 @@
 import type { FieldDef } from './field.struct.ts';
-import type { SurveyConfig } from './config.struct.ts';
 import { categoryKey, slotName } from './ballot-keys.ts';
 
 /** The name of the category group that holds advertisement images per category (SPEC.md §3). */
 export const ADS_GROUP = 'ADS';
+
+/**
+ * A survey's categories as its file gives them: group name → its sub-categories, and under
+ * ADS_GROUP a group's name → its advertisement images. config.struct.ts checks them in this shape;
+ * the helpers here read them without importing the config's struct, which the browser does not load.
+ */
+export type CategoriesShape = Record<string, string[] | Record<string, string[]>>;
 
 /** Every field of a layout, nested subfields included, in reading order (nested parents excluded). */
 export function allFields(layout: FieldDef[][]): FieldDef[] {
@@ -11,7 +17,7 @@ export function allFields(layout: FieldDef[][]): FieldDef[] {
 }
 
 /** The category groups with their sub-categories, ADS left out. */
-export function categoryGroups(config: Pick<SurveyConfig, 'categories'>): Array<{ name: string; subcategories: string[] }> {
+export function categoryGroups(config: { categories: CategoriesShape }): Array<{ name: string; subcategories: string[] }> {
   return Object.entries(config.categories)
     .filter(([name]) => name !== ADS_GROUP)
     .map(([name, subcategories]) => ({ name, subcategories: subcategories as string[] }));
@@ -25,7 +31,7 @@ export interface BallotCategory {
 }
 
 /** Every sub-category of the ballot, group by group, in the configuration's order. */
-export function ballotCategories(config: Pick<SurveyConfig, 'categories'>): BallotCategory[] {
+export function ballotCategories(config: { categories: CategoriesShape }): BallotCategory[] {
   return categoryGroups(config).flatMap(({ name, subcategories }) =>
     subcategories.map((subcategory) => ({ group: name, subcategory, key: categoryKey(name, subcategory) })),
   );
@@ -39,6 +45,9 @@ export interface BallotSlot {
   name: string;
 }
 
+/** What the slots are made of: the categories and the slots per sub-category. */
+export type SlotConfig = { categories: CategoriesShape; votes_per_category: number };
+
 /** A category group with its sub-categories, each with its nomination slots, as the nominations section shows them. */
 export interface SlotGroup {
   name: string;
@@ -50,7 +59,7 @@ export interface SlotGroup {
  * sub-category, numbered from 1. The one place a ballot's slots are made: the nominations
  * section draws these, and every other side reads them flat (ballotSlots, slotPlaces).
  */
-export function slotGroups(config: Pick<SurveyConfig, 'categories' | 'votes_per_category'>): SlotGroup[] {
+export function slotGroups(config: SlotConfig): SlotGroup[] {
   return categoryGroups(config).map(({ name: group, subcategories }) => ({
     name: group,
     subcategories: subcategories.map((subcategory) => ({
@@ -61,7 +70,7 @@ export function slotGroups(config: Pick<SurveyConfig, 'categories' | 'votes_per_
 }
 
 /** Every nomination slot of the ballot: group × sub-category × slot, in the order the page shows them. */
-export function ballotSlots(config: Pick<SurveyConfig, 'categories' | 'votes_per_category'>): BallotSlot[] {
+export function ballotSlots(config: SlotConfig): BallotSlot[] {
   return slotGroups(config).flatMap((group) => group.subcategories.flatMap((subcategory) => subcategory.slots));
 }
 
@@ -72,7 +81,7 @@ export function ballotSlots(config: Pick<SurveyConfig, 'categories' | 'votes_per
  * every stored nomination.
  */
 export function slotPlaces(
-  config: Pick<SurveyConfig, 'categories' | 'votes_per_category'>,
+  config: SlotConfig,
 ): (group: string, subcategory: string, slot: number) => number | undefined {
   const places = new Map<string, Map<string, number[]>>();
   ballotSlots(config).forEach(({ group, subcategory }, i) => {
@@ -86,6 +95,6 @@ export function slotPlaces(
 }
 
 /** The advertisement image URLs configured for one category group. */
-export function adsFor(config: Pick<SurveyConfig, 'categories'>, group: string): string[] {
+export function adsFor(config: { categories: CategoriesShape }, group: string): string[] {
   return (config.categories[ADS_GROUP] as Record<string, string[]> | undefined)?.[group] ?? [];
 }

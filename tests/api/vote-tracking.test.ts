@@ -5,8 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { oneInstant, startApi, type Api, type Fields } from './helpers.ts';
-import { PEER_CHECK_BALLOTS } from '../support/peer-check-ballots.ts';
-import type { HandBallot } from '../support/results-db.ts';
+import { PEER_CHECK_BALLOTS, type HandBallot } from '../support/peer-check-ballots.ts';
 
 // Running a whole vote with the operator's commands, against the API's own database (SQLite or
 // PostgreSQL, as this project runs): roster → personal links → ballots with receipts →

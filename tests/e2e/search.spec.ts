@@ -55,9 +55,9 @@ test('loads the search code when a voter first focuses a nomination input, not w
   });
   await page.reload();
   await page.waitForLoadState('networkidle');
-  expect(scripts.some((path) => path.includes('search-client'))).toBe(false);
+  expect(scripts.some((path) => path.includes('instant-search'))).toBe(false);
   await slot(page, 'Pediatrics, First Nomination').focus();
-  await expect.poll(() => scripts.some((path) => path.includes('search-client'))).toBe(true);
+  await expect.poll(() => scripts.some((path) => path.includes('instant-search'))).toBe(true);
   // Without Algolia keys, Algolia's client is never fetched.
   expect(scripts.some((path) => /algolia|browser\./.test(path))).toBe(false);
 });
@@ -424,7 +424,7 @@ test('one search instance serves every slot: its code is fetched once, on first 
   });
   await page.reload();
   await page.waitForLoadState('networkidle');
-  const searchCode = () => scripts.filter((path) => path.includes('search-client'));
+  const searchCode = () => scripts.filter((path) => path.includes('instant-search'));
   expect(searchCode()).toEqual([]);
   await slot(page, 'Pediatrics, First Nomination').focus();
   await expect.poll(() => searchCode().length).toBe(1);

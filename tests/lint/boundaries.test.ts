@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The import boundaries of STYLE.md, as biome.jsonc states them, and its ban on focused and skipped
-// tests, each shown to fail: every case is a
-// one-line file written at the path it names, in a scratch project holding a copy of biome.jsonc,
+// The import boundaries of STYLE.md, as biome.jsonc states them, its ban on import circles, and its
+// ban on focused and skipped tests, each shown to fail: every case is a
+// short file written at the path it names (with, for a circle, the file it imports written beside it),
+// in a scratch project holding a copy of biome.jsonc,
 // linted by the project's Biome. A case with a `refused` message must draw exactly that
 // diagnostic; a case without one must draw none, so a rule that grows too wide fails here too.
 interface Case {
@@ -16,6 +17,12 @@ interface Case {
   source: string;
   /** The start of the message Biome must give, or nothing when the import is allowed. */
   refused?: string;
+  /**
+   * A second file written beside the case's own, for a rule about how two files import each other:
+   * both keep the names given (so each pair needs names of its own), and both must draw the same
+   * message, or none.
+   */
+  beside?: { file: string; source: string };
 }
 
 const ISLANDS = 'Islands never import each other';
@@ -29,6 +36,7 @@ const OPERATOR = "results/ is the operator's side, run by bin/";
 const PAGE = 'A page gathers data and hands it to a layout or component';
 const ENDPOINT = 'An endpoint stays thin';
 const ENDPOINT_SIDE = 'An endpoint imports server code and the domain';
+const CYCLE = 'This import is part of a cycle.';
 
 const cases: Case[] = [
   // a ballot component imports no island and nothing from server/ or results/
@@ -81,6 +89,30 @@ const cases: Case[] = [
   { file: 'src/pages/api/probe.ts', source: "import { x } from '../../results/tally/tally.ts';", refused: RESULTS },
   { file: 'src/pages/api/probe.ts', source: "import { x } from '../../server/search/search-reply.ts';" },
   { file: 'src/middleware.ts', source: "import { x } from './server/config.ts';" },
+  // no import circle, through a dynamic import() or types only as well; one way is fine
+  {
+    file: 'src/ballot/probe-a.ts',
+    source: "import { b } from './probe-b.ts';\nexport const a = () => b;",
+    beside: { file: 'src/ballot/probe-b.ts', source: "import { a } from './probe-a.ts';\nexport const b = () => a;" },
+    refused: CYCLE,
+  },
+  {
+    file: 'src/ballot/probe-c.ts',
+    source: "export const c = () => import('./submit/probe-d.ts');",
+    beside: { file: 'src/ballot/submit/probe-d.ts', source: "import { c } from '../probe-c.ts';\nexport const d = c;" },
+    refused: CYCLE,
+  },
+  {
+    file: 'src/survey/probe-e.ts',
+    source: "import type { F } from './probe-f.ts';\nexport type E = F[];",
+    beside: { file: 'src/survey/probe-f.ts', source: "import type { E } from './probe-e.ts';\nexport interface F {\n  e?: E;\n}" },
+    refused: CYCLE,
+  },
+  {
+    file: 'src/ballot/probe-g.ts',
+    source: "import { h } from './submit/probe-h.ts';\nexport const g = () => import('./submit/probe-h.ts').then(() => h);",
+    beside: { file: 'src/ballot/submit/probe-h.ts', source: 'export const h = 1;' },
+  },
   // no test is focused or skipped
   { file: 'tests/unit/probe.test.ts', source: "import { it } from 'vitest';\nit.only('runs alone', () => {});", refused: "Don't focus the test." },
   { file: 'tests/e2e/probe.spec.ts', source: "import { test } from '@playwright/test';\ntest.skip('never runs', () => {});", refused: "Don't disable tests." },
@@ -88,7 +120,7 @@ const cases: Case[] = [
 ];
 
 /** The rules these cases are about; the probes' other findings (their unused imports) are not. */
-const RULES = ['style/noRestrictedImports', 'suspicious/noFocusedTests', 'suspicious/noSkippedTests'];
+const RULES = ['style/noRestrictedImports', 'suspicious/noImportCycles', 'suspicious/noFocusedTests', 'suspicious/noSkippedTests'];
 
 const root = path.resolve(import.meta.dirname, '../..');
 const biome = path.join(root, 'node_modules/.bin/biome');
@@ -98,9 +130,9 @@ let scratch = '';
 const KEEP_NAME = new Set(['src/middleware.ts', 'src/ballot/islands.ts']);
 
 /** Where a case's file is written: its path with the case's number before the extension, so that cases sharing a path
- * stay apart; a file a rule names keeps its name. */
+ * stay apart; a file a rule names, or one of a pair that import each other by name, keeps its name. */
 function caseFile(c: Case, index: number): string {
-  if (KEEP_NAME.has(c.file)) return c.file;
+  if (KEEP_NAME.has(c.file) || c.beside) return c.file;
   const { dir, name, ext } = path.parse(c.file);
   return path.join(dir, `${name}-${index}${ext}`);
 }
@@ -111,10 +143,14 @@ const found = new Map<string, string[]>();
 beforeAll(() => {
   scratch = mkdtempSync(path.join(tmpdir(), 'boundaries-'));
   copyFileSync(path.join(root, 'biome.jsonc'), path.join(scratch, 'biome.jsonc'));
-  cases.forEach((c, index) => {
-    const file = path.join(scratch, caseFile(c, index));
+  const write = (name: string, source: string) => {
+    const file = path.join(scratch, name);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, `${c.source}\n`);
+    writeFileSync(file, `${source}\n`);
+  };
+  cases.forEach((c, index) => {
+    write(caseFile(c, index), c.source);
+    if (c.beside) write(c.beside.file, c.beside.source);
   });
   for (const d of lint(scratch).diagnostics) {
     if (RULES.some((rule) => d.category === `lint/${rule}`)) found.set(d.location.path, [...(found.get(d.location.path) ?? []), d.message]);
@@ -127,8 +163,8 @@ afterAll(() => {
 
 /** Biome's JSON report for the scratch project, linted with a copy of the project's configuration. */
 function lint(folder: string): { diagnostics: { category: string; message: string; location: { path: string } }[] } {
-  const rules = RULES.map((rule) => `--only=${rule}`);
-  const args = ['lint', '--vcs-enabled=false', '--reporter=json', '--max-diagnostics=none', ...rules, '.'];
+  // Every rule as configured, not `--only` these: a rule named with `--only` runs even where biome.jsonc turns it off.
+  const args = ['lint', '--vcs-enabled=false', '--reporter=json', '--max-diagnostics=none', '.'];
   try {
     return JSON.parse(execFileSync(biome, args, { cwd: folder, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
   } catch (error) {
@@ -137,16 +173,19 @@ function lint(folder: string): { diagnostics: { category: string; message: strin
   }
 }
 
-describe('STYLE.md import boundaries and whole test runs', () => {
+describe('STYLE.md import boundaries, no import circles, and whole test runs', () => {
   cases.forEach((c, index) => {
-    const title = `${c.file}: ${c.source.replace(/\n/g, ' ')} is ${c.refused ? 'refused' : 'allowed'}`;
+    const shown = (file: string, source: string) => `${file}: ${source.replace(/\n/g, ' ')}`;
+    const title = `${shown(c.file, c.source)}${c.beside ? `, beside ${shown(c.beside.file, c.beside.source)}` : ''} is ${c.refused ? 'refused' : 'allowed'}`;
     it(title, () => {
-      const messages = found.get(caseFile(c, index)) ?? [];
-      if (c.refused) {
-        expect(messages).toHaveLength(1);
-        expect(messages[0]).toContain(c.refused);
-      } else {
-        expect(messages).toEqual([]);
+      for (const file of [caseFile(c, index), ...(c.beside ? [c.beside.file] : [])]) {
+        const messages = found.get(file) ?? [];
+        if (c.refused) {
+          expect(messages, file).toHaveLength(1);
+          expect(messages[0]).toContain(c.refused);
+        } else {
+          expect(messages, file).toEqual([]);
+        }
       }
     });
   });

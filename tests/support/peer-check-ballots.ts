@@ -1,4 +1,14 @@
-import type { HandBallot } from './results-db.ts';
+/** A hand-built ballot of the peer-check survey: who, when, which link, which votes (tests/support/results-db.ts stores them). */
+export interface HandBallot {
+  at: string;
+  link?: 'public' | 'personal' | 'demo';
+  secret?: string;
+  answers?: Record<string, string>;
+  /** `Sub-category: id, id, …` in slot order. */
+  votes?: Record<string, string[]>;
+  writeIns?: Array<[name: string, subcategory: string]>;
+  faces?: string;
+}
 
 const carl = { 'name-first': 'Carl', 'name-last': 'Lee', email: 'carl@example.org', 'medical-license': 'MD-5000', 'medical-practice': 'Riverside Heart' };
 

@@ -9,7 +9,7 @@ import { uuidv7 } from '../../src/server/ids.ts';
 import { loadNominees } from '../../src/survey/nominee-file.ts';
 import { loadPrepopulation, loadSurvey } from '../../src/survey/loader.ts';
 import { resolveWriteIn, type Resolution } from '../../src/results/writeins/writeins.ts';
-import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS } from './peer-check-ballots.ts';
+import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS, type HandBallot } from './peer-check-ballots.ts';
 
 /** The test surveys of the API tests, peer-check among them. */
 export const FIXTURE_SURVEYS = path.resolve(import.meta.dirname, '../api/fixtures/surveys');
@@ -34,18 +34,6 @@ export async function scratchDatabase(): Promise<{ db: Kysely<Database>; file: s
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** A hand-built ballot of the peer-check survey: who, when, which link, which votes. */
-export interface HandBallot {
-  at: string;
-  link?: 'public' | 'personal' | 'demo';
-  secret?: string;
-  answers?: Record<string, string>;
-  /** `Sub-category: id, id, …` in slot order. */
-  votes?: Record<string, string[]>;
-  writeIns?: Array<[name: string, subcategory: string]>;
-  faces?: string;
 }
 
 /** Stores hand-built ballots as the API would, in the order given; returns their ids. */

@@ -7,9 +7,6 @@ export const $draft = atom<{ keeping: boolean; sentAt?: number }>({ keeping: fal
 export const DRAFT_PREFIX = 'peervote:draft:';
 export const SENT_PREFIX = 'peervote:sent:';
 
-/** Loads the drafts' code (with the submit flow's): at once when this device keeps something of the survey, else as the voter starts. */
-export { loadDeferred as loadDrafts } from '../submit/submit-state.ts';
-
 /** True when this device keeps a draft of the survey, or a mark of a ballot sent from it. */
 export function keepsSomethingOf(slug: string): boolean {
   try {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { $answers, setAnswer, type Answer } from './answers.ts';
-import { edit, touch } from '../validation.ts';
+import { edit, touch } from '../store.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
 import { FieldError, useShownProblems } from './FieldError.tsx';
 import { otherAnswerName } from '../../survey/ballot-keys.ts';

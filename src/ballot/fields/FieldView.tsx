@@ -1,7 +1,8 @@
 import { useStore } from '@nanostores/react';
 import type { ReactNode } from 'react';
 import { $answers, setAnswer, type Answer } from './answers.ts';
-import { $problems, edit, touch } from '../validation.ts';
+import { $problems } from '../validation.ts';
+import { edit, touch } from '../store.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
 import type { PersonValues } from '../../survey/config.struct.ts';
 import { isBlank } from '../../survey/ballot-input.ts';

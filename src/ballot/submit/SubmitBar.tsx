@@ -1,11 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
 import { $affirmed, setAffirmed } from '../fields/answers.ts';
-import { $ballotSurvey, loadChecks, touch } from '../validation.ts';
+import { clearMyAnswers, loadChecks, loadDeferred, submitBallot, touch } from '../store.ts';
 import { FieldError, useShownProblems } from '../fields/FieldError.tsx';
-import { $notice, $submission, loadDeferred } from './submit-state.ts';
+import { $notice, $submission } from './submit-state.ts';
 import { AFFIRM_NAME } from '../../survey/ballot-keys.ts';
-import { $draft, loadDrafts } from '../drafts/draft-state.ts';
+import { $draft } from '../drafts/draft-state.ts';
 
 /** The statement shown when a survey configures no affirmation points (SPEC.md §5). */
 const DEFAULT_AFFIRMATION = 'This is my one and only submission.';
@@ -35,8 +35,7 @@ export default function SubmitBar({ affirmationPoints }: Props) {
     form?.addEventListener('focusin', load, { once: true });
     const onSubmit = (event: SubmitEvent) => {
       event.preventDefault();
-      const survey = $ballotSurvey.get();
-      if (survey) void loadDeferred().then(({ submitBallot }) => submitBallot(survey));
+      void submitBallot();
     };
     // The submit flow's code loads as the voter starts on the ballot, so it is here if the connection drops.
     const preload = () => void loadDeferred().catch(() => undefined);
@@ -111,7 +110,7 @@ function DraftLine() {
       {draft.sentAt !== undefined && <p className="draft-sent">A ballot was already sent from this device on {day.format(draft.sentAt)}.</p>}
       <p>
         Your answers are saved on this device until you submit. Files are not kept.{' '}
-        <button type="button" className="button button-secondary button-small" onClick={() => void loadDrafts().then((drafts) => drafts.clearMyAnswers())}>
+        <button type="button" className="button button-secondary button-small" onClick={() => clearMyAnswers()}>
           Clear my answers
         </button>
       </p>

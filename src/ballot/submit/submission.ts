@@ -1,64 +1,23 @@
 import { apiUrl } from '../../survey/api-url.ts';
-import { isVoteRequirement, voteRequirementMessage } from '../../survey/vote-requirement.ts';
-import type { BallotSurvey } from '../../survey/ballot.struct.ts';
-import { ballotEntries, collectBallot, userOf } from '../ballot.ts';
 import { ballotSummary } from '../../survey/ballot-input.ts';
+import { isFinal } from '../../survey/ballot-answer.ts';
+import { ballotEntries, collectBallot, userOf } from '../ballot.ts';
+import { endDraft } from '../drafts/draft.ts';
 import { $link } from '../link.ts';
+import type { PageSurvey } from '../validation.ts';
 import { keepBallot, forgetBallot, reportOnce, retryLater, sendBallot, type QueuedBallot } from './outbox.ts';
 import { deliveryOf, recordDelivery, type Delivery } from './delivery.ts';
-import { $notice, $submission, $submitted, $thanksInPlace } from './submit-state.ts';
-import { isFinal } from '../../survey/ballot-answer.ts';
-import { endDraft } from '../drafts/draft.ts';
-import { $attempted, $failedSubmits, validateNow } from '../validation.ts';
-import { $voteCount, recountVotes } from '../writeins/writeins.ts';
-
-/** How long the not-enough-names notice stays (SPEC.md §9). */
-const NOTICE_MS = 5000;
+import { $submission, $submitted, $thanksInPlace } from './submit-state.ts';
 
 /** How long a failed submission's error report may hold up the way to the thank-you page. */
 const REPORT_WAIT_MS = 2000;
 
-/** What the submit flow needs of a survey besides its ballot rules. */
-export interface SubmitSurvey {
-  slug: string;
-  project_id: string;
-  project_type: string;
-  google_sheet_title?: string;
-  /** The fields whose answers name the voter in an error report, when the survey sets them (voterFields). */
-  name_fields?: string[];
-}
-export { $submitted } from './submit-state.ts';
-
-let noticeTimer: ReturnType<typeof setTimeout> | undefined;
-
-function showNotice(text: string): void {
-  clearTimeout(noticeTimer);
-  $notice.set(text);
-  noticeTimer = setTimeout(() => $notice.set(undefined), NOTICE_MS);
-}
-
 /**
- * The submit flow: check every field, then the vote count; keep the finished ballot on the
- * device; send it once; and go to the thank-you page whatever the answer (SPEC.md §4, §8).
+ * The submit flow once the ballot has passed its checks (submitBallot in src/ballot/store.ts runs
+ * them): keep the finished ballot on the device; send it once; and go to the thank-you page
+ * whatever the answer (SPEC.md §4, §8).
  */
-export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise<void> {
-  if ($submission.get() === 'submitting') return;
-  $submission.set('submitting');
-  $attempted.set(true);
-  recountVotes();
-  const problems = (await validateNow()).filter((problem) => !isVoteRequirement(problem));
-  if (problems.length > 0) {
-    $submission.set('idle');
-    // The error summary at the top of the ballot takes focus and links to each field.
-    $failedSubmits.set($failedSubmits.get() + 1);
-    return;
-  }
-  if ($voteCount.get() < survey.vote_requirement) {
-    $submission.set('idle');
-    showNotice(voteRequirementMessage(survey.vote_requirement));
-    return;
-  }
-
+export async function deliverBallot(survey: PageSurvey): Promise<void> {
   const input = collectBallot(survey);
   const secret = $link.get().secret;
   const ballot: QueuedBallot = {

@@ -1,10 +1,20 @@
 import { atom } from 'nanostores';
 import type { Delivery } from './delivery.ts';
 
+/** What the submit flow needs of a survey besides its ballot rules. */
+export interface SubmitSurvey {
+  slug: string;
+  project_id: string;
+  project_type: string;
+  google_sheet_title?: string;
+  /** The fields whose answers name the voter in an error report, when the survey sets them (voterFields). */
+  name_fields?: string[];
+}
+
 /** The submit button's state (SPEC.md §4). */
 export const $submission = atom<'idle' | 'submitting'>('idle');
 
-/** The red notice under the ballot, shown for NOTICE_MS. */
+/** The red notice under the ballot, shown for NOTICE_MS (src/ballot/store.ts). */
 export const $notice = atom<string | undefined>();
 
 /** How this page's submission ended, set just before the thank-you page opens (analytics listens to it). */
@@ -15,21 +25,6 @@ export const $submitted = atom<Delivery | undefined>();
  * the connection is down, so the thank-you page could not load either.
  */
 export const $thanksInPlace = atom(false);
-
-let deferred: Promise<typeof import('./deferred.ts')> | undefined;
-
-/**
- * Loads the submit flow's and the drafts' code (sending, the outbox, the delivery), once. The
- * page asks for it when the voter starts on the ballot, while it is online, and not with the
- * page's first load.
- */
-export function loadDeferred(): Promise<typeof import('./deferred.ts')> {
-  deferred ??= import('./deferred.ts').catch((error: unknown) => {
-    deferred = undefined;
-    throw error;
-  });
-  return deferred;
-}
 
 // Back to a page the browser kept whole after it left for the thank-you page: the button is ready again.
 if (typeof window !== 'undefined') {

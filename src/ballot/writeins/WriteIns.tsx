@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
 import { $writeInFocus, $writeIns, addWriteIn, recountVotes, removeWriteIn, updateWriteIn } from './writeins.ts';
-import { touch } from '../validation.ts';
+import { touch } from '../store.ts';
 import { FieldError, useShownProblems } from '../fields/FieldError.tsx';
 import { categoryKey, writeInNames } from '../../survey/ballot-keys.ts';
 

@@ -5,7 +5,8 @@ import type { Database } from '../../../src/server/db/schema.ts';
 import { tallySurvey, type Exclusion } from '../../../src/results/tally/tally.ts';
 import { rankTally, tallyCsv } from '../../../src/results/tally/tally-report.ts';
 import { personalFieldNames, purgePersonal } from '../../../src/results/voters/purge.ts';
-import { peerCheck, scratchDatabase, storeBallots, storePeerCheck, type HandBallot } from '../../support/results-db.ts';
+import { peerCheck, scratchDatabase, storeBallots, storePeerCheck } from '../../support/results-db.ts';
+import type { HandBallot } from '../../support/peer-check-ballots.ts';
 
 const { survey, nominees, prepopulation } = peerCheck();
 let scratch: Awaited<ReturnType<typeof scratchDatabase>>;

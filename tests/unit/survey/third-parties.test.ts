@@ -9,7 +9,7 @@ import { listenBallotEvents, type BallotEvent } from '../../../src/third-party/b
 import { $nominations, clearNominee, pickNominee } from '../../../src/ballot/nominations/nominations.ts';
 import { $writeIns, addWriteIn, updateWriteIn } from '../../../src/ballot/writeins/writeins.ts';
 import { $reservations, selectTile, setCustomReservation } from '../../../src/ballot/reservations/reservations.ts';
-import { $submitted } from '../../../src/ballot/submit/submission.ts';
+import { $submitted } from '../../../src/ballot/submit/submit-state.ts';
 import { slotName } from '../../../src/survey/ballot-keys.ts';
 
 const survey = (slug: string) => toPublicSurvey(slug, loadSurvey(slug).config);
