@@ -15,12 +15,18 @@ const MESSAGES: Record<LimitedAction, string> = {
   receipt: 'Too many receipt checks from this address. Please try again later.',
 };
 
+/** A client past its allowance: the sentence to tell it, and the seconds until its window turns over. */
+export interface LimitReached {
+  message: string;
+  retryAfter: number;
+}
+
 /**
  * Counts one request of a client for an action in the database (so every instance shares the
- * count) and answers 429 with Retry-After once the window's allowance is used up; undefined to go on.
+ * count); once the window's allowance is used up, what to tell the client; undefined to go on.
  * The client is the SHA-256 of its address with the action, so each action has its own count.
  */
-export async function rateLimited(action: LimitedAction, request: Request, connection: string | undefined, now: Date): Promise<Response | undefined> {
+export async function countAgainstLimit(action: LimitedAction, request: Request, connection: string | undefined, now: Date): Promise<LimitReached | undefined> {
   const config = serverConfig();
   const max = { ballot: config.rateLimitMax, search: config.searchRateLimitMax, link: config.linkRateLimitMax, receipt: config.receiptRateLimitMax }[action];
   if (max === 0) return undefined;
@@ -32,6 +38,11 @@ export async function rateLimited(action: LimitedAction, request: Request, conne
     .digest('hex');
   const { hits, resetAt } = await countRequest(db, client, now, config.rateLimitWindowMs);
   if (hits <= max) return undefined;
-  const retryAfter = String(Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)));
-  return refuse(429, 'rate_limited', MESSAGES[action], [], { 'Retry-After': retryAfter });
+  return { message: MESSAGES[action], retryAfter: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)) };
+}
+
+/** Counts one request as `countAgainstLimit` does and answers 429 with Retry-After once the allowance is used up; undefined to go on. */
+export async function rateLimited(action: LimitedAction, request: Request, connection: string | undefined, now: Date): Promise<Response | undefined> {
+  const reached = await countAgainstLimit(action, request, connection, now);
+  return reached && refuse(429, 'rate_limited', reached.message, [], { 'Retry-After': String(reached.retryAfter) });
 }

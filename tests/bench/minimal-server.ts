@@ -3,6 +3,7 @@
 // TypeScript as it is, stripping the types.
 import http from 'node:http';
 import { receiveBallot } from '../../src/server/intake/ballot-intake.ts';
+import { jsonReply } from '../../src/server/intake/ballot-post.ts';
 import { database } from '../../src/server/db/instance.ts';
 
 const port = Number(process.env.PORT ?? 4499);
@@ -16,7 +17,7 @@ const server = http.createServer(async (req, res) => {
       body: req.method === 'POST' ? (req as unknown as ReadableStream) : undefined,
       duplex: 'half',
     } as RequestInit);
-    const response = await receiveBallot(request, req.socket.remoteAddress);
+    const response = jsonReply(await receiveBallot(request, req.socket.remoteAddress));
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   } catch (error) {

@@ -1,5 +1,92 @@
+import { problemLine } from '../../survey/ballot-answer.ts';
+import { AFFIRM_NAME, fieldNameOf, parseSlotName, parseWriteInName } from '../../survey/ballot-keys.ts';
+import type { SurveyConfig } from '../../survey/config.struct.ts';
+import { allFields } from '../../survey/layout.ts';
+import { escapeHtml, plainPage } from '../html-page.ts';
+import { json, refuse } from '../http.ts';
+import { findSurvey, type ServerSurvey } from '../surveys.ts';
 import { receiveBallot } from './ballot-intake.ts';
-import { adaptClassicForm, classicAnswer, isClassicPost } from './classic-form.ts';
+import { adaptClassicForm, isClassicPost } from './classic-form.ts';
+import { outcomeStatus, type IntakeOutcome, type Refused, type TryLater } from './intake-outcome.ts';
+
+// The edge of the ballot intake: what became of a ballot, said in HTTP, as JSON for the islands
+// or as a redirect or a page for a form posted without JavaScript. Nothing inside the intake
+// builds a Response.
+
+/** The headers a ballot's reply carries, JSON or page alike. */
+function outcomeHeaders(outcome: IntakeOutcome): Record<string, string> {
+  if (outcome.kind === 'duplicate') return { 'Idempotent-Replayed': 'true' };
+  if (outcome.kind === 'try_later' && outcome.retryAfter !== undefined) return { 'Retry-After': String(outcome.retryAfter) };
+  // The rest of an oversized body is left unread, so the connection cannot carry another request.
+  if (outcome.kind === 'refused' && outcome.code === 'body_too_large') return { Connection: 'close' };
+  return {};
+}
+
+/** The JSON reply to a ballot: 201 with its receipt, or the API's one error shape with every offending field (docs/api.md). */
+export function jsonReply(outcome: IntakeOutcome): Response {
+  const headers = outcomeHeaders(outcome);
+  if (outcome.kind === 'stored' || outcome.kind === 'duplicate') return json(outcomeStatus(outcome), outcome.receipt, headers);
+  return refuse(outcomeStatus(outcome), outcome.code, outcome.message, outcome.kind === 'refused' ? outcome.problems : [], headers);
+}
+
+/** Where a voter's browser goes after a stored ballot: the survey's thank-you page, on the site's origin. */
+function thankYouAddress(slug: string, request: Request): string {
+  const origin = request.headers.get('origin');
+  const base = origin && origin !== 'null' ? origin : new URL(request.url).origin;
+  return `${base}/${encodeURIComponent(slug)}/thankyou`;
+}
+
+/** A problem's place in words the voter reads on the ballot: the field's label, a choice, a write-in; none for what is no part of the ballot. */
+function placeOf(path: string, config: SurveyConfig | undefined): string | undefined {
+  const slot = parseSlotName(path);
+  if (slot) return `${slot.subcategory}, choice ${slot.slot}`;
+  const writeIn = parseWriteInName(path);
+  if (writeIn) return `Write-in ${writeIn.index + 1}`;
+  if (path === AFFIRM_NAME) return 'Affirmation';
+  const field = config && allFields(config.layout).find((one) => one.name === fieldNameOf(path));
+  return field && (field.label ?? field.name);
+}
+
+/** What each kind of refusal tells the voter, above the list of problems. */
+function headline(outcome: Refused | TryLater): { title: string; text: string } {
+  if (outcome.code === 'already_submitted')
+    return { title: 'This ballot has been received already', text: 'A ballot has already been received for this personal link; the first one is kept.' };
+  if (outcome.code === 'expired') return { title: 'Survey form has expired!', text: 'Ballots are no longer taken. Your answers were kept for the organisers.' };
+  if (outcome.kind === 'try_later')
+    return {
+      title: 'Your ballot could not be sent just now',
+      text: 'Please go back and press Submit again in a few minutes: your answers are still in the form.',
+    };
+  return {
+    title: 'There is a problem',
+    text: 'Your ballot was not stored. Go back to the ballot with your browser’s Back button: your answers are still there. Then correct these and submit again:',
+  };
+}
+
+/**
+ * The reply a form posted without JavaScript gets instead of JSON: 303 to the thank-you page
+ * when the ballot was stored; otherwise a plain HTML page with the JSON reply's status and
+ * headers, the survey's title (`survey`: the one the query names, if any), the problems in the
+ * voter's words and the way back to the ballot (the browser keeps the answers).
+ */
+export function pageReply(outcome: IntakeOutcome, request: Request, survey: ServerSurvey | undefined): Response {
+  if (outcome.kind === 'stored' || outcome.kind === 'duplicate')
+    return new Response(null, { status: 303, headers: { Location: thankYouAddress(outcome.slug, request), 'Cache-Control': 'no-store' } });
+  const { title, text } = headline(outcome);
+  const lines = (outcome.kind === 'refused' ? outcome.problems : [])
+    .map((problem) => problemLine(problem, placeOf(problem.path, survey?.config)))
+    .filter((line) => line !== undefined);
+  const problems = lines.length ? `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>` : '';
+  const back = survey ? `<p><a class="button" href="/${encodeURIComponent(survey.slug)}/">Open a new ballot</a></p>` : '';
+  return plainPage({
+    status: outcomeStatus(outcome),
+    site: survey?.config.survey_title ?? 'Survey',
+    title,
+    text,
+    html: problems + back,
+    headers: outcomeHeaders(outcome),
+  });
+}
 
 /**
  * Answers `POST /api/survey`: 201 with a receipt, or a 4xx naming every offending field (see
@@ -7,6 +94,7 @@ import { adaptClassicForm, classicAnswer, isClassicPost } from './classic-form.t
  * page of problems.
  */
 export async function answerBallotPost(request: Request, clientAddress: string): Promise<Response> {
-  if (!isClassicPost(request)) return receiveBallot(request, clientAddress);
-  return classicAnswer(await receiveBallot(request, clientAddress, { adaptForm: adaptClassicForm }), request);
+  if (!isClassicPost(request)) return jsonReply(await receiveBallot(request, clientAddress));
+  const outcome = await receiveBallot(request, clientAddress, { adaptForm: adaptClassicForm });
+  return pageReply(outcome, request, findSurvey(new URL(request.url).searchParams.get('project_id') ?? ''));
 }

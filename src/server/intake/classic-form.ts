@@ -1,20 +1,9 @@
-import type { ApiErrorBody } from '../../survey/api-replies.ts';
-import { problemLine } from '../../survey/ballot-answer.ts';
-import { escapeHtml, plainPage, wantsPage } from '../html-page.ts';
+import { wantsPage } from '../html-page.ts';
 import type { SurveyConfig } from '../../survey/config.struct.ts';
-import {
-  AFFIRM_NAME,
-  IDEMPOTENCY_HEADER,
-  categoryKey,
-  fieldNameOf,
-  parseSlotName,
-  parseWriteInName,
-  writeInIndices,
-  writeInNames,
-} from '../../survey/ballot-keys.ts';
+import { IDEMPOTENCY_HEADER, categoryKey, parseSlotName, writeInIndices, writeInNames } from '../../survey/ballot-keys.ts';
 import { fieldRow, optionAtPosition } from '../../survey/fields.ts';
 import { allFields } from '../../survey/layout.ts';
-import { findSurvey, type ServerSurvey } from '../surveys.ts';
+import type { ServerSurvey } from '../surveys.ts';
 import { nomineeIndex } from '../search/nominees.ts';
 
 /**
@@ -71,56 +60,4 @@ export function classicFormAsBallot(form: FormData, config: Pick<SurveyConfig, '
 export function adaptClassicForm(form: FormData, survey: ServerSurvey): FormData {
   const nominees = survey.config.nominees ? nomineeIndex(survey) : undefined;
   return classicFormAsBallot(form, survey.config, (id) => nominees?.has(id) ?? false);
-}
-
-/** Where a voter's browser goes after a stored ballot: the survey's thank-you page, on the site's origin. */
-function thankYouAddress(slug: string, request: Request): string {
-  const origin = request.headers.get('origin');
-  const base = origin && origin !== 'null' ? origin : new URL(request.url).origin;
-  return `${base}/${encodeURIComponent(slug)}/thankyou`;
-}
-
-/** A problem's place in words the voter reads on the ballot: the field's label, a choice, a write-in; none for what is no part of the ballot. */
-function placeOf(path: string, config: SurveyConfig | undefined): string | undefined {
-  const slot = parseSlotName(path);
-  if (slot) return `${slot.subcategory}, choice ${slot.slot}`;
-  const writeIn = parseWriteInName(path);
-  if (writeIn) return `Write-in ${writeIn.index + 1}`;
-  if (path === AFFIRM_NAME) return 'Affirmation';
-  const field = config && allFields(config.layout).find((one) => one.name === fieldNameOf(path));
-  return field && (field.label ?? field.name);
-}
-
-/** What each kind of refusal tells the voter, above the list of problems. */
-function headline(status: number, body: ApiErrorBody): { title: string; text: string } {
-  if (body.error === 'already_submitted')
-    return { title: 'This ballot has been received already', text: 'A ballot has already been received for this personal link; the first one is kept.' };
-  if (body.error === 'expired') return { title: 'Survey form has expired!', text: 'Ballots are no longer taken. Your answers were kept for the organisers.' };
-  if (status === 429 || status >= 500)
-    return {
-      title: 'Your ballot could not be sent just now',
-      text: 'Please go back and press Submit again in a few minutes: your answers are still in the form.',
-    };
-  return {
-    title: 'There is a problem',
-    text: 'Your ballot was not stored. Go back to the ballot with your browser’s Back button: your answers are still there. Then correct these and submit again:',
-  };
-}
-
-/**
- * The answer a form post gets instead of JSON: 303 to the thank-you page when the ballot was
- * stored; otherwise a plain HTML page with the same status, the survey's title, the problems
- * in the voter's words and the way back to the ballot (the browser keeps the answers).
- */
-export async function classicAnswer(json: Response, request: Request): Promise<Response> {
-  const projectId = new URL(request.url).searchParams.get('project_id') ?? '';
-  const survey = findSurvey(projectId);
-  if (json.status === 201 && survey)
-    return new Response(null, { status: 303, headers: { Location: thankYouAddress(survey.slug, request), 'Cache-Control': 'no-store' } });
-  const body = (await json.json()) as ApiErrorBody;
-  const { title, text } = headline(json.status, body);
-  const lines = (body.problems ?? []).map((problem) => problemLine(problem, placeOf(problem.path, survey?.config))).filter((line) => line !== undefined);
-  const problems = lines.length ? `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>` : '';
-  const back = survey ? `<p><a class="button" href="/${encodeURIComponent(survey.slug)}/">Open a new ballot</a></p>` : '';
-  return plainPage({ status: json.status, site: survey?.config.survey_title ?? 'Survey', title, text, html: problems + back, headers: json.headers });
 }

@@ -1,5 +1,11 @@
+import type { Kysely } from 'kysely';
+import type { BallotReceipt } from '../../survey/api-replies.ts';
+import type { Database } from '../db/schema.ts';
 import type { IdempotencyKeyRow } from '../db/idempotency-keys.table.ts';
-import { json, refuse } from '../http.ts';
+import { claimIdempotencyKey, findIdempotencyKey } from './idempotency.repository.ts';
+import { refused, tryLater, type IntakeOutcome } from './intake-outcome.ts';
+
+const IN_PROGRESS = 'This ballot is still being received; try again in a moment.';
 
 /**
  * Reads the Idempotency-Key header: a Structured Fields string (`"…"`, as the IETF draft
@@ -13,21 +19,39 @@ export function readIdempotencyKey(request: Request): string | undefined | 'inva
 }
 
 /**
- * What to answer a request whose key is already known: the first answer again, 422 for the same
- * key with another body, 409 while the first request is still in flight; undefined when an
- * abandoned claim may be taken over.
+ * What becomes of a request whose key is already known: the first receipt again, a refusal of
+ * the same key with another body, try later while the first request is still in flight;
+ * undefined when an abandoned claim may be taken over. A key's row keeps the receipt its
+ * ballot's transaction wrote (ballots.repository.ts), the only answer a key is completed with.
  */
-export function answerForKnownKey(row: IdempotencyKeyRow, fingerprint: string, now: Date): Response | undefined {
+function knownKeyOutcome(row: IdempotencyKeyRow, fingerprint: string, now: Date, slug: string): IntakeOutcome | undefined {
   if (row.fingerprint !== fingerprint) {
-    return refuse(422, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different ballot.', [
+    return refused('idempotency_key_reused', 'This Idempotency-Key was already used for a different ballot.', [
       { path: 'Idempotency-Key', message: 'was sent before with another body; use a new key for a new ballot.' },
     ]);
   }
-  if (row.state === 'done' && row.response_body !== null) {
-    return json(row.response_status ?? 201, JSON.parse(row.response_body), { 'Idempotent-Replayed': 'true' });
-  }
-  if (row.locked_until > now.toISOString()) {
-    return refuse(409, 'request_in_progress', 'This ballot is still being received; try again in a moment.', [], { 'Retry-After': '1' });
-  }
+  if (row.state === 'done' && row.response_body !== null) return { kind: 'duplicate', slug, receipt: JSON.parse(row.response_body) as BallotReceipt };
+  if (row.locked_until > now.toISOString()) return tryLater('request_in_progress', IN_PROGRESS, 1);
   return undefined;
+}
+
+/** What becomes of a request whose key was seen before (see `knownKeyOutcome`); undefined for a new key, or one free to take over. */
+export async function earlierOutcome(db: Kysely<Database>, key: string, fingerprint: string, now: Date, slug: string): Promise<IntakeOutcome | undefined> {
+  const known = await findIdempotencyKey(db, key);
+  return known && knownKeyOutcome(known, fingerprint, now, slug);
+}
+
+/**
+ * Marks a key in flight before its ballot is stored, in a short transaction of its own so that a
+ * retry on another instance sees it. Undefined once claimed; else what the key's holder
+ * decides, or try later when another request took an abandoned claim over first.
+ */
+export async function claimKey(
+  db: Kysely<Database>,
+  claim: { key: string; fingerprint: string; now: Date; lockMs: number },
+  slug: string,
+): Promise<IntakeOutcome | undefined> {
+  const held = await claimIdempotencyKey(db, claim);
+  if (held === 'claimed') return undefined;
+  return knownKeyOutcome(held, claim.fingerprint, claim.now, slug) ?? tryLater('request_in_progress', IN_PROGRESS);
 }

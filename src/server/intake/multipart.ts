@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { formDataToBallot, type BallotInput } from '../../survey/ballot-input.ts';
 import { nulProblems, stripStrayControls } from '../../survey/control-characters.ts';
 import type { Problem } from '../../survey/errors.ts';
 
@@ -48,19 +47,17 @@ function cleanForm(form: FormData): FormData | Problem[] {
 }
 
 /**
- * Parses a multipart/form-data body into a ballot; 'malformed' for a body that is not one, and
- * the problems of the parts that hold a NUL character.
+ * Parses a multipart/form-data body into its parts, cleaned; 'malformed' for a body that is not
+ * one, and the problems of the parts that hold a NUL character.
  */
-export async function parseMultipart(body: Uint8Array, contentType: string): Promise<{ ballot: BallotInput; form: FormData } | 'malformed' | Problem[]> {
+export async function parseMultipart(body: Uint8Array, contentType: string): Promise<FormData | 'malformed' | Problem[]> {
   let form: FormData;
   try {
     form = await new Response(body as BodyInit, { headers: { 'Content-Type': contentType } }).formData();
   } catch {
     return 'malformed';
   }
-  const clean = cleanForm(form);
-  if (Array.isArray(clean)) return clean;
-  return { ballot: formDataToBallot(clean), form: clean };
+  return cleanForm(form);
 }
 
 /**

@@ -1,0 +1,64 @@
+import type { Struct } from 'superstruct';
+import { ballotStruct, validateBallot } from '../../survey/ballot.struct.ts';
+import { formDataToBallot, type BallotInput } from '../../survey/ballot-input.ts';
+import { ballotParts, type BallotParts } from '../../survey/ballot-parts.ts';
+import type { FieldDef } from '../../survey/field.struct.ts';
+import { allFields } from '../../survey/layout.ts';
+import { withReadOnlyValues } from '../../survey/read-only.ts';
+import { personOf } from '../../survey/secrets.ts';
+import type { ServerSurvey } from '../surveys.ts';
+import { checkFileContents, type CheckedFile } from './uploads.ts';
+import { refused, type Refused } from './intake-outcome.ts';
+
+const structs = new WeakMap<ServerSurvey, Struct<BallotInput, null>>();
+
+/**
+ * The ballot struct the server checks a survey's ballots with, built once per survey. Tiles the
+ * configuration marks taken are refused outright; tiles taken by other ballots are settled in
+ * the database, where a ballot that loses the race is kept with its reservation marked lost.
+ * A nominee id the list does not hold does not refuse the ballot: the voter's page may know a
+ * newer or older list than this process, so the ballot is stored and the tally excludes that
+ * one vote as `not_on_list`.
+ */
+function serverBallotStruct(survey: ServerSurvey): Struct<BallotInput, null> {
+  let struct = structs.get(survey);
+  if (!struct) {
+    struct = ballotStruct(survey.config);
+    structs.set(survey, struct);
+  }
+  return struct;
+}
+
+/** The survey's file fields by name. */
+function fileFields(survey: ServerSurvey): Map<string, FieldDef> {
+  return new Map(
+    allFields(survey.config.layout)
+      .filter((field) => field.type === 'file')
+      .map((field) => [field.name, field]),
+  );
+}
+
+/** A ballot that passed every check: the parts to store, and its files with the types their contents show. */
+export interface CheckedBallot {
+  parts: BallotParts<File>;
+  files: CheckedFile[];
+}
+
+/**
+ * Checks a ballot's parts against its survey: the personal link's read-only values in place of
+ * what was sent, then the ballot struct (the same the browser uses) and the contents of the
+ * files no rule has flagged yet. Every problem is listed in one refusal (422).
+ */
+export async function checkBallot(survey: ServerSurvey, secret: string | undefined, form: FormData): Promise<CheckedBallot | Refused> {
+  const ballot = withReadOnlyValues(survey.config.layout, personOf(survey.prepopulation, secret), formDataToBallot(form));
+  const problems = validateBallot(serverBallotStruct(survey), ballot);
+  const parts = ballotParts<File>(survey.config, ballot);
+  const flagged = new Set(problems.map((problem) => problem.path));
+  const files = await checkFileContents(
+    parts.files.filter((part) => !flagged.has(part.field)),
+    fileFields(survey),
+  );
+  problems.push(...files.problems);
+  if (problems.length) return refused('invalid_ballot', 'Some answers need another look.', problems);
+  return { parts, files: files.files };
+}

@@ -1,0 +1,76 @@
+import { DEMO_SECRET, isExpired, isLinkValid } from '../../survey/link.ts';
+import { formatBytes } from '../../survey/file-rules.ts';
+import { personOf } from '../../survey/secrets.ts';
+import type { BallotLink } from '../db/ballots.table.ts';
+import type { ServerConfig } from '../config.ts';
+import { findSurvey, type ServerSurvey } from '../surveys.ts';
+import { readIdempotencyKey } from './idempotency.ts';
+import { parseMultipart, readLimited } from './multipart.ts';
+import { refused, type Refused } from './intake-outcome.ts';
+
+// What a ballot post carries, checked before the ballot itself: the survey and link its query
+// names, and a body the API can read.
+
+const INVALID_LINK = 'Sorry, this link is invalid! Please use your custom link to access your survey form.';
+
+/** The survey a ballot is for and the kind of link it came by; the personal secret, for a personal link. */
+export interface BallotTarget {
+  survey: ServerSurvey;
+  link: BallotLink;
+  secret?: string;
+}
+
+/** A ballot's body, read: its parts, cleaned, and the Idempotency-Key it was sent with, if any. */
+export interface BallotBody {
+  form: FormData;
+  key: string | undefined;
+}
+
+/** The survey and link a ballot's query names, or the refusal of them (SPEC.md §5, expiry). */
+export function checkLink(query: URLSearchParams, now: Date): BallotTarget | Refused {
+  const projectId = query.get('project_id') ?? '';
+  const survey = findSurvey(projectId);
+  if (!survey) return refused('unknown_survey', 'There is no survey with this project id.', [{ path: 'project_id', message: 'names no survey.' }]);
+  const projectType = query.get('project_type');
+  if (projectType && projectType !== survey.config.project_type) {
+    return refused('bad_query', `This survey is of project type "${survey.config.project_type}".`, [
+      { path: 'project_type', message: `expected "${survey.config.project_type}".` },
+    ]);
+  }
+  if (isExpired(survey.config, now.getTime())) return refused('expired', 'Survey form has expired!');
+  const secret = query.get('secret')?.trim() || undefined;
+  if (!isLinkValid(survey.config, secret, (s) => personOf(survey.prepopulation, s) !== undefined)) {
+    return refused('invalid_link', INVALID_LINK, [
+      { path: 'secret', message: secret ? 'is not a valid personal link.' : 'is required: this survey is by personal link only.' },
+    ]);
+  }
+  const link: BallotLink = !secret ? 'public' : secret === DEMO_SECRET ? 'demo' : 'personal';
+  return { survey, link, secret: link === 'personal' ? secret : undefined };
+}
+
+/** The refusal of a body past BODY_SIZE_LIMIT. */
+function tooLarge(config: Pick<ServerConfig, 'bodySizeLimit'>): Refused {
+  return refused('body_too_large', `The ballot is larger than ${formatBytes(config.bodySizeLimit)}, the most the survey API accepts.`);
+}
+
+/**
+ * Reads a ballot's body: multipart/form-data, within the size limit (by Content-Length before
+ * a byte is read), well-formed, with a valid Idempotency-Key if any and no NUL character; or
+ * the refusal of it.
+ */
+export async function readBallot(request: Request, config: Pick<ServerConfig, 'bodySizeLimit'>): Promise<BallotBody | Refused> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) return refused('unsupported_media_type', 'Send the ballot as multipart/form-data.');
+  if (Number(request.headers.get('content-length') ?? 0) > config.bodySizeLimit) return tooLarge(config);
+  const key = readIdempotencyKey(request);
+  if (key === 'invalid')
+    return refused('bad_idempotency_key', 'The Idempotency-Key header must be a quoted string of 1 to 255 visible characters.', [
+      { path: 'Idempotency-Key', message: 'is not valid.' },
+    ]);
+  const body = await readLimited(request, config.bodySizeLimit);
+  if (body === 'too-large') return tooLarge(config);
+  const form = await parseMultipart(body, contentType);
+  if (form === 'malformed') return refused('malformed_body', 'The body is not well-formed multipart/form-data.');
+  if (Array.isArray(form)) return refused('invalid_text', 'Some answers hold a NUL character, which no text may hold.', form);
+  return { form, key };
+}

@@ -1,0 +1,63 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { ServerConfig } from '../config.ts';
+import { uuidv7 } from '../ids.ts';
+import { ballotCheckpoints, holdBallot } from '../request-hooks.ts';
+import { requestHashes } from './signals-salt.ts';
+import { AlreadySubmittedError, storeBallot } from './ballots.repository.ts';
+import { releaseIdempotencyKey } from './idempotency.repository.ts';
+import { removeFiles, storeFiles, type StoredFile } from './uploads.ts';
+import type { CheckedBallot } from './ballot-checks.ts';
+import type { BallotTarget } from './ballot-request.ts';
+import { refused, type Refused, type Stored } from './intake-outcome.ts';
+
+/** One checked ballot on its way into the database, with the request it came in. */
+export interface BallotToStore {
+  request: Request;
+  /** The connection's address, for the fraud signals' hashes. */
+  connection: string | undefined;
+  now: Date;
+  target: BallotTarget;
+  checked: CheckedBallot;
+  key: string | undefined;
+}
+
+/**
+ * Stores a checked ballot: its files under random names, then every row of it in one
+ * transaction, the key's receipt among them. On any failure the files are removed and the key
+ * let go, so that a retry may run; a personal link that has voted already is refused (409),
+ * any other failure thrown on.
+ */
+export async function storeChecked(db: Kysely<Database>, config: ServerConfig, ballot: BallotToStore): Promise<Stored | Refused> {
+  const { request, now, target, checked, key } = ballot;
+  const projectId = target.survey.config.project_id;
+  let files: StoredFile[] = [];
+  try {
+    await holdBallot(request);
+    files = await storeFiles(config.uploadsDir, checked.files);
+    const receipt = await storeBallot(
+      db,
+      {
+        id: uuidv7(now.getTime()),
+        projectId,
+        link: target.link,
+        personalSecret: target.secret ?? null,
+        createdAt: now,
+        parts: checked.parts,
+        uploads: files.map((file) => ({ id: file.id, field: file.field, original_name: file.originalName, content_type: file.contentType, size: file.size })),
+        idempotencyKey: key,
+        ...requestHashes(request, ballot.connection, config, projectId),
+      },
+      ballotCheckpoints(request),
+    );
+    return { kind: 'stored', slug: target.survey.slug, receipt };
+  } catch (error) {
+    await removeFiles(config.uploadsDir, files);
+    if (key) await releaseIdempotencyKey(db, key).catch(() => {});
+    if (error instanceof AlreadySubmittedError)
+      return refused('already_submitted', 'A ballot has already been received for this personal link; the first one is kept.', [
+        { path: 'secret', message: 'has already been used to vote.' },
+      ]);
+    throw error;
+  }
+}
