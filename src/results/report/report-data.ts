@@ -11,7 +11,7 @@ import type { BallotExclusionRow } from '../../server/db/ballot-exclusions.table
 import { methodologyText } from '../tally/methodology.ts';
 import { readPseudonymKey } from '../voters/pseudonym-key.ts';
 import { DEFAULT_TALLY, EXCLUSION_REASONS, reasonText, type ExclusionReason } from '../tally/rules.ts';
-import { SIGNAL_KINDS, SIGNAL_TEXT, type SignalCluster, type SignalKind } from '../signals/signals.ts';
+import { SIGNAL_KINDS, SIGNAL_TEXT, type SignalCluster, type SignalKind } from '../signals/signal-model.ts';
 import { tallySurvey, type Tally } from '../tally/tally.ts';
 import { rankTally, type SubcategoryResult } from '../tally/tally-report.ts';
 
