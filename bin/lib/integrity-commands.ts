@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { countBallots } from '../../src/results/ballots/ballot-pages.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
-import { OperatorError } from '../../src/results/operator-error.ts';
+import { OperatorError } from '../../src/results/operator.ts';
 import { detectSignals, signalBallots } from '../../src/results/signals/signals.ts';
 import { DEFAULT_THRESHOLDS, strength, type SignalCluster, type SignalThresholds } from '../../src/results/signals/signal-model.ts';
 import { ballotExclusions, excludeBallot, includeBallot } from '../../src/results/tally/exclusions.ts';

@@ -17,7 +17,7 @@ import { appendNominees, nomineesToAppend } from '../../src/results/writeins/nom
 import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/results/writeins/write-in-decisions.repository.ts';
 import { appendAudit, auditTrail, latestAudit } from '../../src/server/db/audit.repository.ts';
 import { confirmReservation, releaseReservation } from '../../src/results/reservations.ts';
-import { OperatorError } from '../../src/results/operator-error.ts';
+import { OperatorError } from '../../src/results/operator.ts';
 import { admitRefused, refusedCsv } from '../../src/results/refused.ts';
 import { readPseudonymKey } from '../../src/results/voters/pseudonym-key.ts';
 import { ballotExclusions } from '../../src/results/tally/exclusions.ts';

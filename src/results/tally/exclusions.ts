@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { BallotExclusionRow } from '../../server/db/ballot-exclusions.table.ts';
 import { appendAudit } from '../../server/db/audit.repository.ts';
-import { OperatorError } from '../operator-error.ts';
+import { OperatorError } from '../operator.ts';
 import type { OperatorExclusion } from './rules.ts';
 
 /** The ballots operators have excluded from a survey's count, by id, as the tally takes them. */

@@ -10,7 +10,7 @@ import { decisionKey, recordWriteInDecision, writeInDecisionsInForce } from './w
 import { uuidv7 } from '../../server/ids.ts';
 import { nameKey } from '../tally/identity-keys.ts';
 import { nameMatcher } from './fuzzy.ts';
-import { OperatorError } from '../operator-error.ts';
+import { OperatorError } from '../operator.ts';
 
 /** The write-ins of one name in one sub-category: how often, as which spellings, and what was decided. */
 export interface WriteInGroup {

@@ -9,7 +9,7 @@ import { csvCell, csvLine } from '../../../src/results/export/csv.ts';
 import { resolveWriteIn, writeInGroups } from '../../../src/results/writeins/writeins.ts';
 import { appendNominees, nomineesToAppend } from '../../../src/results/writeins/nominee-append.ts';
 import { confirmReservation, releaseReservation } from '../../../src/results/reservations.ts';
-import { OperatorError } from '../../../src/results/operator-error.ts';
+import { OperatorError } from '../../../src/results/operator.ts';
 import { writeInDecisionLog, writeInDecisionsInForce } from '../../../src/results/writeins/write-in-decisions.repository.ts';
 import { claimedTiles } from '../../../src/server/reservations/tile-claims.repository.ts';
 import { confirmedLabels } from '../../../src/server/reservations/decisions.repository.ts';
