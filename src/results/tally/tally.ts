@@ -7,7 +7,7 @@ import type { Nominee } from '../../survey/nominee.struct.ts';
 import { personOf } from '../../survey/secrets.ts';
 import { decisionKey, writeInDecisionsInForce } from '../writeins/write-in-decisions.repository.ts';
 import { ballotRows, childRows, nominationRows } from '../ballots/ballot-rows.ts';
-import { identityKeys, threadRegister, type IdentityRegister } from './identities.ts';
+import { identityKeys, threadRegister } from './identities.ts';
 import { nameKey, nameWords } from './identity-keys.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
 import {
@@ -93,8 +93,6 @@ export interface TallyInput {
   /** Called after every page with the ballots read so far. */
   onProgress?: (ballots: number) => void;
   pageSize?: number;
-  /** The duplicate register; by default a private temporary SQLite file in a thread of its own (threadRegister). */
-  register?: IdentityRegister;
   /**
    * The survey's pseudonym key, once `purge-personal` has made one: every ballot's email and
    * license are then compared by their keyed hashes, which is all a purged ballot has left.
@@ -178,7 +176,7 @@ function identityOf(voter: Voter, purged: BallotPseudonymRow | undefined, key: B
 /**
  * Counts a survey's votes with the integrity rules applied (see rules.ts), a page of ballots
  * at a time in the order they were received: memory holds one page, the nominees and the
- * counts, however many ballots there are; who has voted is kept on disk (scratchRegister).
+ * counts, however many ballots there are; who has voted is kept on disk (threadRegister).
  * Runs on one connection of `db`.
  */
 export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Promise<Tally> {
@@ -209,8 +207,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
   const pointsOf = (vote: Vote) => rules.points[Math.min(vote.slot ?? rules.points.length, rules.points.length) - 1];
 
   return db.connection().execute(async (connection) => {
-    const owned = input.register ? undefined : threadRegister();
-    const register = input.register ?? owned!;
+    const register = threadRegister();
     try {
       const answerFields = voterFieldNames(fields);
       const column = new Map(answerFields.map((field, i) => [field, i]));
@@ -327,7 +324,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
       }
       await counting?.();
     } finally {
-      await owned?.close();
+      await register.close();
     }
     const rows = [...counts.values()].flatMap((sub) => [...sub.rows.values()]);
     const subcategoryBallots = new Map([...counts].map(([key, sub]) => [key, sub.ballots]));
