@@ -1,6 +1,6 @@
 // The commands of `npm run results` that guard the count: fraud signals, operators' exclusions, the report.
 import { writeFileSync } from 'node:fs';
-import { countBallots } from '../../src/results/ballots/ballot-pages.ts';
+import { countBallots } from '../../src/results/ballots/ballots.repository.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
 import { OperatorError } from '../../src/results/operator.ts';
 import { detectSignals, signalBallots } from '../../src/results/signals/signals.ts';

@@ -6,7 +6,7 @@ import type { LoadedSurvey } from '../../src/survey/loader.ts';
 import type { Nominee } from '../../src/survey/nominee.struct.ts';
 import type { PersonValues } from '../../src/survey/config.struct.ts';
 import { exportBallots, type ExportFormat } from '../../src/results/export/export.ts';
-import { countBallots } from '../../src/results/ballots/ballot-pages.ts';
+import { countBallots } from '../../src/results/ballots/ballots.repository.ts';
 import { tallySurvey } from '../../src/results/tally/tally.ts';
 import { EXCLUSION_COLUMNS, exclusionCsvLine, parseThreshold, rankTally, tallyCsv, tallySummary } from '../../src/results/tally/tally-report.ts';
 import { tallyDigest } from '../../src/results/tally/tally-digest.ts';

@@ -7,7 +7,7 @@ import { allFields, ballotSlots } from '../../survey/layout.ts';
 import { exportColumns, isKind } from '../../survey/fields.ts';
 import { categoryKey } from '../../survey/ballot-keys.ts';
 import { decisionKey, writeInDecisionsInForce } from '../writeins/write-in-decisions.repository.ts';
-import { ballotRows, childRows, nominationRows, type BallotRow } from '../ballots/ballot-rows.ts';
+import { childRows, nominationRows, readBallots, type StoredBallot } from '../ballots/ballot-reader.ts';
 import { csvLine } from './csv.ts';
 import { nameKey } from '../tally/identity-keys.ts';
 
@@ -128,11 +128,11 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
     if (!slotAt.has(group)) slotAt.set(group, new Map());
     if (slot === 1) slotAt.get(group)!.set(subcategory, i);
   });
-  const reservationsOf = (ballot: BallotRow) =>
+  const reservationsOf = (ballot: StoredBallot) =>
     childRows<[string, string, string | null, string | null, ReservationRow['status']]>(ballot.children.reservations).map(
       ([field, kind, tile, custom_text, status]): ReservationRow => ({ ballot_id: ballot.id, field, kind, tile, custom_text, status }),
     );
-  const uploadsOf = (ballot: BallotRow) =>
+  const uploadsOf = (ballot: StoredBallot) =>
     childRows<[string, string, string, string, number]>(ballot.children.uploads).map(([field, original_name, id, content_type, size]) => ({
       field,
       original_name,
@@ -143,7 +143,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
 
   // A ballot's answers, one JSON list per ballot, into the answer columns: a field's values joined by "; " in their order.
   const answerColumn = new Map(answerFields.map((field, i) => [field, i]));
-  const answerCells = (ballot: BallotRow) => {
+  const answerCells = (ballot: StoredBallot) => {
     const cells: Array<string | undefined> = new Array(answerFields.length);
     for (const [field, value] of childRows<[string, string]>(ballot.children.answers)) {
       const i = answerColumn.get(field);
@@ -153,7 +153,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
   };
 
   // A line's cells go into one list, place by place: a million lines built from spread pieces spent seconds copying them.
-  const csvOf = (ballot: BallotRow) => {
+  const csvOf = (ballot: StoredBallot) => {
     const cells: Array<string | undefined | null> = [ballot.id, ballot.created_at, ballot.link, ballot.personal_secret];
     for (const cell of answerCells(ballot)) cells.push(cell);
     const slotsFrom = cells.length;
@@ -185,7 +185,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
     return csvLine(cells);
   };
 
-  const jsonOf = (ballot: BallotRow) => {
+  const jsonOf = (ballot: StoredBallot) => {
     const answers: Record<string, string | string[]> = {};
     for (const [field, value] of childRows<[string, string]>(ballot.children.answers)) {
       const before = answers[field];
@@ -225,7 +225,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
   let count = 0;
   const children = ['nominations', 'writeIns', 'reservations', 'uploads'] as const;
   // All of a ballot's answers in one list rather than a query per field: a survey asks a dozen questions and a voter answers a few.
-  const rows = ballotRows(db, config.project_id, { pageSize: input.pageSize, answerFields: [], children: ['answers', ...children] });
+  const rows = readBallots(db, config.project_id, { pageSize: input.pageSize, answerFields: [], children: ['answers', ...children] });
   for await (const page of rows) {
     let chunk = '';
     for (const ballot of page) chunk += input.format === 'csv' ? csvOf(ballot) : jsonOf(ballot);

@@ -6,7 +6,7 @@ import type { PersonValues } from '../../survey/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { personOf } from '../../survey/secrets.ts';
-import { ballotPages } from '../ballots/ballot-pages.ts';
+import { answersByField, childRows, nominationRows, readBallots } from '../ballots/ballot-reader.ts';
 import { licenseKey, nameKey } from '../tally/identity-keys.ts';
 import { voterFieldNames, voterFields, voterOf } from '../tally/voter.ts';
 import { addressBursts, deviceBursts, nomineeBursts } from './signals-time.ts';
@@ -30,25 +30,27 @@ export interface SignalsInput {
 export async function signalBallots(db: Kysely<Database>, { survey, nominees, prepopulation, onProgress }: SignalsInput): Promise<SignalBallot[]> {
   const fields = voterFields(survey.config);
   const byLicense = new Map(nominees.filter((n) => licenseKey(n.license)).map((n) => [licenseKey(n.license), n.id]));
+  const answerFields = voterFieldNames(fields);
+  const answersOf = answersByField(answerFields);
   const ballots: SignalBallot[] = [];
   let read = 0;
-  for await (const page of ballotPages(db, survey.config.project_id, { answerFields: voterFieldNames(fields) })) {
+  for await (const page of readBallots(db, survey.config.project_id, { answerFields, children: ['nominations', 'writeIns'], hashes: true })) {
     read += page.length;
     for (const ballot of page) {
       if (ballot.link === 'demo') continue;
-      const answers = new Map<string, string>();
-      for (const answer of ballot.answers) if (answer.position === 0) answers.set(answer.field, answer.value);
-      const voter = voterOf(fields, answers, personOf(prepopulation, ballot.personal_secret ?? undefined));
+      const voter = voterOf(fields, answersOf(ballot), personOf(prepopulation, ballot.personal_secret ?? undefined));
       ballots.push({
         id: ballot.id,
         at: Date.parse(ballot.created_at),
-        clientHash: ballot.client_hash,
-        agentHash: ballot.agent_hash,
+        clientHash: ballot.client_hash ?? null,
+        agentHash: ballot.agent_hash ?? null,
         email: voter.email,
         license: voter.license,
         nomineeId: voter.nomineeId ?? (voter.license ? byLicense.get(voter.license) : undefined),
-        votes: ballot.nominations.map((n) => ({ group: n.category_group, subcategory: n.subcategory, nomineeId: n.nominee_id })),
-        writeIns: ballot.writeIns.map((w) => `${w.category_group} / ${w.subcategory} / ${nameKey(w.name)}`),
+        votes: nominationRows(ballot.children.nominations, (group, subcategory, _slot, nomineeId) => ({ group, subcategory, nomineeId })),
+        writeIns: childRows<[string, string, string]>(ballot.children.writeIns).map(
+          ([group, subcategory, name]) => `${group} / ${subcategory} / ${nameKey(name)}`,
+        ),
       });
     }
     onProgress?.(read);

@@ -6,7 +6,7 @@ import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { personOf } from '../../survey/secrets.ts';
 import { decisionKey, writeInDecisionsInForce } from '../writeins/write-in-decisions.repository.ts';
-import { ballotRows, childRows, nominationRows } from '../ballots/ballot-rows.ts';
+import { answersByField, childRows, nominationRows, readBallots } from '../ballots/ballot-reader.ts';
 import { identityKeys, threadRegister } from './identities.ts';
 import { nameKey, nameWords } from './identity-keys.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
@@ -210,7 +210,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
     const register = threadRegister();
     try {
       const answerFields = voterFieldNames(fields);
-      const column = new Map(answerFields.map((field, i) => [field, i]));
+      const answersOf = answersByField(answerFields);
       // Only a survey `purge-personal` has been through has pseudonym rows: the others skip a query a page.
       const purgedAny =
         (
@@ -222,7 +222,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
             .limit(1)
             .execute()
         ).length > 0;
-      const pages = ballotRows(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, children: ['nominations', 'writeIns'] });
+      const pages = readBallots(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, children: ['nominations', 'writeIns'] });
       let counting: (() => Promise<void>) | undefined;
       for await (const page of pages) {
         const purged = purgedAny
@@ -232,8 +232,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
             )
           : new Map<string, BallotPseudonymRow>();
         const voters = page.map((ballot) => {
-          const answers = { get: (field: string) => ballot.answers[column.get(field)!] ?? undefined };
-          return purgedVoter(voterOf(fields, answers, personOf(prepopulation, ballot.personal_secret ?? undefined)), purged.get(ballot.id));
+          return purgedVoter(voterOf(fields, answersOf(ballot), personOf(prepopulation, ballot.personal_secret ?? undefined)), purged.get(ballot.id));
         });
         const counted = page.map((ballot) => ballot.link !== 'demo' && !input.excludedBallots?.has(ballot.id));
         const candidates = page.flatMap((ballot, i) => {

@@ -8,10 +8,10 @@ import { allFields } from '../../survey/layout.ts';
 import { personOf } from '../../survey/secrets.ts';
 import { writeInDecisionsInForce } from '../writeins/write-in-decisions.repository.ts';
 import { pseudonym } from '../../server/tokens.ts';
-import { ballotPages, type FullBallot } from '../ballots/ballot-pages.ts';
+import { answersByField, childRows, nominationRows, readBallots, type StoredBallot } from '../ballots/ballot-reader.ts';
 import { selfMatch, type Vote } from '../tally/rules.ts';
 import { nomineeFacts, votesOf } from '../tally/tally.ts';
-import { voterFields, voterOf } from '../tally/voter.ts';
+import { voterFieldNames, voterFields, voterOf } from '../tally/voter.ts';
 import { answerNames } from '../../survey/fields.ts';
 
 /** What one step of a purge was given: the ballots of this page, the personal fields, whether to change anything. */
@@ -123,8 +123,11 @@ export async function purgePersonal(db: Transaction<Database> | Kysely<Database>
   const facts = nomineeFacts(input.nominees, decisions.values());
   const report: PurgeReport = { ballots: 0, rows: Object.fromEntries([...PURGE_STEPS.map((step) => [step.table, 0]), ['refused_ballots', 0]]), files: [] };
   const purgedAt = (input.now ?? new Date()).toISOString();
+  const answerFields = voterFieldNames(fields);
+  const answersOf = answersByField(answerFields);
   let read = 0;
-  for await (const page of ballotPages(db as Kysely<Database>, survey.config.project_id, { full: true })) {
+  // The ballots as they were before this purge (on SQLite, a snapshot read beside the transaction that changes them).
+  for await (const page of readBallots(db as Kysely<Database>, survey.config.project_id, { answerFields, children: ['nominations', 'writeIns'] })) {
     read += page.length;
     const done = new Set(
       (
@@ -158,14 +161,15 @@ export async function purgePersonal(db: Transaction<Database> | Kysely<Database>
   report.rows.refused_ballots = await purgeRefused(db, survey.config.project_id, personalFields, input.dryRun);
   return report;
 
-  function pseudonymRow(ballot: FullBallot): NewBallotPseudonym {
-    const answers = new Map<string, string>();
-    for (const answer of ballot.answers) if (answer.position === 0) answers.set(answer.field, answer.value);
-    const voter = voterOf(fields, answers, personOf(input.prepopulation, ballot.personal_secret ?? undefined));
+  function pseudonymRow(ballot: StoredBallot): NewBallotPseudonym {
+    const voter = voterOf(fields, answersOf(ballot), personOf(input.prepopulation, ballot.personal_secret ?? undefined));
     const byName = { ...voter, nomineeId: undefined };
     const matches: Record<string, string> = {};
-    const slots = ballot.nominations.map((n): Vote => ({ group: n.category_group, subcategory: n.subcategory, nomineeId: n.nominee_id, source: 'slot' }));
-    const writeIns = ballot.writeIns.map((w) => [w.category_group, w.subcategory, w.name] as const);
+    const slots = nominationRows(
+      ballot.children.nominations,
+      (group, subcategory, _slot, nomineeId): Vote => ({ group, subcategory, nomineeId, source: 'slot' }),
+    );
+    const writeIns = childRows<[string, string, string]>(ballot.children.writeIns);
     for (const vote of votesOf(slots, writeIns, decisions, { writeInsPending: 0, writeInsRejected: 0 })) {
       const nominee = facts.get(vote.nomineeId);
       const how = nominee && selfMatch(byName, vote.nomineeId, nominee);
