@@ -14,13 +14,13 @@ import { methodologyText } from '../../src/results/tally/methodology.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
 import { resolveWriteIn, writeInGroups, type Resolution } from '../../src/results/writeins/writeins.ts';
 import { appendNominees, nomineesToAppend } from '../../src/results/writeins/nominee-append.ts';
-import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/results/writeins/write-in-decisions.repository.ts';
+import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/results/writeins/writeins.repository.ts';
 import { appendAudit, auditTrail, latestAudit } from '../../src/server/db/audit.repository.ts';
 import { confirmReservation, releaseReservation } from '../../src/results/reservations.ts';
 import { OperatorError } from '../../src/results/operator.ts';
 import { admitRefused, refusedCsv } from '../../src/results/refused.ts';
 import { readPseudonymKey } from '../../src/results/voters/pseudonym-key.ts';
-import { ballotExclusions } from '../../src/results/tally/exclusions.ts';
+import { ballotExclusions } from '../../src/results/tally/tally.repository.ts';
 import { categoryKey } from '../../src/survey/ballot-keys.ts';
 import { openOutput, progress } from './output.ts';
 

@@ -6,9 +6,10 @@ import type { Nominee } from '../../survey/nominee.struct.ts';
 import { allFields, ballotSlots } from '../../survey/layout.ts';
 import { exportColumns, isKind } from '../../survey/fields.ts';
 import { categoryKey } from '../../survey/ballot-keys.ts';
-import { decisionKey, writeInDecisionsInForce } from '../writeins/write-in-decisions.repository.ts';
+import { decisionKey, writeInDecisionsInForce } from '../writeins/writeins.repository.ts';
 import { childRows, nominationRows, readBallots, type StoredBallot } from '../ballots/ballot-reader.ts';
 import { csvLine } from './csv.ts';
+import { mostWriteIns, reservationDecisions, tileClaims } from './export.repository.ts';
 import { nameKey } from '../tally/identity-keys.ts';
 
 /** The name column of a nomination whose id is on neither the list nor a write-in decision. */
@@ -34,8 +35,8 @@ export interface ExportInput {
 
 /** How the reservations of a survey stand: claims and operators' decisions, by tile. */
 async function reservationState(db: Kysely<Database>, projectId: string) {
-  const claims = await db.selectFrom('tile_claims').selectAll().where('project_id', '=', projectId).execute();
-  const decisions = await db.selectFrom('reservation_decisions').selectAll().where('project_id', '=', projectId).orderBy('decided_at').orderBy('id').execute();
+  const claims = await tileClaims(db, projectId);
+  const decisions = await reservationDecisions(db, projectId);
   const claimOf = new Map(claims.map((claim) => [`${claim.kind}\u0000${claim.tile}`, claim]));
   const confirmed = new Set<string>();
   const released = new Set<string>();
@@ -61,26 +62,6 @@ async function reservationState(db: Kysely<Database>, projectId: string) {
 }
 
 /**
- * The most write-ins any ballot of the survey has: the export has columns for that many, so that
- * lowering `write_in_limit` after ballots came in drops none of the write-ins they carry.
- */
-async function mostWriteIns(db: Kysely<Database>, projectId: string): Promise<number> {
-  const row = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('write_ins')
-        .innerJoin('ballots', 'ballots.id', 'write_ins.ballot_id')
-        .where('ballots.project_id', '=', projectId)
-        .groupBy('write_ins.ballot_id')
-        .select((e) => e.fn.countAll<string | number>().as('n'))
-        .as('per_ballot'),
-    )
-    .select((eb) => eb.fn.max('per_ballot.n').as('most'))
-    .executeTakeFirst();
-  return Number(row?.most ?? 0);
-}
-
-/**
  * Writes every ballot of a survey, in the order received, as CSV (a header, then a line per
  * ballot: answers, each nomination slot's id and name, write-ins with the nominee a decision
  * counts them for (as many as the ballot with the most has, however low `write_in_limit` is
@@ -100,6 +81,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
   const reservationFields = fields.filter((field) => isKind(field, 'reservation')).map((field) => field.name);
   const fileFields = fields.filter((field) => isKind(field, 'file')).map((field) => field.name);
   const slots = ballotSlots(config);
+  // As many write-in columns as the ballot with the most has: lowering `write_in_limit` after ballots came in drops none.
   const writeInColumns = Math.max(config.write_in_limit, await mostWriteIns(db, config.project_id));
   const writeInOf = (group: string, subcategory: string, name: string) => decisions.get(decisionKey(group, subcategory, nameKey(name)))?.nominee_id ?? '';
 

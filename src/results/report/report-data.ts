@@ -6,7 +6,7 @@ import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { participation } from '../../server/stats/stats.repository.ts';
 import { latestAudit } from '../../server/db/audit.repository.ts';
-import { exclusionList } from '../tally/exclusions.ts';
+import { exclusionList } from '../tally/tally.repository.ts';
 import type { BallotExclusionRow } from '../../server/db/ballot-exclusions.table.ts';
 import { methodologyText } from '../tally/methodology.ts';
 import { readPseudonymKey } from '../voters/pseudonym-key.ts';

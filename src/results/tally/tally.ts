@@ -5,7 +5,7 @@ import type { PersonValues } from '../../survey/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { personOf } from '../../survey/secrets.ts';
-import { decisionKey, writeInDecisionsInForce } from '../writeins/write-in-decisions.repository.ts';
+import { decisionKey, writeInDecisionsInForce } from '../writeins/writeins.repository.ts';
 import { answersByField, childRows, nominationRows, readBallots } from '../ballots/ballot-reader.ts';
 import { identityKeys, threadRegister } from './identities.ts';
 import { nameKey, nameWords } from './identity-keys.ts';
@@ -25,6 +25,7 @@ import {
 import { voterFieldNames, voterFields, voterOf, type Voter } from './voter.ts';
 import type { BallotPseudonymRow } from '../../server/db/ballot-pseudonyms.table.ts';
 import { pseudonym } from '../../server/tokens.ts';
+import { anyPseudonyms, pseudonymsOf } from '../voters/voters.repository.ts';
 
 /** One nominee's count in one sub-category. */
 export interface TallyRow {
@@ -149,13 +150,6 @@ export function votesOf(
   return votes;
 }
 
-/** The pseudonym rows of some ballots, by ballot id: those `purge-personal` has been through. */
-async function pseudonymsOf(db: Kysely<Database>, ballotIds: readonly string[]): Promise<Map<string, BallotPseudonymRow>> {
-  if (!ballotIds.length) return new Map();
-  const rows = await db.selectFrom('ballot_pseudonyms').selectAll().where('ballot_id', 'in', ballotIds).execute();
-  return new Map(rows.map((row) => [row.ballot_id, row]));
-}
-
 /** For a purged ballot, the nominee id and name matches kept at purge time, which the self-vote rule reads instead of the name. */
 function purgedVoter(voter: Voter, purged: BallotPseudonymRow | undefined): Voter {
   if (!purged) return voter;
@@ -212,16 +206,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
       const answerFields = voterFieldNames(fields);
       const answersOf = answersByField(answerFields);
       // Only a survey `purge-personal` has been through has pseudonym rows: the others skip a query a page.
-      const purgedAny =
-        (
-          await connection
-            .selectFrom('ballot_pseudonyms')
-            .innerJoin('ballots', 'ballots.id', 'ballot_pseudonyms.ballot_id')
-            .select('ballot_pseudonyms.ballot_id')
-            .where('ballots.project_id', '=', survey.config.project_id)
-            .limit(1)
-            .execute()
-        ).length > 0;
+      const purgedAny = await anyPseudonyms(connection, survey.config.project_id);
       const pages = readBallots(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, children: ['nominations', 'writeIns'] });
       let counting: (() => Promise<void>) | undefined;
       for await (const page of pages) {

@@ -10,7 +10,7 @@ import { resolveWriteIn, writeInGroups } from '../../../src/results/writeins/wri
 import { appendNominees, nomineesToAppend } from '../../../src/results/writeins/nominee-append.ts';
 import { confirmReservation, releaseReservation } from '../../../src/results/reservations.ts';
 import { OperatorError } from '../../../src/results/operator.ts';
-import { writeInDecisionLog, writeInDecisionsInForce } from '../../../src/results/writeins/write-in-decisions.repository.ts';
+import { writeInDecisionLog, writeInDecisionsInForce } from '../../../src/results/writeins/writeins.repository.ts';
 import { claimedTiles } from '../../../src/server/reservations/tile-claims.repository.ts';
 import { confirmedLabels } from '../../../src/server/reservations/decisions.repository.ts';
 import { loadSurvey } from '../../../src/survey/loader.ts';
