@@ -216,9 +216,9 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
               page.map((ballot) => ballot.id),
             )
           : new Map<string, BallotPseudonymRow>();
-        const voters = page.map((ballot) => {
-          return purgedVoter(voterOf(fields, answersOf(ballot), personOf(prepopulation, ballot.personal_secret ?? undefined)), purged.get(ballot.id));
-        });
+        const voters = page.map((ballot) =>
+          purgedVoter(voterOf(fields, answersOf(ballot), personOf(prepopulation, ballot.personal_secret ?? undefined)), purged.get(ballot.id)),
+        );
         const counted = page.map((ballot) => ballot.link !== 'demo' && !input.excludedBallots?.has(ballot.id));
         const candidates = page.flatMap((ballot, i) => {
           if (!counted[i]) return [];
