@@ -9,8 +9,7 @@ import { listSurveySlugs, loadPrepopulation, loadSurvey, prepopulationFile, surv
 import { loadNominees } from '../src/survey/nominee-file.ts';
 import { ConfigError } from '../src/survey/errors.ts';
 import { EnvError, readServerConfig } from '../src/server/config.ts';
-import { openOperatorDatabase } from '../src/results/open-database.ts';
-import { OperatorError } from '../src/results/operator-error.ts';
+import { OperatorError, openOperatorDatabase } from '../src/results/operator.ts';
 import * as commands from './lib/results-commands.ts';
 import { inviteCommand } from './lib/invite-command.ts';
 import { receiptCommand, responsesCommand } from './lib/vote-commands.ts';

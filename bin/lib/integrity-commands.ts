@@ -1,11 +1,12 @@
 // The commands of `npm run results` that guard the count: fraud signals, operators' exclusions, the report.
 import { writeFileSync } from 'node:fs';
-import { countBallots } from '../../src/results/ballots/ballot-pages.ts';
+import { countBallots } from '../../src/results/ballots/ballots.repository.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
-import { OperatorError } from '../../src/results/operator-error.ts';
-import { DEFAULT_THRESHOLDS, detectSignals, strength, type SignalCluster, type SignalThresholds } from '../../src/results/signals/signals.ts';
-import { signalBallots } from '../../src/results/signals/signals-load.ts';
-import { ballotExclusions, excludeBallot, includeBallot } from '../../src/results/tally/exclusions.ts';
+import { OperatorError } from '../../src/results/operator.ts';
+import { detectSignals, signalBallots } from '../../src/results/signals/signals.ts';
+import { DEFAULT_THRESHOLDS, strength, type SignalCluster, type SignalThresholds } from '../../src/results/signals/signal-model.ts';
+import { excludeBallot, includeBallot } from '../../src/results/tally/exclusions.ts';
+import { ballotExclusions } from '../../src/results/tally/tally.repository.ts';
 import { reportData } from '../../src/results/report/report-data.ts';
 import { reportHtml } from '../../src/results/report/report-html.ts';
 import { openOutput, progress } from './output.ts';

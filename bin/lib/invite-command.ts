@@ -9,7 +9,7 @@ import { appendAudit } from '../../src/server/db/audit.repository.ts';
 import { greetingName, parseRoster, personalLink, planInvitations } from '../../src/results/voters/roster.ts';
 import { stageFile, type StagedFile } from '../../src/results/export/staged-file.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
-import { OperatorError } from '../../src/results/operator-error.ts';
+import { OperatorError } from '../../src/results/operator.ts';
 import { newSecret } from '../../src/server/tokens.ts';
 import { openOutput } from './output.ts';
 

@@ -1,7 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { OperatorError } from '../../src/results/operator-error.ts';
+import { OperatorError } from '../../src/results/operator.ts';
 
 /** Where a command writes its data: a file, or standard output; with backpressure. */
 export interface Output {

@@ -7,10 +7,10 @@ import { who } from './results-commands.ts';
 import { isExpired } from '../../src/survey/link.ts';
 import { readServerConfig } from '../../src/server/config.ts';
 import { appendAudit } from '../../src/server/db/audit.repository.ts';
-import { countBallots } from '../../src/results/ballots/ballot-pages.ts';
+import { countBallots } from '../../src/results/ballots/ballots.repository.ts';
 import { personalFieldNames, purgePersonal, type PurgeReport } from '../../src/results/voters/purge.ts';
 import { pseudonymKey, pseudonymKeyFile, readPseudonymKey } from '../../src/results/voters/pseudonym-key.ts';
-import { OperatorError } from '../../src/results/operator-error.ts';
+import { OperatorError } from '../../src/results/operator.ts';
 import { progress } from './output.ts';
 
 const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);

@@ -7,7 +7,7 @@ import { greetingName, personalLink } from '../../src/results/voters/roster.ts';
 import { REASON_TEXT } from '../../src/results/tally/rules.ts';
 import { formatReceipt } from '../../src/survey/receipt-code.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
-import { OperatorError } from '../../src/results/operator-error.ts';
+import { OperatorError } from '../../src/results/operator.ts';
 import { openOutput } from './output.ts';
 
 const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);

@@ -15,7 +15,7 @@ import { AlreadySubmittedError, storeBallot } from '../server/intake/ballots.rep
 import { findRefusedBallot, markAdmitted, refusedBallots, unmarkAdmitted } from '../server/intake/refused-ballots.repository.ts';
 import { uuidv7 } from '../server/ids.ts';
 import { csvLine } from './export/csv.ts';
-import { OperatorError } from './operator-error.ts';
+import { OperatorError } from './operator.ts';
 
 const FIXED_COLUMNS = ['id', 'received_at', 'reason', 'problems', 'email', 'files', 'admitted_at', 'admitted_by', 'admit_reason', 'ballot_id'];
 

@@ -4,7 +4,7 @@ import type { SurveyConfig } from '../survey/config.struct.ts';
 import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from '../survey/tiles.ts';
 import { confirmTile, releaseTile } from '../server/reservations/decisions.repository.ts';
 import { tileLabel } from '../survey/reservation-outcome.ts';
-import { OperatorError } from './operator-error.ts';
+import { OperatorError } from './operator.ts';
 
 /** The words an operator may use for a kind of tile. */
 const KINDS: Record<string, ReservationKind> = { faces: 'faces', face: 'faces', experts: 'asktheexpert', expert: 'asktheexpert', asktheexpert: 'asktheexpert' };

@@ -80,9 +80,7 @@ export function ballotSlots(config: SlotConfig): BallotSlot[] {
  * sub-category no longer configured). Two map look-ups, no key built: the export calls it for
  * every stored nomination.
  */
-export function slotPlaces(
-  config: SlotConfig,
-): (group: string, subcategory: string, slot: number) => number | undefined {
+export function slotPlaces(config: SlotConfig): (group: string, subcategory: string, slot: number) => number | undefined {
   const places = new Map<string, Map<string, number[]>>();
   ballotSlots(config).forEach(({ group, subcategory }, i) => {
     let bySubcategory = places.get(group);

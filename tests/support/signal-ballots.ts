@@ -1,4 +1,4 @@
-import type { SignalBallot } from '../../src/results/signals/signals.ts';
+import type { SignalBallot } from '../../src/results/signals/signal-model.ts';
 
 // Generated ballots for the fraud signals: an honest survey, and the same survey with each
 // pattern planted in it. Seeded, so every run sees the same ballots.

@@ -6,9 +6,10 @@ import type { Nominee } from '../../survey/nominee.struct.ts';
 import { allFields, ballotSlots, slotPlaces } from '../../survey/layout.ts';
 import { exportColumns, isKind } from '../../survey/fields.ts';
 import { categoryKey } from '../../survey/ballot-keys.ts';
-import { decisionKey, writeInDecisionsInForce } from '../writeins/write-in-decisions.repository.ts';
-import { ballotRows, childRows, nominationRows, type BallotRow } from '../ballots/ballot-rows.ts';
+import { decisionKey, writeInDecisionsInForce } from '../writeins/writeins.repository.ts';
+import { childRows, nominationRows, readBallots, type StoredBallot } from '../ballots/ballot-reader.ts';
 import { csvLine } from './csv.ts';
+import { mostWriteIns, reservationDecisions, tileClaims } from './export.repository.ts';
 import { nameKey } from '../tally/identity-keys.ts';
 
 /** The name column of a nomination whose id is on neither the list nor a write-in decision. */
@@ -34,8 +35,8 @@ export interface ExportInput {
 
 /** How the reservations of a survey stand: claims and operators' decisions, by tile. */
 async function reservationState(db: Kysely<Database>, projectId: string) {
-  const claims = await db.selectFrom('tile_claims').selectAll().where('project_id', '=', projectId).execute();
-  const decisions = await db.selectFrom('reservation_decisions').selectAll().where('project_id', '=', projectId).orderBy('decided_at').orderBy('id').execute();
+  const claims = await tileClaims(db, projectId);
+  const decisions = await reservationDecisions(db, projectId);
   const claimOf = new Map(claims.map((claim) => [`${claim.kind}\u0000${claim.tile}`, claim]));
   const confirmed = new Set<string>();
   const released = new Set<string>();
@@ -61,26 +62,6 @@ async function reservationState(db: Kysely<Database>, projectId: string) {
 }
 
 /**
- * The most write-ins any ballot of the survey has: the export has columns for that many, so that
- * lowering `write_in_limit` after ballots came in drops none of the write-ins they carry.
- */
-async function mostWriteIns(db: Kysely<Database>, projectId: string): Promise<number> {
-  const row = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('write_ins')
-        .innerJoin('ballots', 'ballots.id', 'write_ins.ballot_id')
-        .where('ballots.project_id', '=', projectId)
-        .groupBy('write_ins.ballot_id')
-        .select((e) => e.fn.countAll<string | number>().as('n'))
-        .as('per_ballot'),
-    )
-    .select((eb) => eb.fn.max('per_ballot.n').as('most'))
-    .executeTakeFirst();
-  return Number(row?.most ?? 0);
-}
-
-/**
  * Writes every ballot of a survey, in the order received, as CSV (a header, then a line per
  * ballot: answers, each nomination slot's id and name, write-ins with the nominee a decision
  * counts them for (as many as the ballot with the most has, however low `write_in_limit` is
@@ -100,6 +81,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
   const reservationFields = fields.filter((field) => isKind(field, 'reservation')).map((field) => field.name);
   const fileFields = fields.filter((field) => isKind(field, 'file')).map((field) => field.name);
   const slots = ballotSlots(config);
+  // As many write-in columns as the ballot with the most has: lowering `write_in_limit` after ballots came in drops none.
   const writeInColumns = Math.max(config.write_in_limit, await mostWriteIns(db, config.project_id));
   const writeInOf = (group: string, subcategory: string, name: string) => decisions.get(decisionKey(group, subcategory, nameKey(name)))?.nominee_id ?? '';
 
@@ -124,11 +106,11 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
 
   // Each slot's place among the slot columns; a stored slot the survey no longer has gets no column.
   const slotAt = slotPlaces(config);
-  const reservationsOf = (ballot: BallotRow) =>
+  const reservationsOf = (ballot: StoredBallot) =>
     childRows<[string, string, string | null, string | null, ReservationRow['status']]>(ballot.children.reservations).map(
       ([field, kind, tile, custom_text, status]): ReservationRow => ({ ballot_id: ballot.id, field, kind, tile, custom_text, status }),
     );
-  const uploadsOf = (ballot: BallotRow) =>
+  const uploadsOf = (ballot: StoredBallot) =>
     childRows<[string, string, string, string, number]>(ballot.children.uploads).map(([field, original_name, id, content_type, size]) => ({
       field,
       original_name,
@@ -139,7 +121,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
 
   // A ballot's answers, one JSON list per ballot, into the answer columns: a field's values joined by "; " in their order.
   const answerColumn = new Map(answerFields.map((field, i) => [field, i]));
-  const answerCells = (ballot: BallotRow) => {
+  const answerCells = (ballot: StoredBallot) => {
     const cells: Array<string | undefined> = new Array(answerFields.length);
     for (const [field, value] of childRows<[string, string]>(ballot.children.answers)) {
       const i = answerColumn.get(field);
@@ -149,7 +131,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
   };
 
   // A line's cells go into one list, place by place: a million lines built from spread pieces spent seconds copying them.
-  const csvOf = (ballot: BallotRow) => {
+  const csvOf = (ballot: StoredBallot) => {
     const cells: Array<string | undefined | null> = [ballot.id, ballot.created_at, ballot.link, ballot.personal_secret];
     for (const cell of answerCells(ballot)) cells.push(cell);
     const slotsFrom = cells.length;
@@ -181,7 +163,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
     return csvLine(cells);
   };
 
-  const jsonOf = (ballot: BallotRow) => {
+  const jsonOf = (ballot: StoredBallot) => {
     const answers: Record<string, string | string[]> = {};
     for (const [field, value] of childRows<[string, string]>(ballot.children.answers)) {
       const before = answers[field];
@@ -221,7 +203,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
   let count = 0;
   const children = ['nominations', 'writeIns', 'reservations', 'uploads'] as const;
   // All of a ballot's answers in one list rather than a query per field: a survey asks a dozen questions and a voter answers a few.
-  const rows = ballotRows(db, config.project_id, { pageSize: input.pageSize, answerFields: [], children: ['answers', ...children] });
+  const rows = readBallots(db, config.project_id, { pageSize: input.pageSize, answerFields: [], children: ['answers', ...children] });
   for await (const page of rows) {
     let chunk = '';
     for (const ballot of page) chunk += input.format === 'csv' ? csvOf(ballot) : jsonOf(ballot);

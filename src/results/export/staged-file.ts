@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { OperatorError } from '../operator-error.ts';
+import { OperatorError } from '../operator.ts';
 
 /** A file written beside its destination, to be put in place with one rename or thrown away. */
 export interface StagedFile {

@@ -6,12 +6,12 @@ import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { participation } from '../../server/stats/stats.repository.ts';
 import { latestAudit } from '../../server/db/audit.repository.ts';
-import { exclusionList } from '../tally/exclusions.ts';
+import { exclusionList } from '../tally/tally.repository.ts';
 import type { BallotExclusionRow } from '../../server/db/ballot-exclusions.table.ts';
 import { methodologyText } from '../tally/methodology.ts';
 import { readPseudonymKey } from '../voters/pseudonym-key.ts';
 import { DEFAULT_TALLY, EXCLUSION_REASONS, reasonText, type ExclusionReason } from '../tally/rules.ts';
-import { SIGNAL_KINDS, SIGNAL_TEXT, type SignalCluster, type SignalKind } from '../signals/signals.ts';
+import { SIGNAL_KINDS, SIGNAL_TEXT, type SignalCluster, type SignalKind } from '../signals/signal-model.ts';
 import { tallySurvey, type Tally } from '../tally/tally.ts';
 import { rankTally, type SubcategoryResult } from '../tally/tally-report.ts';
 

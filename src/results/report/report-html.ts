@@ -3,7 +3,7 @@ import { escapeHtml as esc } from '../../server/html-page.ts';
 import { perDayChart, voteBar } from './report-charts.ts';
 import type { ReportData } from './report-data.ts';
 import { EXCLUSION_REASONS } from '../tally/rules.ts';
-import { strength } from '../signals/signals.ts';
+import { strength } from '../signals/signal-model.ts';
 
 /** Nominees shown per sub-category; the rest are summed in one line. */
 const NOMINEES_SHOWN = 25;

@@ -1,34 +1,5 @@
 import { licenseProblem } from './license-check.ts';
-import { BURST_CHANCE, chanceOfPeak } from './signals-time.ts';
-import type { SignalBallot, SignalCluster, SignalThresholds } from './signals.ts';
-
-/** Groups of items joined by shared links: a small union-find. */
-export function unionFind(size: number): { union(a: number, b: number): void; groups(): number[][] } {
-  const parent = Array.from({ length: size }, (_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) {
-      parent[i] = parent[parent[i]];
-      i = parent[i];
-    }
-    return i;
-  };
-  return {
-    union(a, b) {
-      const [x, y] = [find(a), find(b)];
-      if (x !== y) parent[Math.max(x, y)] = Math.min(x, y);
-    },
-    groups() {
-      const groups = new Map<number, number[]>();
-      for (let i = 0; i < size; i++) {
-        const root = find(i);
-        const group = groups.get(root);
-        if (group) group.push(i);
-        else groups.set(root, [i]);
-      }
-      return [...groups.values()];
-    },
-  };
-}
+import { BURST_CHANCE, chanceOfPeak, unionFind, type SignalBallot, type SignalCluster, type SignalThresholds } from './signal-model.ts';
 
 /** A 32-bit hash of a string (FNV-1a with a seed). */
 function hash32(text: string, seed: number): number {

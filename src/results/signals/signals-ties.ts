@@ -1,5 +1,4 @@
-import { unionFind } from './signals-ballots.ts';
-import type { NomineeName, SignalBallot, SignalCluster, SignalThresholds } from './signals.ts';
+import { unionFind, type NomineeName, type SignalBallot, type SignalCluster, type SignalThresholds } from './signal-model.ts';
 
 /** The most a reciprocal pair's chance (the shares of ballots naming each, multiplied) may be for it to be flagged. */
 const RECIPROCAL_CHANCE = 0.0001;

@@ -1,4 +1,4 @@
-import type { NomineeName, SignalBallot, SignalCluster, SignalThresholds } from './signals.ts';
+import { BURST_CHANCE, chanceOfPeak, type NomineeName, type SignalBallot, type SignalCluster, type SignalThresholds } from './signal-model.ts';
 
 /** One event of a burst: a ballot (its id) at a time, under a key (an address hash, a nominee). */
 interface Timed {
@@ -68,37 +68,6 @@ function span(from: number, to: number): string {
   const b = new Date(to).toISOString().slice(0, 19).replace('T', ' ');
   return a.slice(0, 10) === b.slice(0, 10) ? `${a}–${b.slice(11)} UTC` : `${a} – ${b} UTC`;
 }
-
-/**
- * How many of a key's events would, by chance, open a window holding `peak` events, were the
- * key's `events` spread at random over the survey at their overall pace (`usual` a window):
- * each event starts a window in which the others fall as a Poisson count, so this is
- * events × P(X ≥ peak − 1). A burst must make it at most `BURST_CHANCE`, so that a busy key
- * (a popular browser, a well-known nominee, a hospital's shared address) at its ordinary pace
- * is no burst, however large the survey.
- */
-export function chanceOfPeak(peak: number, usual: number, events: number): number {
-  const k = peak - 1;
-  if (k <= usual) return events;
-  // Sum the tail's terms from k up, in logarithms (they shrink once past the mean).
-  let logTerm = -usual + k * Math.log(usual) - logFactorial(k);
-  let tail = 0;
-  for (let i = k; i < k + 1000; i++) {
-    tail += Math.exp(logTerm);
-    logTerm += Math.log(usual) - Math.log(i + 1);
-    if (Math.exp(logTerm) < tail * 1e-12) break;
-  }
-  return Math.min(1, tail) * events;
-}
-
-const logFactorials = [0];
-function logFactorial(n: number): number {
-  for (let i = logFactorials.length; i <= n; i++) logFactorials.push(logFactorials[i - 1] + Math.log(i));
-  return logFactorials[n];
-}
-
-/** How often an honest survey may show a key's burst by chance: one survey in a thousand. */
-export const BURST_CHANCE = 0.001;
 
 /** Each key's usual events per window: its events spread evenly over the survey's span (at least one window). */
 function pace(ballots: readonly SignalBallot[], windowMs: number): { usual: (events: number) => number } {

@@ -1,109 +1,63 @@
+// The signals of a survey: its ballots read as the detectors see them, and every cluster the
+// detectors find among them.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../server/db/schema.ts';
+import type { PersonValues } from '../../survey/config.struct.ts';
+import type { LoadedSurvey } from '../../survey/loader.ts';
+import type { Nominee } from '../../survey/nominee.struct.ts';
+import { personOf } from '../../survey/secrets.ts';
+import { answersByField, childRows, nominationRows, readBallots } from '../ballots/ballot-reader.ts';
+import { licenseKey, nameKey } from '../tally/identity-keys.ts';
+import { voterFieldNames, voterFields } from '../../survey/voter.ts';
+import { voterOf } from '../tally/voter.ts';
 import { addressBursts, deviceBursts, nomineeBursts } from './signals-time.ts';
 import { licenseSignals, nearIdentical } from './signals-ballots.ts';
 import { blocs, reciprocalNominations } from './signals-ties.ts';
+import { DEFAULT_THRESHOLDS, SIGNAL_KINDS, type NomineeName, type SignalBallot, type SignalCluster, type SignalThresholds } from './signal-model.ts';
 
-/** The kinds of cluster the signals find. */
-export const SIGNAL_KINDS = [
-  'address_burst',
-  'device_burst',
-  'nominee_burst',
-  'near_identical',
-  'bad_license',
-  'license_repeat',
-  'reciprocal',
-  'bloc',
-] as const;
-/** One kind of cluster. */
-export type SignalKind = (typeof SIGNAL_KINDS)[number];
-
-/** What each kind means, for the report and `--help`. */
-export const SIGNAL_TEXT: Record<SignalKind, string> = {
-  address_burst: 'many ballots from one client address (an IPv6 /64) within the window',
-  device_burst: 'many ballots from one browser (the same user agent) within the window, across several addresses',
-  nominee_burst: "many votes for one nominee within the window, far above that nominee's pace over the survey",
-  near_identical: 'ballots whose nominations and write-ins differ by at most one entry, far more of them than the popularity of those names predicts',
-  bad_license: 'license numbers that fail their check (an NPI check digit, or no license shape at all)',
-  license_repeat: 'one license number given with different email addresses',
-  reciprocal: 'voters on the nominee list who nominate each other',
-  bloc: 'ballots naming the same set of nominees in a sub-category far more often than their separate popularity predicts',
-};
-
-/** A ballot as the signals see it: when, from which client, who by their keys, and what it names. */
-export interface SignalBallot {
-  id: string;
-  /** Milliseconds since the epoch. */
-  at: number;
-  clientHash: string | null;
-  agentHash: string | null;
-  /** The email as compared (trimmed, lower case); '' when none. */
-  email: string;
-  /** The license as compared (letters and digits, upper case); '' when none. */
-  license: string;
-  /** The voter's own id on the nominee list, when known. */
-  nomineeId?: string;
-  votes: ReadonlyArray<{ group: string; subcategory: string; nomineeId: string }>;
-  /** The write-ins, each as "group / sub-category / name key". */
-  writeIns: readonly string[];
+/** What reading the ballots for the signals needs besides the database. */
+export interface SignalsInput {
+  survey: LoadedSurvey;
+  nominees: readonly Nominee[];
+  prepopulation: Record<string, PersonValues>;
+  onProgress?: (ballots: number) => void;
 }
 
-/** How much evidence makes a cluster: each a `signals` option. */
-export interface SignalThresholds {
-  /** The window of the bursts, in minutes. */
-  windowMinutes: number;
-  /** Ballots from one address within the window. */
-  addressMin: number;
-  /** Ballots from one user agent within the window (from at least two addresses). */
-  deviceMin: number;
-  /** Votes for one nominee within the window… */
-  nomineeMin: number;
-  /** …and how many times the nominee's usual pace they must be. */
-  nomineeRatio: number;
-  /** Entries (nominations and write-ins) a ballot needs before near-identical ballots are compared. */
-  similarMin: number;
-  /** Near-identical ballots that make a cluster: two honest ballots may agree by chance, a template makes more… */
-  similarBallots: number;
-  /** …and how many times more of them than the popularity of the template's entries predicts. */
-  similarLift: number;
-  /** Ballots naming one set of nominees in a sub-category… */
-  blocMin: number;
-  /** …how many nominees the set holds… */
-  blocSize: number;
-  /** …and how many times more often than their popularity predicts. */
-  blocLift: number;
+/**
+ * A survey's ballots as the signals see them, in the order received, demo ballots left out.
+ * A voter is tied to the nominee list by the `nominee_id` of their personal link, else by a
+ * license number that is a listed nominee's.
+ */
+export async function signalBallots(db: Kysely<Database>, { survey, nominees, prepopulation, onProgress }: SignalsInput): Promise<SignalBallot[]> {
+  const fields = voterFields(survey.config);
+  const byLicense = new Map(nominees.filter((n) => licenseKey(n.license)).map((n) => [licenseKey(n.license), n.id]));
+  const answerFields = voterFieldNames(fields);
+  const answersOf = answersByField(answerFields);
+  const ballots: SignalBallot[] = [];
+  let read = 0;
+  for await (const page of readBallots(db, survey.config.project_id, { answerFields, children: ['nominations', 'writeIns'], hashes: true })) {
+    read += page.length;
+    for (const ballot of page) {
+      if (ballot.link === 'demo') continue;
+      const voter = voterOf(fields, answersOf(ballot), personOf(prepopulation, ballot.personal_secret ?? undefined));
+      ballots.push({
+        id: ballot.id,
+        at: Date.parse(ballot.created_at),
+        clientHash: ballot.client_hash ?? null,
+        agentHash: ballot.agent_hash ?? null,
+        email: voter.email,
+        license: voter.license,
+        nomineeId: voter.nomineeId ?? (voter.license ? byLicense.get(voter.license) : undefined),
+        votes: nominationRows(ballot.children.nominations, (group, subcategory, _slot, nomineeId) => ({ group, subcategory, nomineeId })),
+        writeIns: childRows<[string, string, string]>(ballot.children.writeIns).map(
+          ([group, subcategory, name]) => `${group} / ${subcategory} / ${nameKey(name)}`,
+        ),
+      });
+    }
+    onProgress?.(read);
+  }
+  return ballots;
 }
-
-/** The defaults: loose enough to catch a stuffed ballot box, tight enough to stay quiet on an honest one. */
-export const DEFAULT_THRESHOLDS: SignalThresholds = {
-  windowMinutes: 10,
-  addressMin: 5,
-  deviceMin: 10,
-  nomineeMin: 8,
-  nomineeRatio: 5,
-  similarMin: 4,
-  similarBallots: 3,
-  similarLift: 10,
-  blocMin: 5,
-  blocSize: 3,
-  blocLift: 10,
-};
-
-/** A group of ballots the evidence ties together. */
-export interface SignalCluster {
-  kind: SignalKind;
-  ballotIds: string[];
-  /** One line: what was seen. */
-  evidence: string;
-  /** How many times its threshold the evidence is: 1 just at it, higher stronger. */
-  score: number;
-}
-
-/** The word for a score: high from 3 times the threshold, medium from 1.5, else low. */
-export function strength(score: number): 'high' | 'medium' | 'low' {
-  return score >= 3 ? 'high' : score >= 1.5 ? 'medium' : 'low';
-}
-
-/** Names a nominee in evidence: "Ana Ferreira (c-1)", or the id alone. */
-export type NomineeName = (id: string) => string;
 
 /**
  * Every cluster the signals find among a survey's ballots (demo ballots left out), strongest

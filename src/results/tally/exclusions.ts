@@ -2,19 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { BallotExclusionRow } from '../../server/db/ballot-exclusions.table.ts';
 import { appendAudit } from '../../server/db/audit.repository.ts';
-import { OperatorError } from '../operator-error.ts';
-import type { OperatorExclusion } from './rules.ts';
-
-/** The ballots operators have excluded from a survey's count, by id, as the tally takes them. */
-export async function ballotExclusions(db: Kysely<Database>, projectId: string): Promise<Map<string, OperatorExclusion>> {
-  const rows = await db.selectFrom('ballot_exclusions').select(['ballot_id', 'reason', 'audit_id']).where('project_id', '=', projectId).execute();
-  return new Map(rows.map((row) => [row.ballot_id, { reason: row.reason, auditId: row.audit_id }]));
-}
-
-/** The ballots operators have excluded from a survey's count, with who, when and why, oldest first. */
-export async function exclusionList(db: Kysely<Database>, projectId: string): Promise<BallotExclusionRow[]> {
-  return db.selectFrom('ballot_exclusions').selectAll().where('project_id', '=', projectId).orderBy('excluded_at').orderBy('ballot_id').execute();
-}
+import { OperatorError } from '../operator.ts';
+import { ballotInSurvey } from '../ballots/ballots.repository.ts';
+import { deleteExclusion, exclusionOf, insertExclusion } from './tally.repository.ts';
 
 /** What `exclude` and `include` are told: which ballot, why, by whom. */
 export interface ExclusionChange {
@@ -39,9 +29,9 @@ function checkWhy(why: string | undefined, command: string): string {
 export async function excludeBallot(db: Kysely<Database>, change: ExclusionChange): Promise<BallotExclusionRow> {
   const why = checkWhy(change.why, 'exclude');
   return db.transaction().execute(async (trx) => {
-    const ballot = await trx.selectFrom('ballots').select('id').where('id', '=', change.ballotId).where('project_id', '=', change.projectId).executeTakeFirst();
-    if (!ballot) throw new OperatorError(`There is no ballot "${change.ballotId}" in this survey (the ids are in export and signals).`);
-    const known = await trx.selectFrom('ballot_exclusions').selectAll().where('ballot_id', '=', change.ballotId).executeTakeFirst();
+    if (!(await ballotInSurvey(trx, change.projectId, change.ballotId)))
+      throw new OperatorError(`There is no ballot "${change.ballotId}" in this survey (the ids are in export and signals).`);
+    const known = await exclusionOf(trx, change.projectId, change.ballotId);
     if (known) throw new OperatorError(`Ballot ${change.ballotId} is excluded already (by ${known.excluded_by} at ${known.excluded_at}: ${known.reason}).`);
     const audit = await appendAudit(trx, {
       projectId: change.projectId,
@@ -59,7 +49,7 @@ export async function excludeBallot(db: Kysely<Database>, change: ExclusionChang
       excluded_by: change.by,
       excluded_at: audit.at,
     };
-    await trx.insertInto('ballot_exclusions').values(row).execute();
+    await insertExclusion(trx, row);
     return row;
   });
 }
@@ -68,21 +58,10 @@ export async function excludeBallot(db: Kysely<Database>, change: ExclusionChang
 export async function includeBallot(db: Kysely<Database>, change: ExclusionChange): Promise<BallotExclusionRow> {
   const why = checkWhy(change.why, 'include');
   return db.transaction().execute(async (trx) => {
-    const known = await trx
-      .selectFrom('ballot_exclusions')
-      .selectAll()
-      .where('ballot_id', '=', change.ballotId)
-      .where('project_id', '=', change.projectId)
-      .executeTakeFirst();
+    const known = await exclusionOf(trx, change.projectId, change.ballotId);
     if (!known) {
-      const ballot = await trx
-        .selectFrom('ballots')
-        .select('id')
-        .where('id', '=', change.ballotId)
-        .where('project_id', '=', change.projectId)
-        .executeTakeFirst();
       throw new OperatorError(
-        ballot
+        (await ballotInSurvey(trx, change.projectId, change.ballotId))
           ? `Ballot ${change.ballotId} is not excluded; there is nothing to include.`
           : `There is no ballot "${change.ballotId}" in this survey (the ids are in export and signals).`,
       );
@@ -96,7 +75,7 @@ export async function includeBallot(db: Kysely<Database>, change: ExclusionChang
       details: { excluded_by: known.excluded_by, excluded_at: known.excluded_at, excluded_audit_id: known.audit_id },
       now: change.now,
     });
-    await trx.deleteFrom('ballot_exclusions').where('ballot_id', '=', change.ballotId).execute();
+    await deleteExclusion(trx, change.ballotId);
     return known;
   });
 }

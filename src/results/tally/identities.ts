@@ -1,7 +1,5 @@
 import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
-import { SqliteAdapter, sql, type Kysely } from 'kysely';
-import type { Database } from '../../server/db/schema.ts';
 import type { DuplicateOf } from './rules.ts';
 
 /** One thing that tells a person apart: their personal link, email or license, normalised. */
@@ -24,26 +22,9 @@ export function identityKeys(secret: string | null, email: string, license: stri
  * repeats the first earlier ballot that shares any key with it. Every ballot's keys are kept,
  * a repeated one's too, so a chain (A and B share an email, B and C a license) is one person.
  */
-export interface IdentityRegister {
+interface IdentityRegister {
   /** For each ballot, in the order given (the order they were received): the ballot it repeats, if any. */
   check(ballots: ReadonlyArray<{ id: string; keys: readonly IdentityKey[] }>): Promise<Array<DuplicateOf | undefined>>;
-}
-
-const keyOf = (identity: IdentityKey) => `${identity.by}\u0000${identity.key}`;
-
-/** A register in memory, for tests and small surveys: it grows with the voters. */
-export function memoryRegister(): IdentityRegister {
-  const first = new Map<string, string>();
-  return {
-    async check(ballots) {
-      return ballots.map(({ id, keys }) => {
-        const hit = keys.find((identity) => first.has(keyOf(identity)));
-        const found = hit && { ballotId: first.get(keyOf(hit))!, by: hit.by };
-        for (const identity of keys) if (!first.has(keyOf(identity))) first.set(keyOf(identity), id);
-        return found;
-      });
-    },
-  };
 }
 
 /**
@@ -175,76 +156,6 @@ export function threadRegister(): IdentityRegister & { close(): Promise<void> } 
       // Asked rather than terminated, so that the thread closes its file, which SQLite then deletes.
       worker.postMessage(null);
       await ended;
-    },
-  };
-}
-
-/** The temporary table the database register keeps its keys in. */
-const TABLE = 'tally_identities';
-
-/**
- * A register in a temporary table of the database, so that a million voters take the
- * database's disk rather than this process's memory. `db` must be one connection
- * (`db.connection().execute(…)`): a temporary table lives in its connection alone. Each page of
- * ballots costs two statements at most, whatever its size: the keys travel as one JSON parameter
- * that the database unpacks (`json_each` on SQLite, `json_array_elements` on PostgreSQL), and a
- * Bloom filter spares the look-up of keys that cannot be in the table yet.
- */
-export async function databaseRegister(db: Kysely<Database>): Promise<IdentityRegister & { drop(): Promise<void> }> {
-  const any = db as unknown as Kysely<any>;
-  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
-  const unpack = sqlite ? (json: string) => sql`json_each(${json}) AS j` : (json: string) => sql`json_array_elements(${json}::json) AS j(value)`;
-  await any.schema.dropTable(TABLE).ifExists().execute();
-  // WITHOUT ROWID on SQLite: the keys live in their primary key's tree alone, one insert each rather than two.
-  await any.schema
-    .createTable(TABLE)
-    .temporary()
-    .addColumn('kind', 'text', (col) => col.notNull())
-    .addColumn('key', 'text', (col) => col.notNull())
-    .addColumn('ballot_id', 'text', (col) => col.notNull())
-    .addPrimaryKeyConstraint(`${TABLE}_pk`, ['kind', 'key'])
-    .modifyEnd(sqlite ? sql`without rowid` : sql``)
-    .execute();
-  const seen = bloomFilter();
-  return {
-    async check(ballots) {
-      // Only keys the filter may have seen are looked up: a page of new voters costs one insert.
-      const keyed = ballots.map(({ keys }) => keys.map((identity) => ({ identity, key: keyOf(identity) })));
-      const wanted = new Map<string, IdentityKey>();
-      for (const keys of keyed) for (const { identity, key } of keys) if (seen.mayHave(key)) wanted.set(key, identity);
-      const earlier = new Map<string, string>();
-      if (wanted.size) {
-        const list = JSON.stringify([...wanted.values()].map(({ by, key }) => [by, key]));
-        const { rows } = await sql<{
-          kind: DuplicateOf['by'];
-          key: string;
-          ballot_id: string;
-        }>`SELECT t.kind, t.key, t.ballot_id FROM ${sql.table(TABLE)} t JOIN ${unpack(list)} ON t.kind = j.value ->> 0 AND t.key = j.value ->> 1`.execute(any);
-        for (const row of rows) earlier.set(keyOf({ by: row.kind, key: row.key }), row.ballot_id);
-      }
-      const fresh: Array<[string, string, string]> = [];
-      const found = ballots.map(({ id }, i) => {
-        let result: DuplicateOf | undefined;
-        for (const { identity, key } of keyed[i]) {
-          const first = earlier.get(key);
-          if (first !== undefined) {
-            result ??= { ballotId: first, by: identity.by };
-            continue;
-          }
-          earlier.set(key, id);
-          seen.add(key);
-          fresh.push([identity.by, identity.key, id]);
-        }
-        return result;
-      });
-      if (fresh.length)
-        await sql`INSERT INTO ${sql.table(TABLE)} (kind, key, ballot_id) SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM ${unpack(JSON.stringify(fresh))}`.execute(
-          any,
-        );
-      return found;
-    },
-    async drop() {
-      await sql`drop table if exists ${sql.table(TABLE)}`.execute(any);
     },
   };
 }

@@ -5,9 +5,9 @@ import type { PersonValues } from '../../survey/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { personOf } from '../../survey/secrets.ts';
-import { decisionKey, writeInDecisionsInForce } from '../writeins/write-in-decisions.repository.ts';
-import { ballotRows, childRows, nominationRows } from '../ballots/ballot-rows.ts';
-import { identityKeys, threadRegister, type IdentityRegister } from './identities.ts';
+import { decisionKey, writeInDecisionsInForce } from '../writeins/writeins.repository.ts';
+import { answersByField, childRows, nominationRows, readBallots } from '../ballots/ballot-reader.ts';
+import { identityKeys, threadRegister } from './identities.ts';
 import { nameKey, nameWords } from './identity-keys.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
 import {
@@ -26,6 +26,7 @@ import { voterFieldNames, voterFields } from '../../survey/voter.ts';
 import { voterOf, type Voter } from './voter.ts';
 import type { BallotPseudonymRow } from '../../server/db/ballot-pseudonyms.table.ts';
 import { pseudonym } from '../../server/tokens.ts';
+import { anyPseudonyms, pseudonymsOf } from '../voters/voters.repository.ts';
 
 /** One nominee's count in one sub-category. */
 export interface TallyRow {
@@ -94,8 +95,6 @@ export interface TallyInput {
   /** Called after every page with the ballots read so far. */
   onProgress?: (ballots: number) => void;
   pageSize?: number;
-  /** The duplicate register; by default a private temporary SQLite file in a thread of its own (threadRegister). */
-  register?: IdentityRegister;
   /**
    * The survey's pseudonym key, once `purge-personal` has made one: every ballot's email and
    * license are then compared by their keyed hashes, which is all a purged ballot has left.
@@ -152,13 +151,6 @@ export function votesOf(
   return votes;
 }
 
-/** The pseudonym rows of some ballots, by ballot id: those `purge-personal` has been through. */
-async function pseudonymsOf(db: Kysely<Database>, ballotIds: readonly string[]): Promise<Map<string, BallotPseudonymRow>> {
-  if (!ballotIds.length) return new Map();
-  const rows = await db.selectFrom('ballot_pseudonyms').selectAll().where('ballot_id', 'in', ballotIds).execute();
-  return new Map(rows.map((row) => [row.ballot_id, row]));
-}
-
 /** For a purged ballot, the nominee id and name matches kept at purge time, which the self-vote rule reads instead of the name. */
 function purgedVoter(voter: Voter, purged: BallotPseudonymRow | undefined): Voter {
   if (!purged) return voter;
@@ -179,7 +171,7 @@ function identityOf(voter: Voter, purged: BallotPseudonymRow | undefined, key: B
 /**
  * Counts a survey's votes with the integrity rules applied (see rules.ts), a page of ballots
  * at a time in the order they were received: memory holds one page, the nominees and the
- * counts, however many ballots there are; who has voted is kept on disk (scratchRegister).
+ * counts, however many ballots there are; who has voted is kept on disk (threadRegister).
  * Runs on one connection of `db`.
  */
 export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Promise<Tally> {
@@ -210,23 +202,13 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
   const pointsOf = (vote: Vote) => rules.points[Math.min(vote.slot ?? rules.points.length, rules.points.length) - 1];
 
   return db.connection().execute(async (connection) => {
-    const owned = input.register ? undefined : threadRegister();
-    const register = input.register ?? owned!;
+    const register = threadRegister();
     try {
       const answerFields = voterFieldNames(fields);
-      const column = new Map(answerFields.map((field, i) => [field, i]));
+      const answersOf = answersByField(answerFields);
       // Only a survey `purge-personal` has been through has pseudonym rows: the others skip a query a page.
-      const purgedAny =
-        (
-          await connection
-            .selectFrom('ballot_pseudonyms')
-            .innerJoin('ballots', 'ballots.id', 'ballot_pseudonyms.ballot_id')
-            .select('ballot_pseudonyms.ballot_id')
-            .where('ballots.project_id', '=', survey.config.project_id)
-            .limit(1)
-            .execute()
-        ).length > 0;
-      const pages = ballotRows(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, children: ['nominations', 'writeIns'] });
+      const purgedAny = await anyPseudonyms(connection, survey.config.project_id);
+      const pages = readBallots(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, children: ['nominations', 'writeIns'] });
       let counting: (() => Promise<void>) | undefined;
       for await (const page of pages) {
         const purged = purgedAny
@@ -235,10 +217,9 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
               page.map((ballot) => ballot.id),
             )
           : new Map<string, BallotPseudonymRow>();
-        const voters = page.map((ballot) => {
-          const answers = { get: (field: string) => ballot.answers[column.get(field)!] ?? undefined };
-          return purgedVoter(voterOf(fields, answers, personOf(prepopulation, ballot.personal_secret ?? undefined)), purged.get(ballot.id));
-        });
+        const voters = page.map((ballot) =>
+          purgedVoter(voterOf(fields, answersOf(ballot), personOf(prepopulation, ballot.personal_secret ?? undefined)), purged.get(ballot.id)),
+        );
         const counted = page.map((ballot) => ballot.link !== 'demo' && !input.excludedBallots?.has(ballot.id));
         const candidates = page.flatMap((ballot, i) => {
           if (!counted[i]) return [];
@@ -328,7 +309,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
       }
       await counting?.();
     } finally {
-      await owned?.close();
+      await register.close();
     }
     const rows = [...counts.values()].flatMap((sub) => [...sub.rows.values()]);
     const subcategoryBallots = new Map([...counts].map(([key, sub]) => [key, sub.ballots]));

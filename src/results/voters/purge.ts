@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { NewBallotPseudonym } from '../../server/db/ballot-pseudonyms.table.ts';
 import type { PersonValues } from '../../survey/config.struct.ts';
@@ -6,12 +6,14 @@ import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { allFields } from '../../survey/layout.ts';
 import { personOf } from '../../survey/secrets.ts';
-import { writeInDecisionsInForce } from '../writeins/write-in-decisions.repository.ts';
+import { writeInDecisionsInForce } from '../writeins/writeins.repository.ts';
 import { pseudonym } from '../../server/tokens.ts';
-import { ballotPages, type FullBallot } from '../ballots/ballot-pages.ts';
+import { refusedBallots } from '../../server/intake/refused-ballots.repository.ts';
+import { countAnswers, deleteAnswers, deleteUploads, insertPseudonyms, pseudonymsOf, setRefusedFields, uploadIds } from './voters.repository.ts';
+import { answersByField, childRows, nominationRows, readBallots, type StoredBallot } from '../ballots/ballot-reader.ts';
 import { selfMatch, type Vote } from '../tally/rules.ts';
 import { nomineeFacts, votesOf } from '../tally/tally.ts';
-import { voterFields } from '../../survey/voter.ts';
+import { voterFieldNames, voterFields } from '../../survey/voter.ts';
 import { voterOf } from '../tally/voter.ts';
 import { answerNames } from '../../survey/fields.ts';
 
@@ -27,7 +29,7 @@ interface PurgeStep {
   /** The table, as the report names it. */
   table: string;
   /** Clears (or, in a dry run, counts) the personal rows of these ballots; answers the rows and the stored files concerned. */
-  run(db: Transaction<Database> | Kysely<Database>, scope: PurgeScope): Promise<{ rows: number; files: string[] }>;
+  run(db: Kysely<Database>, scope: PurgeScope): Promise<{ rows: number; files: string[] }>;
 }
 
 /**
@@ -40,24 +42,15 @@ const PURGE_STEPS: PurgeStep[] = [
     table: 'answers',
     async run(db, { ballotIds, personalFields, dryRun }) {
       if (!personalFields.length) return { rows: 0, files: [] };
-      if (dryRun) {
-        const row = await db
-          .selectFrom('answers')
-          .select((eb) => eb.fn.countAll<string | number>().as('n'))
-          .where('ballot_id', 'in', ballotIds)
-          .where('field', 'in', personalFields)
-          .executeTakeFirst();
-        return { rows: Number(row?.n ?? 0), files: [] };
-      }
-      const result = await db.deleteFrom('answers').where('ballot_id', 'in', ballotIds).where('field', 'in', personalFields).executeTakeFirst();
-      return { rows: Number(result.numDeletedRows), files: [] };
+      const rows = dryRun ? await countAnswers(db, ballotIds, personalFields) : await deleteAnswers(db, ballotIds, personalFields);
+      return { rows, files: [] };
     },
   },
   {
     table: 'uploads',
     async run(db, { ballotIds, dryRun }) {
-      const files = (await db.selectFrom('uploads').select('id').where('ballot_id', 'in', ballotIds).execute()).map((row) => row.id);
-      if (!dryRun && files.length) await db.deleteFrom('uploads').where('ballot_id', 'in', ballotIds).execute();
+      const files = await uploadIds(db, ballotIds);
+      if (!dryRun && files.length) await deleteUploads(db, ballotIds);
       return { rows: files.length, files };
     },
   },
@@ -68,15 +61,15 @@ const PURGE_STEPS: PurgeStep[] = [
  * the vote is over) and the names of their files: the reason, the votes and the link stay, so the
  * operator still sees why each was refused. Answers the rows changed (or, in a dry run, to change).
  */
-async function purgeRefused(db: Transaction<Database> | Kysely<Database>, projectId: string, personalFields: string[], dryRun: boolean): Promise<number> {
+async function purgeRefused(db: Kysely<Database>, projectId: string, personalFields: string[], dryRun: boolean): Promise<number> {
   const personal = new Set(personalFields);
   let changed = 0;
-  for (const row of await db.selectFrom('refused_ballots').select(['id', 'fields', 'files']).where('project_id', '=', projectId).orderBy('id').execute()) {
+  for (const row of await refusedBallots(db, projectId)) {
     const fields = (JSON.parse(row.fields) as Array<[string, string]>).filter(([name]) => !personal.has(name));
     const purged = JSON.stringify(fields);
     if (purged === row.fields && row.files === '[]') continue;
     changed++;
-    if (!dryRun) await db.updateTable('refused_ballots').set({ fields: purged, files: '[]' }).where('id', '=', row.id).execute();
+    if (!dryRun) await setRefusedFields(db, row.id, purged);
   }
   return changed;
 }
@@ -116,37 +109,27 @@ export interface PurgeInput {
  * before. Votes, workplaces and everything else stay. Run it in a transaction with its audit
  * entry; the files go after the commit.
  */
-export async function purgePersonal(db: Transaction<Database> | Kysely<Database>, input: PurgeInput): Promise<PurgeReport> {
+export async function purgePersonal(db: Kysely<Database>, input: PurgeInput): Promise<PurgeReport> {
   const { survey, key } = input;
   const personalFields = personalFieldNames(survey);
   const fields = voterFields(survey.config);
-  const decisions = await writeInDecisionsInForce(db as Kysely<Database>, survey.config.project_id);
+  const decisions = await writeInDecisionsInForce(db, survey.config.project_id);
   const facts = nomineeFacts(input.nominees, decisions.values());
   const report: PurgeReport = { ballots: 0, rows: Object.fromEntries([...PURGE_STEPS.map((step) => [step.table, 0]), ['refused_ballots', 0]]), files: [] };
   const purgedAt = (input.now ?? new Date()).toISOString();
+  const answerFields = voterFieldNames(fields);
+  const answersOf = answersByField(answerFields);
   let read = 0;
-  for await (const page of ballotPages(db as Kysely<Database>, survey.config.project_id, { full: true })) {
+  // The ballots as they were before this purge (on SQLite, a snapshot read beside the transaction that changes them).
+  for await (const page of readBallots(db, survey.config.project_id, { answerFields, children: ['nominations', 'writeIns'] })) {
     read += page.length;
-    const done = new Set(
-      (
-        await db
-          .selectFrom('ballot_pseudonyms')
-          .select('ballot_id')
-          .where(
-            'ballot_id',
-            'in',
-            page.map((b) => b.id),
-          )
-          .execute()
-      ).map((row) => row.ballot_id),
+    const done = await pseudonymsOf(
+      db,
+      page.map((ballot) => ballot.id),
     );
     const todo = page.filter((ballot) => !done.has(ballot.id));
     if (todo.length) {
-      if (!input.dryRun)
-        await db
-          .insertInto('ballot_pseudonyms')
-          .values(todo.map((ballot) => pseudonymRow(ballot)))
-          .execute();
+      if (!input.dryRun) await insertPseudonyms(db, todo.map(pseudonymRow));
       for (const step of PURGE_STEPS) {
         const { rows, files } = await step.run(db, { ballotIds: todo.map((ballot) => ballot.id), personalFields, dryRun: input.dryRun });
         report.rows[step.table] += rows;
@@ -159,14 +142,15 @@ export async function purgePersonal(db: Transaction<Database> | Kysely<Database>
   report.rows.refused_ballots = await purgeRefused(db, survey.config.project_id, personalFields, input.dryRun);
   return report;
 
-  function pseudonymRow(ballot: FullBallot): NewBallotPseudonym {
-    const answers = new Map<string, string>();
-    for (const answer of ballot.answers) if (answer.position === 0) answers.set(answer.field, answer.value);
-    const voter = voterOf(fields, answers, personOf(input.prepopulation, ballot.personal_secret ?? undefined));
+  function pseudonymRow(ballot: StoredBallot): NewBallotPseudonym {
+    const voter = voterOf(fields, answersOf(ballot), personOf(input.prepopulation, ballot.personal_secret ?? undefined));
     const byName = { ...voter, nomineeId: undefined };
     const matches: Record<string, string> = {};
-    const slots = ballot.nominations.map((n): Vote => ({ group: n.category_group, subcategory: n.subcategory, nomineeId: n.nominee_id, source: 'slot' }));
-    const writeIns = ballot.writeIns.map((w) => [w.category_group, w.subcategory, w.name] as const);
+    const slots = nominationRows(
+      ballot.children.nominations,
+      (group, subcategory, _slot, nomineeId): Vote => ({ group, subcategory, nomineeId, source: 'slot' }),
+    );
+    const writeIns = childRows<[string, string, string]>(ballot.children.writeIns);
     for (const vote of votesOf(slots, writeIns, decisions, { writeInsPending: 0, writeInsRejected: 0 })) {
       const nominee = facts.get(vote.nomineeId);
       const how = nominee && selfMatch(byName, vote.nomineeId, nominee);

@@ -6,9 +6,9 @@ import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { formatReceipt, normalizeReceipt } from '../../survey/receipt-code.ts';
 import { ballotByReceipt } from '../../server/receipts/receipts.repository.ts';
-import { ballotExclusions } from '../tally/exclusions.ts';
+import { ballotExclusions } from '../tally/tally.repository.ts';
 import { tallySurvey, type Exclusion } from '../tally/tally.ts';
-import { OperatorError } from '../operator-error.ts';
+import { OperatorError } from '../operator.ts';
 import { readPseudonymKey } from './pseudonym-key.ts';
 
 /** What the operator learns of a receipt: its ballot, and how the tally treats that ballot's votes. */

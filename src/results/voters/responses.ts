@@ -3,6 +3,7 @@ import type { Database } from '../../server/db/schema.ts';
 import type { PersonValues } from '../../survey/config.struct.ts';
 import { linkOpens } from '../../server/links/link-opens.repository.ts';
 import { secretHash } from '../../server/tokens.ts';
+import { votedSecrets } from './voters.repository.ts';
 
 /** Where one invited person stands: voted, opened their link without voting, or never opened it. */
 type ResponseStatus = 'responded' | 'opened' | 'not_opened';
@@ -27,8 +28,7 @@ export interface ResponseCounts {
 
 /** Every invited person of a survey (its prepopulation) with where they stand, in the file's order. */
 export async function invitedPeople(db: Kysely<Database>, projectId: string, prepopulation: Record<string, PersonValues>): Promise<InvitedPerson[]> {
-  const rows = await db.selectFrom('ballots').select('personal_secret').where('project_id', '=', projectId).where('link', '=', 'personal').execute();
-  const voted = new Set(rows.map((row) => row.personal_secret));
+  const voted = await votedSecrets(db, projectId);
   const opens = await linkOpens(db, projectId);
   return Object.entries(prepopulation).map(([secret, person]) => {
     const open = opens.get(secretHash(secret));

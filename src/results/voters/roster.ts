@@ -6,7 +6,7 @@ import { answerStruct } from '../../survey/ballot-rules.ts';
 import { toProblems, type Problem } from '../../survey/errors.ts';
 import { emailKey } from '../tally/identity-keys.ts';
 import { voterFields } from '../../survey/voter.ts';
-import { OperatorError } from '../operator-error.ts';
+import { OperatorError } from '../operator.ts';
 import { isKind } from '../../survey/fields.ts';
 
 /** One person of a roster: the line they are on, their address as compared, and what their personal link carries. */

@@ -4,7 +4,7 @@ import type { WriteInDecisionRow } from '../../server/db/write-in-decisions.tabl
 import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { nomineeFile, parseNominees } from '../../survey/nominee-file.ts';
-import { OperatorError } from '../operator-error.ts';
+import { OperatorError } from '../operator.ts';
 
 /** The nominees that write-in decisions added and the nominee file does not hold yet, in the order decided. */
 export function nomineesToAppend(decisions: Iterable<WriteInDecisionRow>, nominees: readonly Nominee[]): Nominee[] {

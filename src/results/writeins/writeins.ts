@@ -6,11 +6,11 @@ import type { SurveyConfig } from '../../survey/config.struct.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { ballotCategories } from '../../survey/layout.ts';
 import { categoryKey } from '../../survey/ballot-keys.ts';
-import { decisionKey, recordWriteInDecision, writeInDecisionsInForce } from './write-in-decisions.repository.ts';
+import { decisionKey, recordWriteInDecision, writeInDecisionsInForce, writeInSpellings } from './writeins.repository.ts';
 import { uuidv7 } from '../../server/ids.ts';
 import { nameKey } from '../tally/identity-keys.ts';
 import { nameMatcher } from './fuzzy.ts';
-import { OperatorError } from '../operator-error.ts';
+import { OperatorError } from '../operator.ts';
 
 /** The write-ins of one name in one sub-category: how often, as which spellings, and what was decided. */
 export interface WriteInGroup {
@@ -27,14 +27,7 @@ export interface WriteInGroup {
 
 /** Write-ins of a survey grouped by normalised name and sub-category, most frequent first; demo ballots left out. */
 export async function writeInGroups(db: Kysely<Database>, config: SurveyConfig, nominees: readonly Nominee[], candidates = 3): Promise<WriteInGroup[]> {
-  const rows = await db
-    .selectFrom('write_ins')
-    .innerJoin('ballots', 'ballots.id', 'write_ins.ballot_id')
-    .where('ballots.project_id', '=', config.project_id)
-    .where('ballots.link', '!=', 'demo')
-    .select(['write_ins.category_group', 'write_ins.subcategory', 'write_ins.name', (eb) => eb.fn.countAll<string | number>().as('n')])
-    .groupBy(['write_ins.category_group', 'write_ins.subcategory', 'write_ins.name'])
-    .execute();
+  const rows = await writeInSpellings(db, config.project_id);
   const decisions = await writeInDecisionsInForce(db, config.project_id);
   const groups = new Map<string, WriteInGroup>();
   for (const row of rows) {

@@ -9,7 +9,7 @@ import { getHeapStatistics } from 'node:v8';
 import { loadPrepopulation, loadSurvey } from '../../../src/survey/loader.ts';
 import { loadNominees } from '../../../src/survey/nominee-file.ts';
 import { readServerConfig } from '../../../src/server/config.ts';
-import { openOperatorDatabase } from '../../../src/results/open-database.ts';
+import { openOperatorDatabase } from '../../../src/results/operator.ts';
 import { tallySurvey } from '../../../src/results/tally/tally.ts';
 import { rankTally, tallyCsv, tallySummary } from '../../../src/results/tally/tally-report.ts';
 import { exportBallots } from '../../../src/results/export/export.ts';

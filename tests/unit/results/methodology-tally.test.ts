@@ -171,7 +171,7 @@ describe('reading ballots as rows', () => {
   });
 
   test('nominations that do not split into fours are a fault, not a ballot', async () => {
-    const { nominationRows } = await import('../../../src/results/ballots/ballot-rows.ts');
+    const { nominationRows } = await import('../../../src/results/ballots/ballot-reader.ts');
     expect(nominationRows('Medicine\u001fCardiology\u001f1\u001fc-2')).toEqual([['Medicine', 'Cardiology', 1, 'c-2']]);
     expect(nominationRows(null)).toEqual([]);
     expect(() => nominationRows('Medi\u001fcine\u001fCardiology\u001f1\u001fc-2')).toThrow(/cannot be read/);

@@ -5,7 +5,8 @@ import { reportData, type ReportData } from '../../../src/results/report/report-
 import { reportHtml } from '../../../src/results/report/report-html.ts';
 import { renderMarkdown } from '../../../src/results/report/markdown.ts';
 import { methodologyText } from '../../../src/results/tally/methodology.ts';
-import { excludeBallot, includeBallot, ballotExclusions } from '../../../src/results/tally/exclusions.ts';
+import { excludeBallot, includeBallot } from '../../../src/results/tally/exclusions.ts';
+import { ballotExclusions } from '../../../src/results/tally/tally.repository.ts';
 import { tallySurvey } from '../../../src/results/tally/tally.ts';
 import { DEFAULT_TALLY, EXCLUSION_REASONS, reasonsOf, type ExclusionReason } from '../../../src/results/tally/rules.ts';
 import { auditTrail } from '../../../src/server/db/audit.repository.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_THRESHOLDS, SIGNAL_KINDS, detectSignals, strength, type SignalBallot } from '../../../src/results/signals/signals.ts';
+import { detectSignals } from '../../../src/results/signals/signals.ts';
+import { DEFAULT_THRESHOLDS, SIGNAL_KINDS, strength, type SignalBallot } from '../../../src/results/signals/signal-model.ts';
 import { bursts, nomineeBursts } from '../../../src/results/signals/signals-time.ts';
 import { licenseSignals, nearIdentical } from '../../../src/results/signals/signals-ballots.ts';
 import { blocs, reciprocalNominations } from '../../../src/results/signals/signals-ties.ts';

@@ -7,7 +7,7 @@ import { formatReceipt, normalizeReceipt, receiptAnswerText, RECEIPT_ALPHABET, R
 import { newReceiptCode, newSecret, pseudonym, secretHash } from '../../../src/server/tokens.ts';
 import { greetingName, parseRoster, personalLink, planInvitations } from '../../../src/results/voters/roster.ts';
 import { responseCounts, type InvitedPerson } from '../../../src/results/voters/responses.ts';
-import { OperatorError } from '../../../src/results/operator-error.ts';
+import { OperatorError } from '../../../src/results/operator.ts';
 import { peerCheck } from '../../support/results-db.ts';
 
 const { survey, nominees } = peerCheck();

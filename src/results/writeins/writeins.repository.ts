@@ -23,3 +23,18 @@ export async function writeInDecisionsInForce(db: Kysely<Database>, projectId: s
   for (const row of await writeInDecisionLog(db, projectId)) latest.set(decisionKey(row.category_group, row.subcategory, row.name_key), row);
   return latest;
 }
+
+/** A survey's write-ins counted by sub-category and spelling, demo ballots left out. */
+export async function writeInSpellings(
+  db: Kysely<Database>,
+  projectId: string,
+): Promise<Array<{ category_group: string; subcategory: string; name: string; n: string | number }>> {
+  return db
+    .selectFrom('write_ins')
+    .innerJoin('ballots', 'ballots.id', 'write_ins.ballot_id')
+    .where('ballots.project_id', '=', projectId)
+    .where('ballots.link', '!=', 'demo')
+    .select(['write_ins.category_group', 'write_ins.subcategory', 'write_ins.name', (eb) => eb.fn.countAll<string | number>().as('n')])
+    .groupBy(['write_ins.category_group', 'write_ins.subcategory', 'write_ins.name'])
+    .execute();
+}

@@ -1,8 +1,17 @@
+// What every operator command stands on: the one-line error it reports a mistake with, and the
+// survey API's database, opened and brought up to date.
 import { existsSync } from 'node:fs';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../server/db/schema.ts';
 import { createDatabase, migrateToLatest, type DatabaseSettings, type DialectName } from '../server/db/database.ts';
-import { OperatorError } from './operator-error.ts';
+
+/** A mistake in what the operator asked (an unknown slug, nominee or tile): the command says so in one line and changes nothing. */
+export class OperatorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OperatorError';
+  }
+}
 
 /** Where a database is, for messages: the SQLite file, or the PostgreSQL URL without its password. */
 function describeDatabase(settings: DatabaseSettings): string {
@@ -31,7 +40,8 @@ export async function openOperatorDatabase(settings: DatabaseSettings): Promise<
   let opened: { db: Kysely<Database>; dialect: DialectName } | undefined;
   try {
     opened = createDatabase({ ...settings, pgPoolMax: Math.min(settings.pgPoolMax, 2) });
-    await sql`select 1`.execute(opened.db);
+    // A connection first, so that a database out of reach is told as such, not as a failed migration.
+    await opened.db.connection().execute(async () => undefined);
     await migrateToLatest(opened.db);
     return { ...opened, where };
   } catch (error) {

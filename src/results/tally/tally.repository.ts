@@ -1,0 +1,30 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../server/db/schema.ts';
+import type { BallotExclusionRow } from '../../server/db/ballot-exclusions.table.ts';
+import type { OperatorExclusion } from './rules.ts';
+
+/** The ballots operators have excluded from a survey's count, by id, as the tally takes them. */
+export async function ballotExclusions(db: Kysely<Database>, projectId: string): Promise<Map<string, OperatorExclusion>> {
+  const rows = await db.selectFrom('ballot_exclusions').select(['ballot_id', 'reason', 'audit_id']).where('project_id', '=', projectId).execute();
+  return new Map(rows.map((row) => [row.ballot_id, { reason: row.reason, auditId: row.audit_id }]));
+}
+
+/** The ballots operators have excluded from a survey's count, with who, when and why, oldest first. */
+export async function exclusionList(db: Kysely<Database>, projectId: string): Promise<BallotExclusionRow[]> {
+  return db.selectFrom('ballot_exclusions').selectAll().where('project_id', '=', projectId).orderBy('excluded_at').orderBy('ballot_id').execute();
+}
+
+/** The exclusion of one ballot of a survey, if an operator has excluded it. */
+export async function exclusionOf(db: Kysely<Database>, projectId: string, ballotId: string): Promise<BallotExclusionRow | undefined> {
+  return db.selectFrom('ballot_exclusions').selectAll().where('ballot_id', '=', ballotId).where('project_id', '=', projectId).executeTakeFirst();
+}
+
+/** Records a ballot's exclusion (its audit entry is the caller's, in the same transaction). */
+export async function insertExclusion(db: Kysely<Database>, row: BallotExclusionRow): Promise<void> {
+  await db.insertInto('ballot_exclusions').values(row).execute();
+}
+
+/** Removes a ballot's exclusion, so that the tally judges it again (its audit entry is the caller's, in the same transaction). */
+export async function deleteExclusion(db: Kysely<Database>, ballotId: string): Promise<void> {
+  await db.deleteFrom('ballot_exclusions').where('ballot_id', '=', ballotId).execute();
+}

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../src/server/db/schema.ts';
+import { answersByField, childRows, nominationRows, readBallots, type StoredBallot } from '../../../src/results/ballots/ballot-reader.ts';
+import { ballotInSurvey, ballotsPage, countBallots, type BallotShape } from '../../../src/results/ballots/ballots.repository.ts';
+import { scratchDatabase, storePeerCheck } from '../../support/results-db.ts';
+
+let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
+let db: Kysely<Database>;
+let ids: string[];
+
+/** Everything a ballot can be read with: the signals' hashes, two answers, every child list. */
+const EVERYTHING: BallotShape = {
+  answerFields: ['email', 'medical-practice'],
+  children: ['answers', 'nominations', 'writeIns', 'reservations', 'uploads'],
+  hashes: true,
+};
+
+async function readAll(shape: BallotShape, pageSize?: number): Promise<StoredBallot[][]> {
+  const pages: StoredBallot[][] = [];
+  for await (const page of readBallots(db, 'peer-check', { ...shape, pageSize })) pages.push(page);
+  return pages;
+}
+
+beforeAll(async () => {
+  scratch = await scratchDatabase();
+  db = scratch.db;
+  ids = await storePeerCheck(db);
+  await db.updateTable('ballots').set({ client_hash: 'client-1', agent_hash: 'agent-1' }).where('id', '=', ids[0]).execute();
+});
+afterAll(() => scratch?.close());
+
+describe('the ballot reader', () => {
+  test('counts and finds a survey’s ballots', async () => {
+    expect(await countBallots(db, 'peer-check')).toBe(9);
+    expect(await countBallots(db, 'another-survey')).toBe(0);
+    expect(await ballotInSurvey(db, 'peer-check', ids[3])).toBe(true);
+    expect(await ballotInSurvey(db, 'another-survey', ids[3])).toBe(false);
+    expect(await ballotInSurvey(db, 'peer-check', 'no-such-ballot')).toBe(false);
+  });
+
+  test('reads every ballot once, in the order received, a page at a time, with what it was asked for', async () => {
+    const pages = await readAll(EVERYTHING, 2);
+    expect(pages.map((page) => page.length)).toEqual([2, 2, 2, 2, 1]);
+    const ballots = pages.flat();
+    expect(ballots.map((ballot) => ballot.id)).toEqual(ids);
+    const [first] = ballots;
+    expect(first).toMatchObject({
+      link: 'public',
+      personal_secret: null,
+      created_at: '2030-01-01T09:00:00.000Z',
+      client_hash: 'client-1',
+      agent_hash: 'agent-1',
+    });
+    expect(answersByField(EVERYTHING.answerFields)(first).get('medical-practice')).toBe('Riverside Heart');
+    expect(answersByField(EVERYTHING.answerFields)(ballots[5]).get('email')).toBeUndefined();
+    expect(nominationRows(first.children.nominations)).toEqual([
+      ['Medicine', 'Cardiology', 1, 'c-2'],
+      ['Medicine', 'Cardiology', 2, 'c-3'],
+      ['Medicine', 'Dermatology', 1, 'd-1'],
+    ]);
+    expect(childRows<[string, string]>(first.children.answers)).toContainEqual(['email', 'carl@example.org']);
+    expect(childRows<[string, string, string | null]>(first.children.reservations)).toEqual([['faces', 'faces', 'cardiology', null, 'reserved']]);
+    expect(childRows(first.children.uploads)).toEqual([]);
+    expect(ballots.find((ballot) => ballot.link === 'demo')).toBeDefined();
+  });
+
+  test('without the hashes a ballot carries none; with no answer field or child, its own columns alone', async () => {
+    const [ballot] = (await readAll({ answerFields: [], children: [] })).flat();
+    expect(ballot).toEqual({ id: ids[0], link: 'public', personal_secret: null, created_at: '2030-01-01T09:00:00.000Z', answers: [], children: {} });
+  });
+
+  test('the thread on an SQLite file and the keyset pages give the same rows, cell for cell', async () => {
+    const threaded = (await readAll(EVERYTHING)).flat();
+    const first = await ballotsPage(db, 'peer-check', EVERYTHING, undefined, 5);
+    const last = first.at(-1)!;
+    const rest = await ballotsPage(db, 'peer-check', EVERYTHING, { createdAt: last[3] as string, id: last[0] as string }, 5);
+    expect(rest).toHaveLength(4);
+    expect([...first, ...rest]).toEqual(
+      threaded.map((b) => [
+        b.id,
+        b.link,
+        b.personal_secret,
+        b.created_at,
+        b.client_hash,
+        b.agent_hash,
+        ...b.answers,
+        ...EVERYTHING.children.map((c) => b.children[c]),
+      ]),
+    );
+  });
+});
