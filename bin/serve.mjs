@@ -7,6 +7,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { headersFor, matchRule, parseHeaderRules, parseRules } from './static-rules.mjs';
 import { refusedPath, staticFiles } from './static-files.mjs';
+// The survey API's route table: plain data Node reads as it is, the same the built API answers from.
+import { API_ROUTES, sampleAddress } from '../src/server/routes.ts';
 
 /** The not-found page's path in `_headers` (src/integrations/static-host-rules.ts). */
 const NOT_FOUND_PAGE = '/404.html';
@@ -48,22 +50,11 @@ const headerRules = followRules(`${clientDir}/_headers`, parseHeaderRules);
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
 
-/** One address of each on-demand route, to load its code at start. */
-const API_ROUTES = [
-  '/api/survey',
-  '/api/search/_',
-  '/api/survey/link/_',
-  '/api/survey/faces/_',
-  '/api/survey/experts/_',
-  '/api/survey/stats/_',
-  '/api/survey/workplace-stats/_',
-];
-
 /** Methods no route takes, which Astro cannot even make a Request of: answered here, never with a stack trace. */
 const NEVER_TAKEN = new Set(['TRACE', 'CONNECT']);
 
-/** The 405 for such a method, in the survey API's error shape; Allow lists what the server takes at all. */
-const ALLOW = 'GET, HEAD, POST, OPTIONS';
+/** The 405 for such a method, in the survey API's error shape; Allow lists what the server takes at all: the pages' GET and HEAD, every route's methods, OPTIONS. */
+const ALLOW = [...new Set(['GET', 'HEAD', ...API_ROUTES.flatMap((route) => route.methods), 'OPTIONS'])].join(', ');
 const REFUSED_METHOD = JSON.stringify({ error: 'method_not_allowed', message: `This server takes ${ALLOW}.`, problems: [] });
 
 /** The 400 for a path that tries to reach outside the built files, before any rule or file is looked at. */
@@ -128,7 +119,7 @@ server.listen(port, host, async () => {
   // /api/health loaded the surveys, which builds every nominee index now, not on the first voter's search.
   // Load every API route's code now too: a later build replaces the files this process would load lazily.
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  await Promise.all(API_ROUTES.map((route) => fetch(`${base}${route}`, { method: 'OPTIONS' }).catch(() => undefined)));
+  await Promise.all(API_ROUTES.map((route) => fetch(`${base}${sampleAddress(route)}`, { method: 'OPTIONS' }).catch(() => undefined)));
   console.log(`Peervote is running at http://${host}:${port}/`);
 });
 

@@ -5,7 +5,8 @@ import { corsHeaders, isSafeMethod, originAllowed, preflight, sameOriginFormPost
 import { json, refuse } from './server/http.ts';
 import { API_CONTENT_SECURITY_POLICY } from './survey/headers.ts';
 import { nulProblems } from './survey/control-characters.ts';
-import { refusedMethod } from './server/api-methods.ts';
+import { refusedMethod } from './server/routes.ts';
+import { requestedRoute } from './server/route-handlers.ts';
 import { setRequestHooks } from './server/request-hooks.ts';
 
 // The test hooks load only in a server started with PEERVOTE_TEST_HOOKS on, before its first API request.
@@ -15,23 +16,28 @@ let testHooks: Promise<void> | undefined;
  * The survey API's origin policy, in place of Astro's `security.checkOrigin` (which cannot let
  * a second origin in): POSTs only from the site's own origin or ALLOWED_ORIGINS, CORS headers
  * and preflights for exactly those. An error no endpoint handled is reported (Sentry when
- * configured) and answered 500 in the API's error shape. A method a route does not take is
- * answered 405 with `Allow`, and a query parameter holding a NUL character 400, before any route runs. Every API answer carries the API's
- * Content-Security-Policy. Prerendered pages pass through untouched.
+ * configured) and answered 500 in the API's error shape. A method a route does not take (the
+ * route table, src/server/routes.ts) is answered 405 with `Allow`, and a query parameter
+ * holding a NUL character 400, before any route runs. Every API answer carries the API's
+ * Content-Security-Policy. Prerendered pages pass through untouched, and an address no route
+ * answers gets the not-found page.
  */
 export const onRequest = defineMiddleware(async (context, next) => {
-  if (context.isPrerendered || !context.url.pathname.startsWith('/api/')) return next();
+  if (context.isPrerendered || !context.url.pathname.startsWith('/api')) return next();
+  // As every unknown address does, before any of the API's checks: Astro draws its not-found page for a 404 without a body.
+  const match = requestedRoute(context);
+  if (!match) return new Response(null, { status: 404 });
   const config = serverConfig();
   if (config.testHooks) await (testHooks ??= import('./server/test-hooks.ts').then((hooks) => setRequestHooks(hooks.testHooks)));
   const origin = context.request.headers.get('origin');
   const answer = await (async () => {
-    const allow = refusedMethod(context.url.pathname, context.request.method);
+    const allow = refusedMethod(match.route, context.request.method);
     if (allow) return refuse(405, 'method_not_allowed', `This address takes ${allow.join(', ')}.`, [], { Allow: allow.join(', ') });
     if (context.request.method === 'OPTIONS') return preflight(origin, config);
     const nul = nulProblems(context.url.searchParams.entries());
     if (nul.length) return refuse(400, 'bad_query', 'A query parameter holds a NUL character.', nul);
     if (!isSafeMethod(context.request.method) && !originAllowed(origin, context.url.origin, config) && !sameOriginFormPost(context.request)) {
-      const what = context.url.pathname.startsWith('/api/search/') ? 'Searches' : 'Ballots';
+      const what = match.route.path.startsWith('/api/search/') ? 'Searches' : 'Ballots';
       return refuse(403, 'forbidden_origin', `${what} are accepted only from the survey site itself.`, [
         { path: 'Origin', message: origin ? `${origin} is not allowed.` : 'is missing.' },
       ]);

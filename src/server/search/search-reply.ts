@@ -13,7 +13,7 @@ import { SearchBody, searchParams, type NomineeResult } from '../../survey/nomin
 const SEARCH_BODY_LIMIT = 256 * 1024;
 
 /** Search is public and carries no personal data: any origin may ask (for a survey API on its own origin). */
-export const SEARCH_CORS = {
+const SEARCH_CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
   'Access-Control-Allow-Headers': 'Content-Type',

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import instantsearch from 'instantsearch.js/es/index.js';
 import { connectHits, connectSearchBox } from 'instantsearch.js/es/connectors/index.js';
 import type { SearchClient } from 'instantsearch.js';
-import { OPTIONS, POST } from '../../../src/pages/api/search/[projectId].ts';
+import { ALL } from '../../../src/pages/api/[...route].ts';
 import { createSearchClient, type NomineeSearchClient } from '../../../src/search/search-client.ts';
 import { searchSettings } from '../../../src/search/settings.ts';
 
@@ -16,10 +16,10 @@ beforeAll(async () => {
     let body = '';
     for await (const chunk of req) body += chunk;
     const url = new URL(req.url ?? '/', base);
-    const projectId = decodeURIComponent(url.pathname.split('/').at(-1) ?? '');
+    // The rest parameter as Astro gives it: the address after /api/, decoded.
+    const route = decodeURI(url.pathname.slice('/api/'.length));
     const request = new Request(url, { method: req.method, headers: req.headers as Record<string, string>, body: req.method === 'POST' ? body : undefined });
-    const handler = req.method === 'OPTIONS' ? OPTIONS : POST;
-    const response = await handler({ params: { projectId }, request, url } as never);
+    const response = await ALL({ params: { route }, request, url } as never);
     res.writeHead(response.status, Object.fromEntries(response.headers)).end(await response.text());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -98,8 +98,12 @@ describe('the local search backend, over HTTP', () => {
   });
 
   it('allows any origin to search (no credentials, no personal data)', async () => {
-    const response = await fetch(`${base}/api/search/top-doctors-demo`, { method: 'OPTIONS' });
-    expect(response.status).toBe(204);
+    const response = await fetch(`${base}/api/search/top-doctors-demo`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: 'https://elsewhere.example' },
+      body: JSON.stringify({ requests: [{ indexName: 'i', params: { query: 'maria' } }] }),
+    });
+    expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
   });
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { hasNul, nulProblems, stripStrayControls } from '../../../src/survey/control-characters.ts';
 import { boundedQuery } from '../../../src/survey/nominee-search.ts';
 import { classicFormAsBallot } from '../../../src/server/intake/classic-form.ts';
-import { refusedMethod } from '../../../src/server/api-methods.ts';
 import type { FieldDef } from '../../../src/survey/field.struct.ts';
 
 describe('control characters', () => {
@@ -75,18 +74,5 @@ describe('classicFormAsBallot', () => {
     expect(classicFormAsBallot(form([['years', '2']]), { layout }, known).get('years')).toBe('6-10');
     expect(classicFormAsBallot(form([['years', '11+']]), { layout }, known).get('years')).toBe('11+');
     expect(classicFormAsBallot(form([['years', '9']]), { layout }, known).get('years')).toBe('9');
-  });
-});
-
-describe('refusedMethod', () => {
-  it.each([
-    ['/api/survey', 'POST', undefined],
-    ['/api/survey', 'GET', ['POST', 'OPTIONS']],
-    ['/api/survey/link/x', 'GET', undefined],
-    ['/api/survey/link/x', 'PUT', ['GET', 'HEAD', 'OPTIONS']],
-    ['/api/search/x', 'OPTIONS', undefined],
-    ['/api/nowhere', 'DELETE', undefined],
-  ])('%s %s', (path, method, allowed) => {
-    expect(refusedMethod(path, method)).toEqual(allowed);
   });
 });

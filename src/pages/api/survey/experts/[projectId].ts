@@ -1,7 +1,0 @@
-import type { APIRoute } from 'astro';
-import { reservationReply } from '../../../../server/reservations/lookup-reply.ts';
-
-export const prerender = false;
-
-/** The Experts look-up (SPEC.md §7): `{ taken, confirmed }`; a ballot's claim holds five days. */
-export const GET: APIRoute = ({ params, request }) => reservationReply(params.projectId, 'asktheexpert', request);

@@ -1,0 +1,60 @@
+import type { APIContext } from 'astro';
+import { matchRoute, type RouteMatch, type RouteParams, type RoutePath } from './routes.ts';
+import { answerBallotPost } from './intake/ballot-post.ts';
+import { searchReply } from './search/search-reply.ts';
+import { healthReply, linkReply, statsReply } from './survey-routes.ts';
+import { reservationReply } from './reservations/lookup-reply.ts';
+import { checkReceipt } from './receipts/receipt-check.ts';
+
+/** What a route runs: the request's context and the values of its path's `:name` parts in, the answer out. */
+type RouteHandler<Path extends string> = (context: APIContext, params: RouteParams<Path>) => Promise<Response>;
+
+/** The server function each route of the table (routes.ts) calls; its type asks for one for every route, and no other. */
+const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
+  // Receives a ballot (src/server/intake/ballot-post.ts), posted by the page's script or as a plain form.
+  '/api/survey': ({ request, clientAddress }) => answerBallotPost(request, clientAddress),
+  // The Faces look-up (SPEC.md §7): `{ taken, confirmed }`.
+  '/api/survey/faces/:projectId': ({ request }, { projectId }) => reservationReply(projectId, 'faces', request),
+  // The Experts look-up (SPEC.md §7): `{ taken, confirmed }`; a ballot's claim holds five days.
+  '/api/survey/experts/:projectId': ({ request }, { projectId }) => reservationReply(projectId, 'asktheexpert', request),
+  // Participation figures for the stats page; never a nominee's count.
+  '/api/survey/stats/:projectId': (_context, { projectId }) => statsReply(projectId, 'participation'),
+  // Ballots per workplace for the workplace stats page; workplaces under three ballots fold into "Other".
+  '/api/survey/workplace-stats/:projectId': (_context, { projectId }) => statsReply(projectId, 'workplaces'),
+  // Checks a personal link: the holder's prepopulated answers, 404 for a secret the survey does not know, 410 once the
+  // survey has expired, 429 past the client's allowance of checks. Opening a link never uses it up.
+  '/api/survey/link/:projectId': ({ url, request, clientAddress }, { projectId }) =>
+    linkReply(projectId, url.searchParams.get('secret') ?? '', request, clientAddress),
+  // Searches the survey's nominee list: Algolia's multi-query body in, Algolia's response shape out, so that one
+  // search client interface serves both backends.
+  '/api/search/:projectId': ({ request, clientAddress }, { projectId }) => searchReply(projectId, request, clientAddress),
+  // A voter's receipt check: `{ received, received_at? }`, never the ballot's content.
+  '/api/survey/receipt/:projectId/:code': ({ request, clientAddress }, { projectId, code }) => checkReceipt(request, clientAddress, projectId, code),
+  // The receipt check form's target, `?code=`: the same answer, a plain page for a browser without JavaScript.
+  '/api/survey/receipt/:projectId': ({ request, url, clientAddress }, { projectId }) =>
+    checkReceipt(request, clientAddress, projectId, url.searchParams.get('code') ?? ''),
+  // Readiness: 200 once the database is open and migrated (bin/serve.mjs asks this at start).
+  '/api/health': () => healthReply(),
+};
+
+/**
+ * The route of the table that answers this request to the survey API's endpoint
+ * (src/pages/api/[...route].ts), found on the address as Astro decoded it (its rest parameter
+ * `route`); undefined when no route answers it.
+ */
+export function requestedRoute(context: Pick<APIContext, 'params'>): RouteMatch | undefined {
+  return matchRoute(`/api/${context.params.route ?? ''}`);
+}
+
+/**
+ * Answers a request with its route's handler. The middleware has answered before any route
+ * runs an address no route takes (with the site's not-found page) and a method its route does
+ * not take (405); called without it, both get an empty 404.
+ */
+export function answerRoute(context: APIContext): Promise<Response> {
+  const match = requestedRoute(context);
+  const method = context.request.method.toUpperCase();
+  if (!match || !(match.route.methods as readonly string[]).includes(method)) return Promise.resolve(new Response(null, { status: 404 }));
+  const handler = HANDLERS[match.route.path] as RouteHandler<string>;
+  return handler(context, match.params);
+}
