@@ -52,7 +52,7 @@ export function ballotEntries(input: BallotInput): Array<[string, string | File]
 }
 
 /**
- * The error-reporting user of SPEC.md §3: the ballot's key as id (never the personal secret,
+ * The error-reporting user of docs/spec.md, "Sending": the ballot's key as id (never the personal secret,
  * which opens the ballot), the first email field, and the name fields joined in layout order.
  */
 export function voterOf(input: BallotInput, survey: Pick<BallotSurvey, 'layout'>, key: string): { id: string; email?: string; name?: string } {

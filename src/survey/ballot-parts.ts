@@ -83,7 +83,7 @@ export function ballotParts<F extends BallotFile>(config: BallotSurvey, input: B
   return parts;
 }
 
-/** The vote count of SPEC.md §4: filled nomination slots plus write-ins with a name. */
+/** The vote count of docs/spec.md, "Submitting": filled nomination slots plus write-ins with a name. */
 export function voteCount(parts: Pick<BallotParts, 'nominations' | 'writeIns'>): number {
   return parts.nominations.length + parts.writeIns.length;
 }

@@ -2,7 +2,7 @@ import type { FieldDef } from './field.struct.ts';
 import { customReservationName, otherAnswerName } from './ballot-keys.ts';
 
 /**
- * Every field type a survey layout can place (SPEC.md §3), and what each one is: the one table
+ * Every field type a survey layout can place (docs/spec.md, "Fields"), and what each one is: the one table
  * the config struct, the ballot struct, the page, the store and the API read instead of a
  * `type === …` test in each (the operator's export and purge are held to it by
  * tests/unit/field-table-export.test.ts).

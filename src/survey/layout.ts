@@ -2,7 +2,7 @@ import type { FieldDef } from './field.struct.ts';
 import type { SurveyConfig } from './config.struct.ts';
 import { categoryKey, slotName } from './ballot-keys.ts';
 
-/** The name of the category group that holds advertisement images per category (SPEC.md §3). */
+/** The name of the category group that holds advertisement images per category (docs/spec.md, "Nominations"). */
 export const ADS_GROUP = 'ADS';
 
 /** Every field of a layout, nested subfields included, in reading order (nested parents excluded). */

@@ -1,7 +1,7 @@
 import { map } from 'nanostores';
 import { parseSlotName } from '../../survey/ballot-keys.ts';
 
-/** The voter's nominations: slot name (`nominations[group][sub-category][n]`) → nominee id (SPEC.md §3 runtime state). */
+/** The voter's nominations: slot name (`nominations[group][sub-category][n]`) → nominee id (docs/spec.md, "Nominations"). */
 export const $nominations = map<Record<string, string>>({});
 
 /** The picked nominees' names by slot, so a slot restored from a draft shows who it holds. */
@@ -22,7 +22,7 @@ function slotHolding(slot: string, nomineeId: string): string | undefined {
 
 /**
  * Stores the nominee picked from the suggestions for a slot. A nominee already named in
- * another slot of the same sub-category is not stored twice: the new slot is cleared (SPEC.md §5).
+ * another slot of the same sub-category is not stored twice: the new slot is cleared (docs/spec.md, "Nominations").
  */
 export function pickNominee(slot: string, nomineeId: string, name?: string): PickResult {
   const duplicateOf = slotHolding(slot, nomineeId);
@@ -43,7 +43,7 @@ export function clearNominee(slot: string): void {
   if (name !== undefined) $nomineeNames.set(names);
 }
 
-/** The number of filled slots, for the vote count (SPEC.md §4). */
+/** The number of filled slots, for the vote count (docs/spec.md, "Submitting"). */
 export function nominationCount(): number {
   return Object.values($nominations.get()).filter(Boolean).length;
 }

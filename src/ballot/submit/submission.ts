@@ -12,7 +12,7 @@ import { endDraft } from '../drafts/draft.ts';
 import { $attempted, $failedSubmits, validateNow } from '../validation.ts';
 import { $voteCount, recountVotes } from '../writeins/writeins.ts';
 
-/** How long the not-enough-names notice stays (SPEC.md §9). */
+/** How long the not-enough-names notice stays (docs/spec.md, "Submitting"). */
 const NOTICE_MS = 5000;
 
 /** How long a failed submission's error report may hold up the way to the thank-you page. */
@@ -37,7 +37,7 @@ function showNotice(text: string): void {
 
 /**
  * The submit flow: check every field, then the vote count; keep the finished ballot on the
- * device; send it once; and go to the thank-you page whatever the answer (SPEC.md §4, §8).
+ * device; send it once; and go to the thank-you page whatever the answer (docs/spec.md, "Submitting", "Sending").
  */
 export async function submitBallot(survey: BallotSurvey & SubmitSurvey): Promise<void> {
   if ($submission.get() === 'submitting') return;

@@ -1,7 +1,7 @@
 import { atom } from 'nanostores';
 import type { Delivery } from './delivery.ts';
 
-/** The submit button's state (SPEC.md §4). */
+/** The submit button's state (docs/spec.md, "Submitting"). */
 export const $submission = atom<'idle' | 'submitting'>('idle');
 
 /** The red notice under the ballot, shown for NOTICE_MS. */

@@ -29,7 +29,7 @@ function tooLarge(config: ServerConfig): Response {
   return refuse(413, 'body_too_large', message, [], { Connection: 'close' });
 }
 
-/** The survey and link a ballot's query names, or the answer that refuses them (SPEC.md §5, expiry). */
+/** The survey and link a ballot's query names, or the answer that refuses them (docs/spec.md, "Links": expiry). */
 function checkLink(query: URLSearchParams, now: Date): { survey: ServerSurvey; link: BallotLink; secret?: string } | Response {
   const projectId = query.get('project_id') ?? '';
   const survey = findSurvey(projectId);

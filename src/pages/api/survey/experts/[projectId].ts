@@ -3,5 +3,5 @@ import { reservationReply } from '../../../../server/reservations/lookup-reply.t
 
 export const prerender = false;
 
-/** The Experts look-up (SPEC.md §7): `{ taken, confirmed }`; a ballot's claim holds five days. */
+/** The Experts look-up (docs/spec.md, "Reservations"): `{ taken, confirmed }`; a ballot's claim holds five days. */
 export const GET: APIRoute = ({ params, request }) => reservationReply(params.projectId, 'asktheexpert', request);

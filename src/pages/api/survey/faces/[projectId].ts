@@ -3,5 +3,5 @@ import { reservationReply } from '../../../../server/reservations/lookup-reply.t
 
 export const prerender = false;
 
-/** The Faces look-up (SPEC.md §7): `{ taken, confirmed }`. */
+/** The Faces look-up (docs/spec.md, "Reservations"): `{ taken, confirmed }`. */
 export const GET: APIRoute = ({ params, request }) => reservationReply(params.projectId, 'faces', request);
