@@ -57,7 +57,7 @@ export function ballotEntries(input: BallotInput): Array<[string, string | File]
 }
 
 /**
- * The error-reporting user of SPEC.md §3: the ballot's key as id (never the personal secret,
+ * The error-reporting user of docs/spec.md, "Sending": the ballot's key as id (never the personal secret,
  * which opens the ballot), and the voter's email and name as the tally reads them (voterAnswers).
  */
 export function userOf(input: BallotInput, survey: VoterSurvey, key: string): { id: string; email?: string; name?: string } {

@@ -13,7 +13,7 @@ import { $voteCount, recountVotes } from './writeins/writeins.ts';
 // is the one that loads the lazy code (the ballot rules, the drafts and the submit flow), and that
 // code never imports it back.
 
-/** How long the not-enough-names notice stays (SPEC.md §9). */
+/** How long the not-enough-names notice stays (docs/spec.md, "Submitting"). */
 const NOTICE_MS = 5000;
 
 let checks: typeof import('./validation-rules.ts') | undefined;
@@ -101,7 +101,7 @@ function showNotice(text: string): void {
 /**
  * The voter's submit, for the survey the page carries: check every field, then the vote count;
  * a ballot that passes goes on to the submit flow's code (submit/submission.ts), which keeps it,
- * sends it and opens the thank-you page (SPEC.md §4, §8). Nothing happens until that code is here.
+ * sends it and opens the thank-you page (docs/spec.md, "Submitting", "Sending"). Nothing happens until that code is here.
  */
 export async function submitBallot(): Promise<void> {
   const survey = $ballotSurvey.get();

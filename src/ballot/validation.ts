@@ -22,7 +22,7 @@ export const $ballotSurvey = atom<PageSurvey | undefined>(pageSurvey());
 
 /**
  * The first problem of each form-data name, as of the last check, shown at its field and in the
- * error summary. Too few names is left out: the notice by the submit button tells it (SPEC.md §5).
+ * error summary. Too few names is left out: the notice by the submit button tells it (docs/spec.md, "Submitting").
  */
 export const $problems = map<Record<string, string | undefined>>({});
 

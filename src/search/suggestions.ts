@@ -111,7 +111,7 @@ async function run(slot: string, query: string, ticket: number): Promise<void> {
   }
 }
 
-/** The voter typed in a slot: asks for suggestions once typing pauses for 300 ms (SPEC.md §7). */
+/** The voter typed in a slot: asks for suggestions once typing pauses for 300 ms (docs/spec.md, "Nominations"). */
 export function typeQuery(slot: string, text: string): void {
   clearTimeout(timer);
   const ticket = ++sequence;

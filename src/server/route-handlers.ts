@@ -13,9 +13,9 @@ type RouteHandler<Path extends string> = (context: APIContext, params: RoutePara
 const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
   // Receives a ballot (src/server/intake/ballot-post.ts), posted by the page's script or as a plain form.
   '/api/survey': ({ request, clientAddress }) => answerBallotPost(request, clientAddress),
-  // The Faces look-up (SPEC.md §7): `{ taken, confirmed }`.
+  // The Faces look-up (docs/spec.md, "Reservations"): `{ taken, confirmed }`.
   '/api/survey/faces/:projectId': ({ request }, { projectId }) => reservationReply(projectId, 'faces', request),
-  // The Experts look-up (SPEC.md §7): `{ taken, confirmed }`; a ballot's claim holds five days.
+  // The Experts look-up (docs/spec.md, "Reservations"): `{ taken, confirmed }`; a ballot's claim holds five days.
   '/api/survey/experts/:projectId': ({ request }, { projectId }) => reservationReply(projectId, 'asktheexpert', request),
   // Participation figures for the stats page; never a nominee's count.
   '/api/survey/stats/:projectId': (_context, { projectId }) => statsReply(projectId, 'participation'),

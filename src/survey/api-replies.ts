@@ -26,7 +26,7 @@ export interface ApiErrorBody {
   problems: Problem[];
 }
 
-/** The answer to the Faces and Experts look-ups (SPEC.md §7). */
+/** The answer to the Faces and Experts look-ups (docs/spec.md, "Reservations"). */
 export interface ReservationLookup {
   taken: string[];
   confirmed: string[];

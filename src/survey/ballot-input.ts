@@ -37,7 +37,7 @@ export function formDataToBallot(form: FormData): BallotInput {
 }
 
 /**
- * Blank as the required rule means it (SPEC.md §5): nothing, false, an empty list, a text of
+ * Blank as the required rule means it (docs/spec.md, "Checking answers"): nothing, false, an empty list, a text of
  * only spaces; and a file input left empty, which browsers send as a nameless, empty file.
  */
 export function isBlank(value: unknown): boolean {

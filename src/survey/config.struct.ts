@@ -80,7 +80,7 @@ export const PERSON_ROSTER_KEYS = ['email', 'name', PERSON_NOMINEE_ID] as const;
 /** The prepopulation map: secret → that person's values; or the name of a YAML file in the survey folder holding it. */
 export const Prepopulation = union([string(), record(nonempty(string()), PersonValues)]);
 
-/** The whole survey configuration of SPEC.md §1 and §3, as written in `surveys/<slug>/survey.yaml`. */
+/** The whole survey configuration of docs/spec.md, "Survey configuration", as written in `surveys/<slug>/survey.yaml`. */
 export const SurveyConfig = object({
   project_id: nonempty(string()),
   project_type: defaulted(enums(['form']), 'form'),

@@ -2,7 +2,7 @@ import { array, boolean, enums, lazy, nonempty, number, object, optional, refine
 import { FIELD_TABLE, hasOptions, type FieldBasics, type FieldTypeName } from './fields.ts';
 import { isFieldName } from './ballot-keys.ts';
 
-/** Every kind of input a survey layout can place (SPEC.md §3): the names of the field table's rows. */
+/** Every kind of input a survey layout can place (docs/spec.md, "Fields"): the names of the field table's rows. */
 export const FIELD_TYPES = Object.keys(FIELD_TABLE) as FieldTypeName[];
 
 /** A field name: letters, digits, dashes and underscores, as used in form data keys. */
@@ -60,7 +60,7 @@ const FieldObject: Describe<FieldShape> = object({
   fields: optional(array(lazy(() => Field))),
 });
 
-/** One field of a survey layout (SPEC.md §3 "Field definition"). */
+/** One field of a survey layout (docs/spec.md, "Fields"). */
 export const Field: Describe<FieldShape> = refine(FieldObject, 'Field', (field) => {
   if (field.type === 'nested' && !field.fields?.length) {
     return 'a nested field needs `fields`, the list of its subfields';

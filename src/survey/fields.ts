@@ -1,7 +1,7 @@
 import { customReservationName, otherAnswerName } from './ballot-keys.ts';
 
 /**
- * Every field type a survey layout can place (SPEC.md §3), and what each one is: the one table
+ * Every field type a survey layout can place (docs/spec.md, "Fields"), and what each one is: the one table
  * the config struct, the ballot struct, the page, the store and the API read instead of a
  * `type === …` test in each (the operator's export and purge are held to it by
  * tests/unit/field-table-export.test.ts).
@@ -9,7 +9,8 @@ import { customReservationName, otherAnswerName } from './ballot-keys.ts';
  * To add a field type:
  * 1. add its row here: its `kind`, and for an answer the `value` it sends (which names the
  *    struct it is checked with, in ballot-rules.ts) and any flag it needs;
- * 2. render it in its component, src/ballot/fields/FieldView.tsx.
+ * 2. give it its component in the ballot's render table, FIELD_COMPONENTS in
+ *    src/ballot/fields/FieldView.tsx (the page does not compile until the type has one).
  * Its config check, its form-data names, its ballot checks and error words, how the store
  * sends it, how the API stores it and its export columns follow from the row. (A third
  * kind of reservation is more than a type: it also needs its tiles in the survey config.)

@@ -1,7 +1,7 @@
 import type { FieldDef } from './field.struct.ts';
 import { categoryKey, slotName } from './ballot-keys.ts';
 
-/** The name of the category group that holds advertisement images per category (SPEC.md §3). */
+/** The name of the category group that holds advertisement images per category (docs/spec.md, "Nominations"). */
 export const ADS_GROUP = 'ADS';
 
 /**

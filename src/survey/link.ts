@@ -1,9 +1,9 @@
 import type { SurveyConfig } from './config.struct.ts';
 
-/** The secret that opens any survey as a demonstration, prepopulated or not (SPEC.md §5). */
+/** The secret that opens any survey as a demonstration, prepopulated or not (docs/spec.md, "Links"). */
 export const DEMO_SECRET = 'demo';
 
-/** What a visitor's link leads to. `form` is the ballot; the others are the link states of SPEC.md §2. */
+/** What a visitor's link leads to. `form` is the ballot; the others are the link states of docs/spec.md, "Links". */
 export type LinkState = 'form' | 'invalid' | 'expired' | 'old-browser' | 'checking';
 
 /** Path segments under a survey that are pages, not secrets. */
@@ -35,7 +35,7 @@ export function closingText(config: Pick<SurveyConfig, 'expiration_date'>): stri
 }
 
 /**
- * Link validity (SPEC.md §5): without a secret the public link is valid only when blank
+ * Link validity (docs/spec.md, "Links"): without a secret the public link is valid only when blank
  * surveys are allowed; a secret must be a prepopulation key or the demo secret.
  */
 export function isLinkValid(config: Pick<SurveyConfig, 'blank_surveys'>, secret: string | undefined, isKnownSecret: (secret: string) => boolean): boolean {

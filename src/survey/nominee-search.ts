@@ -1,10 +1,10 @@
 import { array, integer, min, object, optional, size, string, type, union, type Infer } from 'superstruct';
 import type { Nominee } from './nominee.struct.ts';
 
-/** Suggestions shown for one query (SPEC.md §7, §9). */
+/** Suggestions shown for one query (docs/spec.md, "Nominations"). */
 export const HITS_PER_PAGE = 12;
 
-/** How long typing must pause before a search is sent, in milliseconds (SPEC.md §7, §9). */
+/** How long typing must pause before a search is sent, in milliseconds (docs/spec.md, "Nominations"). */
 export const SEARCH_DEBOUNCE_MS = 300;
 
 /** One search hit, shaped as Algolia returns a record: `objectID` beside the nominee's own columns. */

@@ -21,7 +21,7 @@ const NomineeId = refine(string(), 'NomineeId', (value) =>
 
 const Name = refine(string(), 'Name', (value) => (value.trim() ? true : 'is empty: every nominee needs a name'));
 
-/** One nominee of a survey's list (SPEC.md §3 "Nominee search hit": id, name; plus the detail columns). */
+/** One nominee of a survey's list (docs/spec.md, "Nominations": id, name; plus the detail columns). */
 export const Nominee = object({
   id: NomineeId,
   name: Name,

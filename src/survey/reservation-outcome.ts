@@ -1,7 +1,7 @@
 import type { ReservationOutcome } from './api-replies.ts';
 import type { ReservationKind } from './tiles.ts';
 
-/** The words a tile reads: 'THE FACE OF {title}' for Faces (SPEC.md §2), the question itself for Experts. */
+/** The words a tile reads: 'THE FACE OF {title}' for Faces (docs/spec.md, "Reservations"), the question itself for Experts. */
 export function tileLabel(kind: ReservationKind, title: string): string {
   return kind === 'faces' ? `THE FACE OF ${title}` : title;
 }

@@ -9,7 +9,7 @@ export interface ReservationWords {
   past: string;
 }
 
-/** The words of each kind of reservation section (SPEC.md §2): Faces, and Experts with its five-day hold. */
+/** The words of each kind of reservation section (docs/spec.md, "Reservations"): Faces, and Experts with its five-day hold. */
 export const RESERVATION_WORDS: Record<ReservationKind, ReservationWords> = {
   faces: {
     title: 'Reserve Your Faces Specialty',

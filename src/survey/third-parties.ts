@@ -45,7 +45,7 @@ export const GOOGLE_TRANSLATE = {
   },
 } as const;
 
-/** How long after the page has loaded the translate widget starts (SPEC.md §9). */
+/** How long after the page has loaded the translate widget starts (docs/spec.md, "The survey page"). */
 export const TRANSLATE_DELAY_MS = 2000;
 
 /** A survey's third parties as a page starts them: only what is configured is present. */

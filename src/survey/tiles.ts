@@ -1,7 +1,7 @@
 import type { SurveyConfig, Tile } from './config.struct.ts';
 import type { TypesOfKind } from './fields.ts';
 
-/** The two kinds of reservation section (SPEC.md §2): a field's type names its kind, as the field table says. */
+/** The two kinds of reservation section (docs/spec.md, "Reservations"): a field's type names its kind, as the field table says. */
 export type ReservationKind = TypesOfKind<'reservation'>;
 
 /** How long an Experts reservation holds, as the Experts text promises: five days. */

@@ -1,7 +1,7 @@
-/** The code of the problem "too few names": the page tells it with its own notice, not at a field (SPEC.md §5). */
+/** The code of the problem "too few names": the page tells it with its own notice, not at a field (docs/spec.md, "Submitting"). */
 export const VOTE_REQUIREMENT = 'vote-requirement';
 
-/** The text of the vote-requirement error (SPEC.md §5). */
+/** The text of the vote-requirement error (docs/spec.md, "Submitting"). */
 export function voteRequirementMessage(n: number): string {
   return `You must fill out at least ${n} ${n === 1 ? 'name' : 'names'} to submit this form.`;
 }

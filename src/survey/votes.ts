@@ -1,7 +1,7 @@
 import { isBlank, type BallotValue } from './ballot-input.ts';
 
 /**
- * The vote count of SPEC.md §4, as the vote requirement counts it: the nomination slots holding a
+ * The vote count of docs/spec.md, "Submitting", as the vote requirement counts it: the nomination slots holding a
  * nominee plus the write-ins with a name; a blank one (nothing, or only spaces) is no vote.
  * Each side passes what it holds: the ballot struct a ballot's slot and write-in values, the
  * page's `$voteCount` its picks and write-in rows, a stored ballot (ballotParts) its rows.
@@ -21,7 +21,7 @@ export interface NamedVote {
 }
 
 /**
- * The rule "one nominee once per sub-category of a ballot" (SPEC.md §5): the index of the
+ * The rule "one nominee once per sub-category of a ballot" (docs/spec.md, "Nominations"): the index of the
  * earlier vote of `votes` that names the same nominee in the same sub-category as vote `i`, or
  * -1 when none does. The ballot struct refuses such a slot, the page clears a pick that repeats
  * one (its pick goes last), and the tally counts the earlier vote only (`repeat_on_ballot`).

@@ -13,7 +13,7 @@ const TRANSLATE_ELEMENT_ID = 'google_translate_element';
 
 /**
  * Loads Google's website translator and starts its widget in the welcome block
- * TRANSLATE_DELAY_MS after the page has loaded (SPEC.md §2, §9): never sooner, and later
+ * TRANSLATE_DELAY_MS after the page has loaded (docs/spec.md, "The survey page"): never sooner, and later
  * only if the script itself arrives later.
  */
 export function startTranslate(): void {

@@ -13,14 +13,16 @@ interface Props {
   className: string;
   labelText: ReactNode;
   error?: string;
-  onChange: (value: Answer) => void;
+  /** Draws the options as cards (`fancy-radio`) rather than a list of buttons. */
+  cards?: boolean;
 }
 
 /** Radio buttons, fancy radio cards or checkboxes for a field's options; 'Other' reveals a text input. */
-export function ChoiceInput({ field, value, className, labelText, error, onChange }: Props) {
+export function ChoiceInput({ field, value, className, labelText, error, cards = false }: Props) {
   const answers = useStore($answers, { ssr: 'initial' });
   const multiple = fieldRow(field).value === 'choices';
   const chosen = Array.isArray(value) ? value : value ? [value] : [];
+  const onChange = (next: Answer) => (setAnswer(field.name, next), touch(field.name));
   const toggle = (option: string, checked: boolean) => {
     if (!multiple) return onChange(option);
     onChange(checked ? [...chosen, option] : chosen.filter((o) => o !== option));
@@ -38,7 +40,7 @@ export function ChoiceInput({ field, value, className, labelText, error, onChang
       aria-describedby={error ? errorId : undefined}
     >
       <legend>{labelText}</legend>
-      <div className={field.type === 'fancy-radio' ? 'choices choices-fancy' : 'choices'}>
+      <div className={cards ? 'choices choices-fancy' : 'choices'}>
         {field.options!.map((option) => (
           <label key={option} className="choice">
             <input

@@ -23,7 +23,7 @@ export default function ErrorSummary() {
   const problems = useStore($problems, { ssr: 'initial' });
   const failed = useStore($failedSubmits, { ssr: 'initial' });
   const box = useRef<HTMLDivElement>(null);
-  // Too few names is not among them: it has its own notice by the submit button (SPEC.md §5), once every field is right.
+  // Too few names is not among them: it has its own notice by the submit button (docs/spec.md, "Submitting"), once every field is right.
   const listed = attempted ? Object.entries(problems).filter((entry): entry is [string, string] => Boolean(entry[1])) : [];
   const shown = listed.length > 0 ? inPageOrder(listed) : listed;
 

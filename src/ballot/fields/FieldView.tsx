@@ -8,7 +8,7 @@ import type { PersonValues } from '../../survey/config.struct.ts';
 import { isBlank } from '../../survey/ballot-input.ts';
 import { isReadOnly } from '../../survey/read-only.ts';
 import { otherAnswerName } from '../../survey/ballot-keys.ts';
-import { fieldRow, formNames } from '../../survey/fields.ts';
+import { fieldRow, formNames, type FieldTypeName } from '../../survey/fields.ts';
 import { ChoiceInput } from './ChoiceInput.tsx';
 import { FileInput } from './FileInput.tsx';
 import { FieldIcon } from './FieldIcon.tsx';
@@ -19,6 +19,21 @@ interface Props {
   field: FieldDef;
   prefill: PersonValues;
 }
+
+/** What a field's component is given: the field, its answer, and what FieldView worked out for every type alike. */
+interface FieldProps extends Props {
+  value: Answer;
+  /** The id of its input, for its label and its error message. */
+  id: string;
+  className: string;
+  labelText: ReactNode;
+  /** Its first problem, once the voter may see it. */
+  error?: string;
+  required: boolean;
+}
+
+/** A component that renders one type of field. */
+type FieldComponent = (props: FieldProps) => ReactNode;
 
 /** The id of a field's input, for its label and its error message. */
 const inputId = (name: string) => `field-${name}`;
@@ -34,80 +49,78 @@ function LabelText({ field, status }: { field: FieldDef; status: FieldStatus }) 
   );
 }
 
-/** One field of the layout, by its type, with its indicator and first error. */
-export function FieldView({ field, prefill }: Props) {
-  const answers = useStore($answers, { ssr: 'initial' });
-  const shownProblem = useShownProblems();
-  const checked = useChecked();
-  const problems = useStore($problems, { ssr: 'initial' });
-  const value: Answer = answers[field.name] ?? '';
-  const id = inputId(field.name);
-  const required = Boolean(field.validation?.required);
-  const readOnly = isReadOnly(field, prefill);
-  const error = readOnly ? undefined : shownProblem(field.name);
-  // A ticked 'Other' without its text marks the whole question, though its message sits under the text.
-  const otherError = fieldRow(field).value === 'choices' && !readOnly ? shownProblem(otherAnswerName(field.name)) : undefined;
-  // The check only on a value found valid: a problem not yet shown (an empty 'Other' text, say) withholds it.
-  const valid = !problems[field.name] && formNames(field).every((name) => !problems[name]);
-  const status = fieldStatus({ required, filled: !isBlank(value) && valid, error: error ?? otherError, checked: readOnly || checked(field.name) });
-  const className = `field field-${field.type} is-${status} ${field.labelAbove === false ? 'label-inline' : ''} ${field.class ?? ''}`;
+/** The label, one control and its first problem: the frame of every single-input field. */
+function ControlFrame({ props: { id, className, labelText, error }, children }: { props: FieldProps; children: ReactNode }) {
+  return (
+    <div className={className}>
+      <label htmlFor={id}>{labelText}</label>
+      {children}
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
 
-  if (field.type === 'html') return <div className={`field field-html ${field.class ?? ''}`} dangerouslySetInnerHTML={{ __html: field.html ?? '' }} />;
-  if (field.type === 'nested') {
-    return (
-      <fieldset className={`field field-nested ${field.class ?? ''}`}>
-        <legend className={field.labelAbove === false ? 'visually-hidden' : undefined}>{field.label ?? field.name}</legend>
-        <div className="row">
-          {field.fields!.map((sub) => (
-            <FieldView key={sub.name} field={sub} prefill={prefill} />
-          ))}
-        </div>
-      </fieldset>
-    );
-  }
-  // The nominations and reservation sections are islands of their own (src/survey/segments.ts).
-  if (['nomination', 'reservation'].includes(fieldRow(field).kind)) return null;
-
-  const labelText: ReactNode = <LabelText field={field} status={status} />;
-  const described = {
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': error ? `${id}-error` : undefined,
-  } as const;
-  if (readOnly) {
-    return (
-      <div className={className}>
-        <label htmlFor={id}>{labelText}</label>
-        <input id={id} name={field.name} className="input" type="text" value={[value].flat().join(', ')} readOnly aria-readonly="true" />
-      </div>
-    );
-  }
-  if (field.type === 'radio' || field.type === 'fancy-radio' || field.type === 'checkbox') {
-    return (
-      <ChoiceInput
-        field={field}
-        value={value}
-        className={className}
-        labelText={labelText}
-        error={error}
-        onChange={(next) => (setAnswer(field.name, next), touch(field.name))}
-      />
-    );
-  }
-  if (field.type === 'file') return <FileInput field={field} className={className} labelText={labelText} error={error} />;
-
-  const common = {
+/** The attributes a single input shares whatever its type: name, id, required, placeholder, and its problem once shown. */
+function controlAttributes({ field, id, required, error }: FieldProps) {
+  return {
     id,
     name: field.name,
     'aria-required': required || undefined,
     placeholder: field.placeholder,
     className: 'input',
     onBlur: () => touch(field.name),
-    ...described,
-  };
-  let control;
-  if (field.type === 'select') {
-    control = (
-      <select {...common} value={String(value)} onChange={(event) => (setAnswer(field.name, event.target.value), touch(field.name))}>
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? `${id}-error` : undefined,
+  } as const;
+}
+
+/** A one-line input of the given type, checked as the voter types. */
+function LineInput({ props, type }: { props: FieldProps; type: 'text' | 'email' }) {
+  const { field, value } = props;
+  return (
+    <ControlFrame props={props}>
+      <input
+        {...controlAttributes(props)}
+        type={type}
+        autoComplete={type === 'email' ? 'email' : undefined}
+        value={String(value)}
+        onChange={(event) => (setAnswer(field.name, event.target.value), edit(field.name))}
+      />
+    </ControlFrame>
+  );
+}
+
+/** A one-line text answer. */
+function TextInput(props: FieldProps) {
+  return <LineInput props={props} type="text" />;
+}
+
+/** An email address: the browser offers its address keyboard and the voter's own address. */
+function EmailInput(props: FieldProps) {
+  return <LineInput props={props} type="email" />;
+}
+
+/** A longer text answer, on four lines. */
+function TextareaInput(props: FieldProps) {
+  const { field, value } = props;
+  return (
+    <ControlFrame props={props}>
+      <textarea
+        {...controlAttributes(props)}
+        value={String(value)}
+        onChange={(event) => (setAnswer(field.name, event.target.value), edit(field.name))}
+        rows={4}
+      />
+    </ControlFrame>
+  );
+}
+
+/** One of the field's options from a list, which starts on a disabled 'Select One'. */
+function SelectInput(props: FieldProps) {
+  const { field, value } = props;
+  return (
+    <ControlFrame props={props}>
+      <select {...controlAttributes(props)} value={String(value)} onChange={(event) => (setAnswer(field.name, event.target.value), touch(field.name))}>
         <option value="" disabled>
           Select One
         </option>
@@ -115,16 +128,20 @@ export function FieldView({ field, prefill }: Props) {
           <option key={option}>{option}</option>
         ))}
       </select>
-    );
-  } else if (field.type === 'textarea') {
-    control = <textarea {...common} value={String(value)} onChange={(event) => (setAnswer(field.name, event.target.value), edit(field.name))} rows={4} />;
-  } else if (field.type === 'slider') {
-    const options = field.options!;
-    const position = Math.max(1, options.indexOf(String(value)) + 1);
-    control = (
+    </ControlFrame>
+  );
+}
+
+/** One of the field's options by its position on a range from 1 to their number, the chosen option written beside it. */
+function SliderInput(props: FieldProps) {
+  const { field, value, id } = props;
+  const options = field.options!;
+  const position = Math.max(1, options.indexOf(String(value)) + 1);
+  return (
+    <ControlFrame props={props}>
       <div className="slider">
         <input
-          {...common}
+          {...controlAttributes(props)}
           placeholder={undefined}
           type="range"
           min={1}
@@ -136,23 +153,87 @@ export function FieldView({ field, prefill }: Props) {
         />
         <output htmlFor={id}>{value ? String(value) : options[0]}</output>
       </div>
-    );
-  } else {
-    control = (
-      <input
-        {...common}
-        type={field.type === 'email' ? 'email' : 'text'}
-        autoComplete={field.type === 'email' ? 'email' : undefined}
-        value={String(value)}
-        onChange={(event) => (setAnswer(field.name, event.target.value), edit(field.name))}
-      />
-    );
-  }
+    </ControlFrame>
+  );
+}
+
+/** Radio buttons drawn as cards. */
+function FancyRadioInput(props: FieldProps) {
+  return <ChoiceInput {...props} cards />;
+}
+
+/** The survey author's own content, which sends nothing. */
+function HtmlContent({ field }: FieldProps) {
+  return <div className={`field field-html ${field.class ?? ''}`} dangerouslySetInnerHTML={{ __html: field.html ?? '' }} />;
+}
+
+/** A group of fields under one legend, side by side. */
+function NestedFields({ field, prefill }: FieldProps) {
+  return (
+    <fieldset className={`field field-nested ${field.class ?? ''}`}>
+      <legend className={field.labelAbove === false ? 'visually-hidden' : undefined}>{field.label ?? field.name}</legend>
+      <div className="row">
+        {field.fields!.map((sub) => (
+          <FieldView key={sub.name} field={sub} prefill={prefill} />
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The nominations and reservation sections are islands of their own (src/survey/segments.ts): nothing here. */
+function RenderedElsewhere() {
+  return null;
+}
+
+/** An answer or file the voter may not change (disabled, or prepopulated for this person): its value as read-only text, whatever its type. */
+function ReadOnlyField({ field, value, id, className, labelText }: FieldProps) {
   return (
     <div className={className}>
       <label htmlFor={id}>{labelText}</label>
-      {control}
-      <FieldError id={`${id}-error`} message={error} />
+      <input id={id} name={field.name} className="input" type="text" value={[value].flat().join(', ')} readOnly aria-readonly="true" />
     </div>
   );
+}
+
+/** Each field type's component: a type of the field table without one here does not compile. */
+const FIELD_COMPONENTS: Record<FieldTypeName, FieldComponent> = {
+  nested: NestedFields,
+  text: TextInput,
+  select: SelectInput,
+  email: EmailInput,
+  nomination: RenderedElsewhere,
+  faces: RenderedElsewhere,
+  asktheexpert: RenderedElsewhere,
+  html: HtmlContent,
+  slider: SliderInput,
+  textarea: TextareaInput,
+  radio: ChoiceInput,
+  'fancy-radio': FancyRadioInput,
+  checkbox: ChoiceInput,
+  file: FileInput,
+};
+
+/** One field of the layout, by its type, with its indicator and first error. */
+export function FieldView({ field, prefill }: Props) {
+  const answers = useStore($answers, { ssr: 'initial' });
+  const shownProblem = useShownProblems();
+  const checked = useChecked();
+  const problems = useStore($problems, { ssr: 'initial' });
+  const value: Answer = answers[field.name] ?? '';
+  const required = Boolean(field.validation?.required);
+  const { kind, value: sends } = fieldRow(field);
+  const readOnly = isReadOnly(field, prefill);
+  const error = readOnly ? undefined : shownProblem(field.name);
+  // A ticked 'Other' without its text marks the whole question, though its message sits under the text.
+  const otherError = sends === 'choices' && !readOnly ? shownProblem(otherAnswerName(field.name)) : undefined;
+  // The check only on a value found valid: a problem not yet shown (an empty 'Other' text, say) withholds it.
+  const valid = !problems[field.name] && formNames(field).every((name) => !problems[name]);
+  const status = fieldStatus({ required, filled: !isBlank(value) && valid, error: error ?? otherError, checked: readOnly || checked(field.name) });
+  const className = `field field-${field.type} is-${status} ${field.labelAbove === false ? 'label-inline' : ''} ${field.class ?? ''}`;
+  const labelText = <LabelText field={field} status={status} />;
+  const props: FieldProps = { field, prefill, value, id: inputId(field.name), className, labelText, error, required };
+  // What the voter answers (an answer or a file) but may not change shows as text, whatever its type's input.
+  const Component = readOnly && (kind === 'answer' || kind === 'file') ? ReadOnlyField : FIELD_COMPONENTS[field.type];
+  return <Component {...props} />;
 }

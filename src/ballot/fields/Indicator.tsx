@@ -1,4 +1,4 @@
-/** What a field's indicator shows (SPEC.md §2): required and empty, has an error, filled and valid, or nothing yet. */
+/** What a field's indicator shows (docs/spec.md, "Fields"): required and empty, has an error, filled and valid, or nothing yet. */
 export type FieldStatus = 'required' | 'danger' | 'success' | 'neutral';
 
 /**

@@ -37,7 +37,7 @@ function pickedDetails(hit: NomineeHit): string {
   return [hit.specialty, hit.city].filter(Boolean).join(' · ');
 }
 
-/** Why typed text left the slot (SPEC.md §4: only a picked suggestion is kept). */
+/** Why typed text left the slot (docs/spec.md, "Nominations": only a picked suggestion is kept). */
 function notKeptNote(text: string): string {
   return `“${text}” was not kept: pick a name from the list, or add it as a write-in below.`;
 }
@@ -60,7 +60,7 @@ export function NominationInput({ slot, label, placeholder }: Props) {
   const wrapper = useRef<HTMLDivElement>(null);
 
   // A slot filled or emptied from outside (a restored draft, a cleared ballot) shows it; an
-  // unpicked slot the voter is not typing in is always empty (SPEC.md §4).
+  // unpicked slot the voter is not typing in is always empty (docs/spec.md, "Nominations").
   useEffect(() => {
     if (picked && pickedName) setText(pickedName);
     else if (!picked && !wrapper.current?.contains(document.activeElement)) setText('');
@@ -120,7 +120,7 @@ export function NominationInput({ slot, label, placeholder }: Props) {
     }
   };
 
-  // Leaving the slot (focus not moving into its own suggestions) keeps only a pick (SPEC.md §4): text that is
+  // Leaving the slot (focus not moving into its own suggestions) keeps only a pick (docs/spec.md, "Nominations"): text that is
   // exactly one nominee's name is picked; other text is cleared, with a word on why, once the tap has landed.
   const onBlur = (event: FocusEvent<HTMLDivElement>) => {
     if (wrapper.current?.contains(event.relatedTarget as Node | null)) return;

@@ -2,7 +2,7 @@ import { map } from 'nanostores';
 import { parseSlotName } from '../../survey/ballot-keys.ts';
 import { repeatOnBallot } from '../../survey/votes.ts';
 
-/** The voter's nominations: slot name (`nominations[group][sub-category][n]`) → nominee id (SPEC.md §3 runtime state). */
+/** The voter's nominations: slot name (`nominations[group][sub-category][n]`) → nominee id (docs/spec.md, "Nominations"). */
 export const $nominations = map<Record<string, string>>({});
 
 /** The picked nominees' names by slot, so a slot restored from a draft shows who it holds. */
@@ -26,7 +26,7 @@ function slotHolding(slot: string, nomineeId: string): string | undefined {
 
 /**
  * Stores the nominee picked from the suggestions for a slot. A nominee already named in
- * another slot of the same sub-category is not stored twice: the new slot is cleared (SPEC.md §5).
+ * another slot of the same sub-category is not stored twice: the new slot is cleared (docs/spec.md, "Nominations").
  */
 export function pickNominee(slot: string, nomineeId: string, name?: string): PickResult {
   const duplicateOf = slotHolding(slot, nomineeId);

@@ -1,6 +1,6 @@
 import { parseSlotName } from '../../survey/ballot-keys.ts';
 
-/** The placeholders of a sub-category's slots, in order (SPEC.md §2: up to Fifth). */
+/** The placeholders of a sub-category's slots, in order (docs/spec.md, "Nominations": up to Fifth). */
 export const SLOT_PLACEHOLDERS = ['First Nomination', 'Second Nomination', 'Third Nomination', 'Fourth Nomination', 'Fifth Nomination'];
 
 /** Why a pick was refused: "Already your First Nomination for Cardiology." */

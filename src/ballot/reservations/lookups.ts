@@ -11,7 +11,7 @@ export interface Lookup {
   confirmed?: string[];
 }
 
-/** Each reservation kind's look-up (SPEC.md §7); the taken tiles themselves go to $takenTiles. */
+/** Each reservation kind's look-up (docs/spec.md, "Reservations"); the taken tiles themselves go to $takenTiles. */
 export const $lookups = map<Partial<Record<ReservationKind, Lookup>>>({});
 
 const LOOKUP_PATH: Record<ReservationKind, string> = { faces: 'faces', asktheexpert: 'experts' };

@@ -14,7 +14,7 @@ export function selectTile(field: string, slug: string): void {
   $reservations.setKey(field, { tile: slug });
 }
 
-/** Types the custom text; clicking into it clears the selected tile (SPEC.md §4). */
+/** Types the custom text; clicking into it clears the selected tile (docs/spec.md, "Reservations"). */
 export function setCustomReservation(field: string, text: string): void {
   $reservations.setKey(field, { custom: text });
 }

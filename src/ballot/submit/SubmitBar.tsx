@@ -7,11 +7,11 @@ import { $notice, $submission } from './submit-state.ts';
 import { AFFIRM_NAME } from '../../survey/ballot-keys.ts';
 import { $draft } from '../drafts/draft-state.ts';
 
-/** The statement shown when a survey configures no affirmation points (SPEC.md §5). */
+/** The statement shown when a survey configures no affirmation points (docs/spec.md, "Submitting"). */
 const DEFAULT_AFFIRMATION = 'This is my one and only submission.';
 
 interface Props {
-  /** The statements the voter affirms; an empty list hides the section (SPEC.md §5). */
+  /** The statements the voter affirms; an empty list hides the section (docs/spec.md, "Submitting"). */
   affirmationPoints?: string[];
 }
 

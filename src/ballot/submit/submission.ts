@@ -15,7 +15,7 @@ const REPORT_WAIT_MS = 2000;
 /**
  * The submit flow once the ballot has passed its checks (submitBallot in src/ballot/store.ts runs
  * them): keep the finished ballot on the device; send it once; and go to the thank-you page
- * whatever the answer (SPEC.md §4, §8).
+ * whatever the answer (docs/spec.md, "Submitting", "Sending").
  */
 export async function deliverBallot(survey: PageSurvey): Promise<void> {
   const input = collectBallot(survey);

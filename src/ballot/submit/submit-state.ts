@@ -11,7 +11,7 @@ export interface SubmitSurvey {
   name_fields?: string[];
 }
 
-/** The submit button's state (SPEC.md §4). */
+/** The submit button's state (docs/spec.md, "Submitting"). */
 export const $submission = atom<'idle' | 'submitting'>('idle');
 
 /** The red notice under the ballot, shown for NOTICE_MS (src/ballot/store.ts). */

@@ -46,7 +46,7 @@ export function removeWriteIn(id: number): void {
   $writeIns.set($writeIns.get().filter((row) => row.id !== id));
 }
 
-/** The number of non-empty vote fields, nominations and write-ins (SPEC.md §4). */
+/** The number of non-empty vote fields, nominations and write-ins (docs/spec.md, "Submitting"). */
 export const $voteCount = atom(0);
 
 /** Counts the votes again; called when a nomination or write-in field loses focus. */

@@ -61,7 +61,7 @@ export function reasonText(reason: ExclusionReason, rules: TallyConfig): string 
   return `the voter nominated themselves without naming ${n} other nominee${n === 1 ? '' : 's'} outside their practice in that sub-category`;
 }
 
-/** The methodology of a survey that declares none: the sample rules (SPEC.md §5). */
+/** The methodology of a survey that declares none: the sample rules (docs/spec.md, "Counting"). */
 export const DEFAULT_TALLY: TallyConfig = create({}, TallyConfig);
 
 /** The reasons a tally under this methodology can exclude a vote for, in report order: the base ones, and those of the rules that exclude. */

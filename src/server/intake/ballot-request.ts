@@ -26,7 +26,7 @@ export interface BallotBody {
   key: string | undefined;
 }
 
-/** The survey and link a ballot's query names, or the refusal of them (SPEC.md §5, expiry). */
+/** The survey and link a ballot's query names, or the refusal of them (docs/spec.md, "Links": expiry). */
 export function checkLink(query: URLSearchParams, now: Date): BallotTarget | Refused {
   const projectId = query.get('project_id') ?? '';
   const survey = findSurvey(projectId);

@@ -27,7 +27,7 @@ const vote = (nomineeId: string, subcategory = 'Cardiology'): Vote => ({ group: 
 const ballot = (votes: Vote[], changes: Partial<BallotToJudge> = {}): BallotToJudge => ({ id: 'b1', demo: false, voter: ana(), votes, ...changes });
 const verdicts = (b: BallotToJudge) => judgeBallot(b, lookup).map((v) => `${v.vote.nomineeId}:${v.counted ? 'counted' : v.reason}`);
 
-describe('self-votes (SPEC.md §5: voting for yourself requires at least two candidates outside your practice in that category)', () => {
+describe('self-votes (docs/spec.md, "Counting": voting for yourself requires at least two candidates outside your practice in that category)', () => {
   test.each([
     ['two others outside the practice: the self-vote counts', ['c-1', 'c-2', 'c-3'], ['c-1:counted', 'c-2:counted', 'c-3:counted']],
     ['one other outside: the self-vote is excluded, the others count', ['c-1', 'c-2'], ['c-1:self_vote', 'c-2:counted']],

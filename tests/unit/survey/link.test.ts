@@ -3,7 +3,7 @@ import { closingText, isExpired, isLinkValid, linkState, secretFromPath } from '
 
 const known = (secret: string) => secret === 'k7Qm2RzX4pWv';
 
-describe('link validity (SPEC.md §5)', () => {
+describe('link validity (docs/spec.md, "Links")', () => {
   it.each([
     { blank: true, secret: undefined, valid: true },
     { blank: false, secret: undefined, valid: false },
