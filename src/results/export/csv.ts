@@ -34,7 +34,11 @@ function formulaLike(text: string): boolean {
   }
 }
 
-/** One CSV cell, quoted and escaped as in `csvLine`, without the line end. */
+/**
+ * One CSV cell, quoted and escaped as in `csvLine`, without the line end.
+ * Exported only so its unit tests can check it directly; the product reaches it through csvLine.
+ * @internal
+ */
 export function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
   if (typeof value === 'number') return String(value);
