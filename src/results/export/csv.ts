@@ -34,12 +34,8 @@ function formulaLike(text: string): boolean {
   }
 }
 
-/**
- * One CSV cell, quoted and escaped as in `csvLine`, without the line end.
- * Exported only so its unit tests can check it directly; the product reaches it through csvLine.
- * @internal
- */
-export function csvCell(value: string | number | null | undefined): string {
+/** One CSV cell, quoted and escaped as in `csvLine`, without the line end. */
+function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
   if (typeof value === 'number') return String(value);
   if (!NEEDS_QUOTES.test(value) && !formulaLike(value)) return value;
