@@ -10,12 +10,8 @@ const STRAY_CONTROLS = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 /** The words a voter reads for a text that holds a NUL character. */
 const NUL_MESSAGE = 'contains a NUL character (U+0000), which no text may hold; retype it or paste it again.';
 
-/**
- * True when the text holds a NUL character, which the API refuses wherever it comes (docs/api.md, "Text").
- * Exported only so its unit test can check it directly; the product reaches it through nulProblems.
- * @internal
- */
-export function hasNul(text: string): boolean {
+/** True when the text holds a NUL character, which the API refuses wherever it comes (docs/api.md, "Text"). */
+function hasNul(text: string): boolean {
   return text.includes(NUL);
 }
 

@@ -68,12 +68,8 @@ const MAX_QUERY_LENGTH = 100;
 /** The most words of a query that are searched. */
 const MAX_QUERY_WORDS = 8;
 
-/**
- * A query cut to what is searched: its first 100 characters, then its first 8 words.
- * Exported only so its unit test can check it directly; the product reaches it through searchParams.
- * @internal
- */
-export function boundedQuery(query: string): string {
+/** A query cut to what is searched: its first 100 characters, then its first 8 words. */
+function boundedQuery(query: string): string {
   return query.slice(0, MAX_QUERY_LENGTH).trim().split(/\s+/).slice(0, MAX_QUERY_WORDS).join(' ');
 }
 
