@@ -4,9 +4,7 @@ import type { Nominee } from '../../survey/nominee.struct.ts';
 import { categoryGroups } from '../../survey/layout.ts';
 import { DEFAULT_TALLY } from './rules.ts';
 
-/**
- * JSON with every object's keys sorted, so that the same value always gives the same text.
- */
+/** JSON with every object's keys sorted, so that the same value always gives the same text. */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {

@@ -19,12 +19,8 @@ function startsWith(head: Uint8Array, bytes: number[]): boolean {
   return bytes.every((byte, i) => head[i] === byte);
 }
 
-/**
- * The type a file's content shows, from its first bytes; undefined when it is none we know.
- * Exported only so its unit test can check it directly; the product reaches it through checkFileContents.
- * @internal
- */
-export function sniffType(head: Uint8Array): { type: string; extension: string } | undefined {
+/** The type a file's content shows, from its first bytes; undefined when it is none we know. */
+function sniffType(head: Uint8Array): { type: string; extension: string } | undefined {
   return SIGNATURES.find((signature) => signature.test(head));
 }
 
