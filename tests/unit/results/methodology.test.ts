@@ -141,11 +141,20 @@ describe('the configuration digest', () => {
       Array.isArray(value)
         ? (value.map(reversed) as T)
         : value && typeof value === 'object'
-          ? (Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)])) as T)
+          ? (Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([k, v]) => [k, reversed(v)]),
+            ) as T)
           : value;
     const tally = create({ points: [3, 2, 1] }, TallyConfig);
     const config = { ...survey.config, tally };
-    expect(tallyDigest(reversed(config), nominees.map((n) => ({ ...reversed(n), skip: undefined })))).toEqual(tallyDigest(config, nominees));
+    expect(
+      tallyDigest(
+        reversed(config),
+        nominees.map((n) => ({ ...reversed(n), skip: undefined })),
+      ),
+    ).toEqual(tallyDigest(config, nominees));
   });
 
   test('the same rules and list give the same digest, in any order of the list; any change gives another', () => {
