@@ -18,6 +18,8 @@ const text = (value: string | boolean | undefined) => (typeof value === 'string'
 /**
  * The prepopulation file's new text: the file on disk edited in place (people removed, changed
  * or added), so that the comments an operator wrote there stay, or a new file under `header`.
+ * Exported only so its unit test can check it directly; the product reaches it through the invite command.
+ * @internal
  */
 export function prepopulationText(file: string, map: Record<string, unknown>, header: string): string {
   const source = existsSync(file) ? readFileSync(file, 'utf8') : '';

@@ -391,7 +391,11 @@ const ANCHORS: Array<Omit<Nominee, 'id'>> = [
   { name: 'Benjamin Castellanos', specialty: 'Orthopedic Surgery', city: 'Ashford', practice: 'Ashford Orthopedic Associates' },
 ];
 
-/** A seeded pseudo-random generator (mulberry32): numbers in [0, 1). */
+/**
+ * A seeded pseudo-random generator (mulberry32): numbers in [0, 1).
+ * Exported only so the search bench (which seeds its own queries) can check it directly; the product reaches it through the nominee generator.
+ * @internal
+ */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {

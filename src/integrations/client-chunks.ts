@@ -1,4 +1,11 @@
-import type { Rolldown } from 'vite';
+import type { ViteUserConfig } from 'astro';
+
+// Rolldown's chunking types, reached through the Vite config type Astro exports: Vite comes with
+// Astro, so the project does not list it as a dependency of its own.
+type ClientOutput = Extract<NonNullable<NonNullable<NonNullable<ViteUserConfig['build']>['rolldownOptions']>['output']>, { codeSplitting?: unknown }>;
+type CodeSplittingOptions = Extract<NonNullable<ClientOutput['codeSplitting']>, object>;
+type ChunkGroup = NonNullable<CodeSplittingOptions['groups']>[number];
+type ChunkingContext = Parameters<Extract<ChunkGroup['name'], (...args: never[]) => unknown>>[1];
 
 /** React and its DOM renderer, in the browser's production builds. */
 const REACT = /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/;
@@ -8,13 +15,13 @@ const UI = /\.tsx$|[\\/]node_modules[\\/]@nanostores[\\/]react[\\/]/;
 const BALLOT_FIRST_LOAD = /[\\/]src[\\/]ballot[\\/]islands\.ts$/;
 
 /** True for a component more than one module imports (a part several islands share), not one that lives inside a single island. */
-function sharedComponent(id: string, ctx: Rolldown.ChunkingContext): boolean {
+function sharedComponent(id: string, ctx: ChunkingContext): boolean {
   const info = ctx.getModuleInfo(id);
   return !!info && !info.isEntry && info.importers.length + info.dynamicImporters.length > 1;
 }
 
 /** True when the ballot page's first load imports the module, directly or through others (static imports only). */
-function onBallotFirstLoad(id: string, ctx: Rolldown.ChunkingContext, seen = new Set<string>()): boolean {
+function onBallotFirstLoad(id: string, ctx: ChunkingContext, seen = new Set<string>()): boolean {
   if (BALLOT_FIRST_LOAD.test(id)) return true;
   seen.add(id);
   return (ctx.getModuleInfo(id)?.importers ?? []).some((importer) => !seen.has(importer) && onBallotFirstLoad(importer, ctx, seen));
@@ -28,7 +35,7 @@ function onBallotFirstLoad(id: string, ctx: Rolldown.ChunkingContext, seen = new
  * islands share another; each entry and each lazy part (search, ballot checks, drafts, error
  * summary, reservations) keeps its own file, and the other pages are cut as Rolldown sees fit.
  */
-export const clientCodeSplitting: Rolldown.CodeSplittingOptions = {
+export const clientCodeSplitting: CodeSplittingOptions = {
   groups: [
     {
       name: (id, ctx) => (onBallotFirstLoad(id, ctx) ? 'shared' : null),

@@ -74,11 +74,6 @@ export function parseOtherAnswerName(name: string): string | undefined {
   return fieldOfSuffixed(name, '[other-answer]');
 }
 
-/** The reservation field whose custom text a name carries, or undefined for any other name. */
-export function parseCustomReservationName(name: string): string | undefined {
-  return fieldOfSuffixed(name, '[custom]');
-}
-
 function fieldOfSuffixed(name: string, suffix: string): string | undefined {
   const field = name.endsWith(suffix) ? name.slice(0, -suffix.length) : '';
   return isFieldName(field) ? field : undefined;

@@ -11,7 +11,7 @@ const STRAY_CONTROLS = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 const NUL_MESSAGE = 'contains a NUL character (U+0000), which no text may hold; retype it or paste it again.';
 
 /** True when the text holds a NUL character, which the API refuses wherever it comes (docs/api.md, "Text"). */
-export function hasNul(text: string): boolean {
+function hasNul(text: string): boolean {
   return text.includes(NUL);
 }
 

@@ -2,7 +2,11 @@ import { array, boolean, enums, lazy, nonempty, number, object, optional, refine
 import { FIELD_TABLE, hasOptions, type FieldBasics, type FieldTypeName } from './fields.ts';
 import { isFieldName } from './ballot-keys.ts';
 
-/** Every kind of input a survey layout can place (docs/spec.md, "Fields"): the names of the field table's rows. */
+/**
+ * Every kind of input a survey layout can place (docs/spec.md, "Fields"): the names of the field table's rows.
+ * Exported only so its unit test can check it directly; the product reaches it through the field struct.
+ * @internal
+ */
 export const FIELD_TYPES = Object.keys(FIELD_TABLE) as FieldTypeName[];
 
 /** A field name: letters, digits, dashes and underscores, as used in form data keys. */
@@ -60,7 +64,11 @@ const FieldObject: Describe<FieldShape> = object({
   fields: optional(array(lazy(() => Field))),
 });
 
-/** One field of a survey layout (docs/spec.md, "Fields"). */
+/**
+ * One field of a survey layout (docs/spec.md, "Fields").
+ * Exported only so its unit tests can check it directly; the product reaches it through the survey's layout struct.
+ * @internal
+ */
 export const Field: Describe<FieldShape> = refine(FieldObject, 'Field', (field) => {
   if (field.type === 'nested' && !field.fields?.length) {
     return 'a nested field needs `fields`, the list of its subfields';

@@ -21,7 +21,11 @@ export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 
 /** What a page's header policy adds to its <meta> policy: directives a <meta> cannot carry. */
 export const HEADER_ONLY_DIRECTIVES: Record<string, string[]> = { 'frame-ancestors': ["'none'"] };
 
-/** A policy's directives, in order: name → sources. */
+/**
+ * A policy's directives, in order: name → sources.
+ * Exported only so its unit test and an end-to-end test (which read a served policy back) can check it directly; the product reaches it through mergePolicies.
+ * @internal
+ */
 export function parsePolicy(policy: string): Map<string, string[]> {
   const directives = new Map<string, string[]>();
   for (const part of policy.split(';')) {

@@ -69,7 +69,7 @@ const MAX_QUERY_LENGTH = 100;
 const MAX_QUERY_WORDS = 8;
 
 /** A query cut to what is searched: its first 100 characters, then its first 8 words. */
-export function boundedQuery(query: string): string {
+function boundedQuery(query: string): string {
   return query.slice(0, MAX_QUERY_LENGTH).trim().split(/\s+/).slice(0, MAX_QUERY_WORDS).join(' ');
 }
 

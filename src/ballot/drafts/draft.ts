@@ -12,7 +12,11 @@ import { $ballotSurvey } from '../validation.ts';
 import { $draft, deviceStorage, DRAFT_PREFIX, SENT_PREFIX } from './draft-state.ts';
 import { $writeIns, restoreWriteIns } from '../writeins/writeins.ts';
 
-/** The voter's unsent answers as this device keeps them (files are never kept). */
+/**
+ * The voter's unsent answers as this device keeps them (files are never kept).
+ * Exported only so an end-to-end test (which plants a draft in the browser's storage) can check it directly; the product reaches it through the draft store.
+ * @internal
+ */
 export interface Draft {
   savedAt: number;
   /** When the survey expires (ms), so a draft is deleted with it even if its page is never opened again. */
@@ -32,6 +36,8 @@ const SAVE_DELAY_MS = 300;
 /**
  * The storage name of a survey and link: the slug with `public`, or with a hash of the personal
  * secret, so the secret itself is never written into a key.
+ * Exported only so its unit test can check it directly; the product reaches it through the draft store's start and end.
+ * @internal
  */
 export async function linkKey(slug: string, secret: string | undefined): Promise<string> {
   if (!secret) return `${slug}:public`;
@@ -39,7 +45,11 @@ export async function linkKey(slug: string, secret: string | undefined): Promise
   return `${slug}:personal:${[...digest.slice(0, 12)].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** The names a draft never holds nor restores: read-only fields, whose values come from the survey API. */
+/**
+ * The names a draft never holds nor restores: read-only fields, whose values come from the survey API.
+ * Exported only so its unit test can check it directly; the product reaches it through the draft store's start and end.
+ * @internal
+ */
 export function readOnlyNames(survey: Pick<BallotSurvey, 'layout'>, prefill: PersonValues): Set<string> {
   return new Set(
     allFields(survey.layout)
@@ -48,7 +58,11 @@ export function readOnlyNames(survey: Pick<BallotSurvey, 'layout'>, prefill: Per
   );
 }
 
-/** The stores' state as a draft, without the read-only answers. */
+/**
+ * The stores' state as a draft, without the read-only answers.
+ * Exported only so its unit test can check it directly; the product reaches it through the draft store's start and end.
+ * @internal
+ */
 export function takeDraft(skip: Set<string>, now: number, expiresAt?: number): Draft {
   const answers = Object.fromEntries(Object.entries($answers.get()).filter(([name]) => !skip.has(name)));
   const writeIns = $writeIns.get().map(({ name, category }) => ({ name, category }));
@@ -63,7 +77,11 @@ export function takeDraft(skip: Set<string>, now: number, expiresAt?: number): D
   };
 }
 
-/** Puts a draft back into the stores; read-only answers stay as the survey API gave them. */
+/**
+ * Puts a draft back into the stores; read-only answers stay as the survey API gave them.
+ * Exported only so its unit test can check it directly; the product reaches it through the draft store's start and end.
+ * @internal
+ */
 export function applyDraft(draft: Draft, skip: Set<string>): void {
   for (const [name, value] of Object.entries(draft.answers ?? {})) if (!skip.has(name)) $answers.setKey(name, value);
   $nominations.set({ ...draft.nominations });
@@ -107,7 +125,11 @@ function remove(name: string): void {
   }
 }
 
-/** Deletes every draft of an expired survey, and every draft whose survey's expiry has passed. */
+/**
+ * Deletes every draft of an expired survey, and every draft whose survey's expiry has passed.
+ * Exported only so its unit test can check it directly; the product reaches it through the draft store's start and end.
+ * @internal
+ */
 export function sweepDrafts(now: number, expiredSlug?: string): void {
   try {
     for (const name of Object.keys(localStorage)) {

@@ -17,7 +17,11 @@ export interface QueuedBallot {
   reported?: boolean;
 }
 
-/** How long a kept ballot is retried on its own, from its createdAt; after that the voter is asked to send or download it. */
+/**
+ * How long a kept ballot is retried on its own, from its createdAt; after that the voter is asked to send or download it.
+ * Exported only so its unit test can check it directly; the product reaches it through the outbox's sending loop.
+ * @internal
+ */
 export const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** How many ballots wait on this device to be sent; undefined until the device's store has been read. */
@@ -49,12 +53,20 @@ async function refreshCount(now = Date.now()): Promise<void> {
   $queuedCount.set(all.length);
 }
 
-/** True once a kept ballot has waited STALE_AFTER_MS since it was made: it is no longer retried in silence. */
+/**
+ * True once a kept ballot has waited STALE_AFTER_MS since it was made: it is no longer retried in silence.
+ * Exported only so its unit test can check it directly; the product reaches it through the outbox's sending loop.
+ * @internal
+ */
 export function isStale(ballot: Pick<QueuedBallot, 'createdAt'>, now: number): boolean {
   return now - ballot.createdAt >= STALE_AFTER_MS;
 }
 
-/** The kept ballots the outbox tries on its own: those not yet stale. */
+/**
+ * The kept ballots the outbox tries on its own: those not yet stale.
+ * Exported only so its unit test can check it directly; the product reaches it through the outbox's sending loop.
+ * @internal
+ */
 export function dueBallots<T extends Pick<QueuedBallot, 'createdAt'>>(ballots: T[], now: number): T[] {
   return ballots.filter((ballot) => !isStale(ballot, now));
 }
@@ -73,7 +85,11 @@ export async function sendBallot(ballot: QueuedBallot): Promise<BallotVerdict> {
   return classifyAnswer({ status: response.status, body: await response.json().catch(() => null) });
 }
 
-/** What the device does with a kept ballot after a try: forget it (final answer), and whether to report it now. */
+/**
+ * What the device does with a kept ballot after a try: forget it (final answer), and whether to report it now.
+ * Exported only so its unit test can check it directly; the product reaches it through the outbox's sending loop.
+ * @internal
+ */
 export function afterSend(ballot: Pick<QueuedBallot, 'reported'>, verdict: BallotVerdict): { forget: boolean; report: boolean } {
   // An answer that says nothing new of the ballot (stored, a vote already in, a try in flight) is no error.
   const failure = verdict.kind === 'refused' || verdict.kind === 'try-later';
@@ -171,7 +187,11 @@ export async function resendBallot(key: string): Promise<BallotVerdict | undefin
   return verdict;
 }
 
-/** A kept ballot as a file the voter can save: its answers, files by name, size and type (the secret stays out). */
+/**
+ * A kept ballot as a file the voter can save: its answers, files by name, size and type (the secret stays out).
+ * Exported only so its unit test can check it directly; the product reaches it through the outbox's kept-ballot download.
+ * @internal
+ */
 export function ballotDownload(ballot: QueuedBallot): { name: string; text: string } {
   const day = new Date(ballot.createdAt).toISOString().slice(0, 10);
   const text = JSON.stringify({ survey: ballot.slug, made: new Date(ballot.createdAt).toISOString(), key: ballot.key, ballot: ballotOf(ballot) }, null, 2);

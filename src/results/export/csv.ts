@@ -35,7 +35,7 @@ function formulaLike(text: string): boolean {
 }
 
 /** One CSV cell, quoted and escaped as in `csvLine`, without the line end. */
-export function csvCell(value: string | number | null | undefined): string {
+function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
   if (typeof value === 'number') return String(value);
   if (!NEEDS_QUOTES.test(value) && !formulaLike(value)) return value;

@@ -4,7 +4,7 @@ import { licenseKey } from '../tally/identity-keys.ts';
  * True when ten digits carry a valid NPI check digit: the Luhn formula over the number
  * prefixed with 80840, as the US National Provider Identifier standard defines it.
  */
-export function validNpi(digits: string): boolean {
+function validNpi(digits: string): boolean {
   if (!/^\d{10}$/.test(digits)) return false;
   const all = `80840${digits}`;
   let sum = 0;

@@ -7,7 +7,7 @@ interface Timed {
 }
 
 /** A run of events under one key in which every event lies in a window holding at least `min` events. */
-export interface Burst {
+interface Burst {
   key: string;
   ids: string[];
   from: number;
@@ -19,6 +19,8 @@ export interface Burst {
 /**
  * The bursts among events grouped by key: a sliding window of `windowMs` over each key's events
  * in time order; windows holding at least `min` events that overlap merge into one burst.
+ * Exported only so its unit test can check it directly; the product reaches it through addressBursts and deviceBursts.
+ * @internal
  */
 export function bursts(events: ReadonlyMap<string, Timed[]>, windowMs: number, min: number): Burst[] {
   const found: Burst[] = [];

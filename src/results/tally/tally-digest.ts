@@ -5,7 +5,7 @@ import { categoryGroups } from '../../survey/layout.ts';
 import { DEFAULT_TALLY } from './rules.ts';
 
 /** JSON with every object's keys sorted, so that the same value always gives the same text. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);

@@ -22,7 +22,11 @@ function outcomeHeaders(outcome: IntakeOutcome): Record<string, string> {
   return {};
 }
 
-/** The JSON reply to a ballot: 201 with its receipt, or the API's one error shape with every offending field (docs/api.md). */
+/**
+ * The JSON reply to a ballot: 201 with its receipt, or the API's one error shape with every offending field (docs/api.md).
+ * Exported only so its unit test and the ingest bench's bare server can check it directly; the product reaches it through the ballot endpoint's reply.
+ * @internal
+ */
 export function jsonReply(outcome: IntakeOutcome): Response {
   const headers = outcomeHeaders(outcome);
   if (outcome.kind === 'stored' || outcome.kind === 'duplicate') return json(outcomeStatus(outcome), outcome.receipt, headers);
@@ -68,6 +72,8 @@ function headline(outcome: Refused | TryLater): { title: string; text: string } 
  * when the ballot was stored; otherwise a plain HTML page with the JSON reply's status and
  * headers, the survey's title (`survey`: the one the query names, if any), the problems in the
  * voter's words and the way back to the ballot (the browser keeps the answers).
+ * Exported only so its unit test can check it directly; the product reaches it through the ballot endpoint's reply.
+ * @internal
  */
 export function pageReply(outcome: IntakeOutcome, request: Request, survey: ServerSurvey | undefined): Response {
   if (outcome.kind === 'stored' || outcome.kind === 'duplicate')

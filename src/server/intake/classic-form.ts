@@ -19,6 +19,8 @@ export function isClassicPost(request: Request): boolean {
  * typed (and, if a script did pick a suggestion, the nominee id too): a nominee id of the list
  * stays, any other text becomes a write-in for the slot's sub-category, after the write-ins
  * the form carries. A slider's position (the range input's 1…n) becomes the option it stands for.
+ * Exported only so its unit test can check it directly; the product reaches it through adaptClassicForm.
+ * @internal
  */
 export function classicFormAsBallot(form: FormData, config: Pick<SurveyConfig, 'layout'>, isKnownNominee: (id: string) => boolean): FormData {
   const sliders = new Map(

@@ -12,6 +12,8 @@ const HASH_LENGTH = 32;
  * The secret the signals' salts derive from: SIGNALS_SECRET, or else a random key kept in a
  * file under DATA_DIR, created on first use with permissions 0600. It lives outside the
  * database, so that a copy of the database alone cannot test guessed addresses against it.
+ * Exported only so its unit test can check it directly; the product reaches it through the server's config and requestHashes.
+ * @internal
  */
 export function signalsSecret(config: Pick<ServerConfig, 'signalsSecret' | 'signalsKeyFile'>): string {
   if (config.signalsSecret) return config.signalsSecret;
@@ -45,7 +47,11 @@ function makeDirectory(dir: string): void {
   }
 }
 
-/** A survey's salt: the secret and the project id through HMAC, so no two surveys' hashes can be joined. */
+/**
+ * A survey's salt: the secret and the project id through HMAC, so no two surveys' hashes can be joined.
+ * Exported only so its unit test can check it directly; the product reaches it through requestHashes.
+ * @internal
+ */
 export function surveySalt(secret: string, projectId: string): Buffer {
   return createHmac('sha256', secret).update(`peervote-signals\u0000${projectId}`).digest();
 }
@@ -53,6 +59,8 @@ export function surveySalt(secret: string, projectId: string): Buffer {
 /**
  * The address as signals compare it: an IPv6 address by its /64 network, which one household or
  * device keeps while its privacy addresses change; an IPv4 address whole.
+ * Exported only so its unit test can check it directly; the product reaches it through requestHashes.
+ * @internal
  */
 export function addressKey(address: string): string {
   const plain = address.replace(/^::ffff:(?=\d+\.)/i, '');
@@ -67,7 +75,11 @@ export function addressKey(address: string): string {
     .join(':')}::/64`;
 }
 
-/** The salted hashes a ballot keeps of its client: of the address (by addressKey) and of the User-Agent header. */
+/**
+ * The salted hashes a ballot keeps of its client: of the address (by addressKey) and of the User-Agent header.
+ * Exported only so its unit test can check it directly; the product reaches it through requestHashes.
+ * @internal
+ */
 export function clientHashes(salt: Buffer, address: string, userAgent: string | null): { clientHash: string; agentHash: string } {
   const hash = (kind: string, value: string) => createHmac('sha256', salt).update(`${kind}\u0000${value}`).digest('hex').slice(0, HASH_LENGTH);
   return { clientHash: hash('address', addressKey(address)), agentHash: hash('agent', userAgent ?? '') };

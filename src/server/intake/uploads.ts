@@ -20,7 +20,7 @@ function startsWith(head: Uint8Array, bytes: number[]): boolean {
 }
 
 /** The type a file's content shows, from its first bytes; undefined when it is none we know. */
-export function sniffType(head: Uint8Array): { type: string; extension: string } | undefined {
+function sniffType(head: Uint8Array): { type: string; extension: string } | undefined {
   return SIGNATURES.find((signature) => signature.test(head));
 }
 

@@ -9,6 +9,8 @@ const SYNC_BATCH_SIZE = 1000;
  * The index settings that make Algolia search as the local engine does: the name first, then
  * the detail columns; one typo from five letters; 12 hits a page; `specialty` usable in the
  * optionalFilters a slot sends, so its sub-category's nominees rank first.
+ * Exported only so its unit tests can check it directly; the product reaches it through the nominee index sync.
+ * @internal
  */
 export const INDEX_SETTINGS = {
   searchableAttributes: ['name', 'unordered(specialty)', 'unordered(practice)', 'unordered(city)'],

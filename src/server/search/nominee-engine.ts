@@ -27,7 +27,11 @@ export interface NomineeEngine {
   search(query: string, options?: SearchOptions): EnginePage;
 }
 
-/** Words this long or longer may hold one typo; shorter words must match exactly or as a prefix. */
+/**
+ * Words this long or longer may hold one typo; shorter words must match exactly or as a prefix.
+ * Exported only so the search bench (which builds its typo queries past it) can check it directly; the product reaches it through the nominee engine.
+ * @internal
+ */
 export const MIN_TYPO_WORD = 5;
 
 /** Query words this short match too many names to score: they are looked up in the prefix table. */

@@ -4,7 +4,6 @@ import {
   fieldNameOf,
   isFieldName,
   otherAnswerName,
-  parseCustomReservationName,
   parseOtherAnswerName,
   parseSlotName,
   parseWriteInName,
@@ -15,7 +14,7 @@ import {
 import { problemTargetId } from '../../../src/ballot/fields/problem-target.ts';
 
 /** Every reader of a form-data name, for the cases where none of them may accept it. */
-const readers = { parseSlotName, parseWriteInName, parseOtherAnswerName, parseCustomReservationName };
+const readers = { parseSlotName, parseWriteInName, parseOtherAnswerName };
 
 describe('form-data names: each one built is read back the same', () => {
   test.each([
@@ -39,7 +38,6 @@ describe('form-data names: each one built is read back the same', () => {
     expect(otherAnswerName(field)).toBe(`${field}[other-answer]`);
     expect(parseOtherAnswerName(otherAnswerName(field))).toBe(field);
     expect(customReservationName(field)).toBe(`${field}[custom]`);
-    expect(parseCustomReservationName(customReservationName(field))).toBe(field);
     expect(fieldNameOf(otherAnswerName(field))).toBe(field);
     expect(fieldNameOf(customReservationName(field))).toBe(field);
     expect(fieldNameOf(field)).toBe(field);
@@ -49,7 +47,6 @@ describe('form-data names: each one built is read back the same', () => {
     expect(parseSlotName(writeInNames(0).name)).toBeUndefined();
     expect(parseWriteInName(slotName('A', 'B', 1))).toBeUndefined();
     expect(parseOtherAnswerName(customReservationName('faces'))).toBeUndefined();
-    expect(parseCustomReservationName(otherAnswerName('tags'))).toBeUndefined();
     expect(parseOtherAnswerName('tags')).toBeUndefined();
   });
 });

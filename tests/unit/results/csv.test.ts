@@ -1,6 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine } from '../../../src/results/export/csv.ts';
+import { csvLine } from '../../../src/results/export/csv.ts';
+
+/** One cell as csvLine writes it: a line of that cell alone, without its CRLF. */
+const csvCell = (value: string | number | null | undefined): string => csvLine([value]).slice(0, -2);
 
 /** Write-ins a voter could type to run something in the spreadsheet an editor opens the export in. */
 const HOSTILE = [

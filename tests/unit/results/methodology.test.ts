@@ -8,7 +8,7 @@ import { loadSurvey } from '../../../src/survey/loader.ts';
 import { loadNominees } from '../../../src/survey/nominee-file.ts';
 import { ConfigError } from '../../../src/survey/errors.ts';
 import { methodologyText } from '../../../src/results/tally/methodology.ts';
-import { canonicalJson, tallyDigest } from '../../../src/results/tally/tally-digest.ts';
+import { tallyDigest } from '../../../src/results/tally/tally-digest.ts';
 import { FIXTURE_SURVEYS, peerCheck } from '../../support/results-db.ts';
 
 const SURVEYS = path.resolve(import.meta.dirname, '../../../surveys');
@@ -136,8 +136,25 @@ describe('the tally: block is validated like the rest of survey.yaml', () => {
 describe('the configuration digest', () => {
   const { survey, nominees } = peerCheck();
 
-  test('canonical JSON sorts keys at every depth', () => {
-    expect(canonicalJson({ b: [{ d: 1, c: 2 }], a: 'x', skip: undefined })).toBe('{"a":"x","b":[{"c":2,"d":1}]}');
+  test('the digest reads the rules and the list by content: keys in another order at any depth, or left undefined, change nothing', () => {
+    const reversed = <T>(value: T): T =>
+      Array.isArray(value)
+        ? (value.map(reversed) as T)
+        : value && typeof value === 'object'
+          ? (Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([k, v]) => [k, reversed(v)]),
+            ) as T)
+          : value;
+    const tally = create({ points: [3, 2, 1] }, TallyConfig);
+    const config = { ...survey.config, tally };
+    expect(
+      tallyDigest(
+        reversed(config),
+        nominees.map((n) => ({ ...reversed(n), skip: undefined })),
+      ),
+    ).toEqual(tallyDigest(config, nominees));
   });
 
   test('the same rules and list give the same digest, in any order of the list; any change gives another', () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../src/server/db/schema.ts';
 import { exportBallots } from '../../../src/results/export/export.ts';
-import { csvCell, csvLine } from '../../../src/results/export/csv.ts';
+import { csvLine } from '../../../src/results/export/csv.ts';
 import { resolveWriteIn, writeInGroups } from '../../../src/results/writeins/writeins.ts';
 import { appendNominees, nomineesToAppend } from '../../../src/results/writeins/nominee-append.ts';
 import { confirmReservation, releaseReservation } from '../../../src/results/reservations.ts';
@@ -16,6 +16,9 @@ import { confirmedLabels } from '../../../src/server/reservations/decisions.repo
 import { loadSurvey } from '../../../src/survey/loader.ts';
 import { loadNominees } from '../../../src/survey/nominee-file.ts';
 import { FIXTURE_SURVEYS, peerCheck, scratchDatabase, storeBallots } from '../../support/results-db.ts';
+
+/** One cell as csvLine writes it: a line of that cell alone, without its CRLF. */
+const csvCell = (value: string | number | null | undefined): string => csvLine([value]).slice(0, -2);
 
 const { survey, nominees } = peerCheck();
 let scratch: Awaited<ReturnType<typeof scratchDatabase>>;

@@ -1,6 +1,9 @@
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine } from '../../../src/results/export/csv.ts';
+import { csvLine } from '../../../src/results/export/csv.ts';
+
+/** One cell as csvLine writes it: a line of that cell alone, without its CRLF. */
+const csvCell = (value: string | number | null | undefined): string => csvLine([value]).slice(0, -2);
 
 /** csv-stringify with the options the product's CSV has always been written with: the reference. */
 const reference = (values: ReadonlyArray<string | number | null | undefined>) =>

@@ -4,7 +4,7 @@ import { DEFAULT_THRESHOLDS, SIGNAL_KINDS, strength, type SignalBallot } from '.
 import { bursts, nomineeBursts } from '../../../src/results/signals/signals-time.ts';
 import { licenseSignals, nearIdentical } from '../../../src/results/signals/signals-ballots.ts';
 import { blocs, reciprocalNominations } from '../../../src/results/signals/signals-ties.ts';
-import { licenseProblem, validNpi } from '../../../src/results/signals/license-check.ts';
+import { licenseProblem } from '../../../src/results/signals/license-check.ts';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -62,9 +62,13 @@ describe('licenses', () => {
   ])('%j: %s', (license, problem) => expect(licenseProblem(license)).toBe(problem));
 
   test('the NPI check digit is the Luhn digit over 80840 and the nine digits', () => {
-    expect(validNpi('1234567893')).toBe(true);
-    expect(validNpi(npiWithCheck('987654321'))).toBe(true);
-    expect(validNpi('123456789')).toBe(false);
+    expect(licenseProblem('1234567893')).toBeUndefined();
+    expect(licenseProblem(npiWithCheck('987654321'))).toBeUndefined();
+    // Every other last digit is a wrong check digit.
+    for (let digit = 0; digit <= 9; digit++) {
+      if (digit === 3) continue;
+      expect(licenseProblem(`123456789${digit}`)).toBe('an NPI with a wrong check digit');
+    }
   });
 
   test('a license under two emails is a cluster; the same person twice under one email is not', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hasNul, nulProblems, stripStrayControls } from '../../../src/survey/control-characters.ts';
-import { boundedQuery } from '../../../src/survey/nominee-search.ts';
+import { nulProblems, stripStrayControls } from '../../../src/survey/control-characters.ts';
+import { searchParams } from '../../../src/survey/nominee-search.ts';
 import { classicFormAsBallot } from '../../../src/server/intake/classic-form.ts';
 import type { FieldDef } from '../../../src/survey/field.struct.ts';
 
@@ -13,7 +13,7 @@ describe('control characters', () => {
     ['vertical tab, form feed, DEL', 'a\u000Bb\u000Cc\u007F', false, 'abc'],
     ['not C1 or other scripts', 'Zoë \u00A0 Δ', false, 'Zoë \u00A0 Δ'],
   ])('%s', (_, text, nul, stripped) => {
-    expect(hasNul(text)).toBe(nul);
+    expect(nulProblems([['text', text]])).toEqual(nul ? [expect.objectContaining({ path: 'text' })] : []);
     if (!nul) expect(stripStrayControls(text)).toBe(stripped);
   });
 
@@ -28,8 +28,9 @@ describe('control characters', () => {
   });
 });
 
-describe('boundedQuery', () => {
+describe('the searched query', () => {
   it('keeps the first 100 characters, then the first 8 words', () => {
+    const boundedQuery = (query: string) => searchParams({ query }).query;
     expect(boundedQuery('x'.repeat(100_000))).toHaveLength(100);
     expect(boundedQuery('one two three four five six seven eight nine ten')).toBe('one two three four five six seven eight');
     expect(boundedQuery('  ana   ferreira ')).toBe('ana ferreira');

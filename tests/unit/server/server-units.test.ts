@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { readServerConfig } from '../../../src/server/config.ts';
 import { foldWorkplaces, workplaceKey } from '../../../src/server/stats/workplaces.ts';
-import { sniffType } from '../../../src/server/intake/uploads.ts';
+import { checkFileContents } from '../../../src/server/intake/uploads.ts';
+import type { FieldDef } from '../../../src/survey/field.struct.ts';
 import { clientAddress } from '../../../src/server/client-address.ts';
 import { readIdempotencyKey } from '../../../src/server/intake/idempotency.ts';
 import { uuidv7 } from '../../../src/server/ids.ts';
@@ -94,8 +95,14 @@ test.each([
   [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'image/png'],
   [[0xff, 0xd8, 0xff, 0xe0], 'image/jpeg'],
   [[0x4d, 0x5a, 0x90, 0x00], undefined],
-])('sniffType(%j) is %s', (bytes, type) => {
-  expect(sniffType(new Uint8Array(bytes))?.type).toBe(type);
+])('a file starting %j is read as %s', async (bytes, type) => {
+  // A field that takes every known type, so that only the first bytes decide.
+  const accept = ['application/pdf', 'image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+  const field = { name: 'upload', label: 'Upload', type: 'file', validation: { accept } } as FieldDef;
+  const file = new File([new Uint8Array(bytes)], 'upload.bin', { type: 'application/octet-stream' });
+  const { problems, files } = await checkFileContents([{ field: 'upload', file }], new Map([['upload', field]]));
+  expect(files.map((checked) => checked.type)).toEqual(type ? [type] : []);
+  expect(problems).toHaveLength(type ? 0 : 1);
 });
 
 test('client address: the connection, or with TRUST_PROXY=n the n-th X-Forwarded-For entry from the right', () => {

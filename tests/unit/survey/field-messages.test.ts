@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { create } from 'superstruct';
 import { SurveyConfig } from '../../../src/survey/config.struct.ts';
 import { ballotStruct, validateBallot } from '../../../src/survey/ballot.struct.ts';
-import { fieldLabel } from '../../../src/survey/field-messages.ts';
+import { fieldMessages } from '../../../src/survey/field-messages.ts';
 import type { BallotInput } from '../../../src/survey/ballot-input.ts';
 
 // Each field is named by its label; the name (`name-first`, `headshot`) never reaches the voter.
@@ -84,6 +84,6 @@ test.each([
   [{ name: 'headshot', label: 'Headshot for the issue (optional)' }, 'Headshot for the issue'],
   [{ name: 'medical-license' }, 'Medical license'],
   [{ name: 'asktheexpert', type: 'asktheexpert' as const }, 'Reserve Your Expert Question'],
-])('fieldLabel(%j) is %s', (field, label) => {
-  expect(fieldLabel(field)).toBe(label);
+])('a message names %j as %s', (field, label) => {
+  expect(fieldMessages.pattern({ type: 'text', ...field })).toBe(`${label} is not in the expected format.`);
 });
