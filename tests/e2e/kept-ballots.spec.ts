@@ -1,8 +1,9 @@
-import type { Page, Request } from '@playwright/test';
+import type { Request } from '@playwright/test';
 import { expect, NOW_HEADER, test } from './fresh-server.ts';
 import { expectNoAxeViolations, SECRETS } from './fixtures.ts';
 import { ballotCount, nominate } from './ballot-helpers.ts';
-import { addWriteIn, expectFreshForm, fillBallot, RECEIVED } from './kept-ballot-helpers.ts';
+import { addWriteIn, expectFreshForm, fillBallot, keptCount, RECEIVED } from './kept-ballot-helpers.ts';
+import { afterAppTimers } from './waits.ts';
 
 // "Never lose a ballot": every answer of the survey API reaches the voter as what it means,
 // the answers survive a reload, and an offline submit is kept and sent later. Each test runs
@@ -11,22 +12,6 @@ import { addWriteIn, expectFreshForm, fillBallot, RECEIVED } from './kept-ballot
 const SAVED = 'Your ballot is saved on this device and will be sent when the connection returns.';
 
 const isBallotPost = (request: Request) => request.method() === 'POST' && /\/api\/survey\?/.test(request.url());
-
-/** The ballots kept in this browser's outbox (IndexedDB). */
-async function keptCount(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('peervote', 1);
-        open.onupgradeneeded = () => open.result.createObjectStore('outbox', { keyPath: 'key' });
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const count = open.result.transaction('outbox').objectStore('outbox').count();
-          count.onsuccess = () => resolve(count.result);
-        };
-      }),
-  );
-}
 
 test.describe('every answer of the survey API has one meaning for the voter', () => {
   test('a second ballot on a used personal link is final: said so, never queued, never sent again', async ({ page, request }) => {
@@ -40,6 +25,9 @@ test.describe('every answer of the survey API has one meaning for the voter', ()
     await page.goto(`/top-doctors-demo/${SECRETS.evelyn}`);
     await addWriteIn(page, 'Dr. Second Ballot');
     await page.getByRole('checkbox', { name: 'I Affirm' }).check();
+    // From here on the page's timers run on Playwright's clock: the retries a kept ballot would get
+    // (2 seconds, doubling to 5 minutes) can all be run at once below.
+    await page.clock.install();
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page).toHaveURL(/\/thankyou$/);
     await expect(page.getByText('A ballot has already been received from this link.')).toBeVisible();
@@ -48,7 +36,7 @@ test.describe('every answer of the survey API has one meaning for the voter', ()
 
     const posts: string[] = [];
     page.on('request', (r) => isBallotPost(r) && posts.push(r.url()));
-    await page.waitForTimeout(10_000);
+    await afterAppTimers(page, 10 * 60_000);
     expect(posts).toEqual([]);
     expect(await keptCount(page)).toBe(0);
     expect(await ballotCount(request)).toBe(1);
@@ -177,10 +165,13 @@ test('a ballot kept for a day is no longer sent in silence: the voter sends it a
   );
   const posts: string[] = [];
   page.on('request', (r) => isBallotPost(r) && posts.push(r.url()));
+  // The page's timers run on Playwright's clock: the outbox's retries can be run at once below.
+  await page.clock.install();
   await page.reload();
   const offer = page.getByRole('region', { name: 'Ballots waiting on this device' });
+  // The offer shows once the outbox has sent what it sends on its own: a silent send would have gone before it.
   await expect(offer.getByText(/has not reached us yet\. It is kept on this device\.$/)).toBeVisible();
-  await page.waitForTimeout(3000);
+  await afterAppTimers(page, 10 * 60_000);
   expect(posts).toEqual([]);
 
   const download = page.waitForEvent('download');
