@@ -1,6 +1,9 @@
 /// <reference types="vitest/config" />
 import { execFileSync } from 'node:child_process';
 import { defineConfig } from 'vitest/config';
+import { shareCompiledCode } from './tests/support/server.mjs';
+
+shareCompiledCode();
 
 /**
  * The API tests: real HTTP against the built server (built once in the global setup), run once
