@@ -1,13 +1,14 @@
 import type { Request } from '@playwright/test';
 import { expect, NOW_HEADER, test } from './fresh-server.ts';
-import { expectNoAxeViolations, SECRETS } from './fixtures.ts';
+import { expectNoAxeViolations, SECRETS, test as onSharedServer } from './fixtures.ts';
 import { ballotCount, nominate } from './ballot-helpers.ts';
 import { addWriteIn, expectFreshForm, fillBallot, keptCount, RECEIVED } from './kept-ballot-helpers.ts';
 import { afterAppTimers } from './waits.ts';
 
 // "Never lose a ballot": every answer of the survey API reaches the voter as what it means,
-// the answers survive a reload, and an offline submit is kept and sent later. Each test runs
-// on a server of its own with an empty database (fresh-server.ts), so counts are its own.
+// the answers survive a reload, and an offline submit is kept and sent later. Each test that
+// counts ballots, uses a personal link or sets the server's clock runs on a server of its own
+// with an empty database (fresh-server.ts); the others, on the suite's server.
 
 const SAVED = 'Your ballot is saved on this device and will be sent when the connection returns.';
 
@@ -83,8 +84,8 @@ test.describe('every answer of the survey API has one meaning for the voter', ()
   });
 });
 
-test.describe('the answers are kept on this device until they are sent', () => {
-  test('a reload keeps the draft, "Clear my answers" empties it, and a submit deletes it', async ({ page }) => {
+onSharedServer.describe('the answers are kept on this device until they are sent', () => {
+  onSharedServer('a reload keeps the draft, "Clear my answers" empties it, and a submit deletes it', async ({ page }) => {
     await page.goto('/top-doctors-demo/');
     await expect(page.getByText('Your answers are saved on this device until you submit. Files are not kept.')).toBeVisible();
     await page.getByRole('textbox', { name: 'First name' }).fill('Ada');
@@ -118,7 +119,7 @@ test.describe('the answers are kept on this device until they are sent', () => {
     await expect(page.getByRole('button', { name: 'Submit' })).toBeEnabled();
   });
 
-  test('Back after a submit shows a fresh form that matches what it will send (the page loaded again)', async ({ page }) => {
+  onSharedServer('Back after a submit shows a fresh form that matches what it will send (the page loaded again)', async ({ page }) => {
     await page.goto('/top-doctors-demo/');
     await fillBallot(page, 'back');
     await page.getByRole('button', { name: 'Submit' }).click();
@@ -189,7 +190,7 @@ test('a ballot kept for a day is no longer sent in silence: the voter sends it a
   expect(await keptCount(page)).toBe(0);
 });
 
-test('the slider sends the value it shows, before it is moved', async ({ page }) => {
+onSharedServer('the slider sends the value it shows, before it is moved', async ({ page }) => {
   await page.goto('/top-doctors-demo/');
   await expect(page.getByRole('slider', { name: 'Years in practice' })).toHaveAttribute('aria-valuetext', '0-5');
   await fillBallot(page, 'slider');
