@@ -1,5 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, LOCAL_HOSTS_ONLY } from './tests/support/chromium.ts';
+import { shareCompiledCode } from './tests/support/server.mjs';
+
+shareCompiledCode();
 
 /** The port the end-to-end tests serve the built site on. */
 const port = Number(process.env.E2E_PORT ?? 4322);

@@ -1,6 +1,10 @@
 /// <reference types="vitest/config" />
 import { execFileSync } from 'node:child_process';
 import { defineConfig } from 'vitest/config';
+import { throwawayPostgresWanted } from './tests/support/preflight.mjs';
+import { shareCompiledCode } from './tests/support/server.mjs';
+
+shareCompiledCode();
 
 /**
  * The API tests: real HTTP against the built server (built once in the global setup), run once
@@ -9,7 +13,7 @@ import { defineConfig } from 'vitest/config';
  */
 function postgresUrl(): string {
   if (process.env.TEST_DATABASE_URL) return process.env.TEST_DATABASE_URL;
-  if (!process.env.CI && !process.env.PEERVOTE_TEST_POSTGRES) return '';
+  if (!throwawayPostgresWanted()) return '';
   const url = execFileSync('bash', ['tests/support/postgres.sh', 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
   process.env.PEERVOTE_STARTED_POSTGRES = url;
   return url;

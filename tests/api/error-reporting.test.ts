@@ -38,7 +38,13 @@ describe('server-side errors of the survey API', () => {
     await api.restart({ SENTRY_DSN: '' });
     const answer = await api.post(sinkBallot(), { query: SINK_QUERY, headers: { 'X-Peervote-Fault': 'answers' } });
     expect(answer.status).toBe(500);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // A report goes before the 500 does (the API waits for Sentry's answer): nothing has come.
     expect(sentry.envelopes.length).toBe(before);
+    // Nor later: the server with a DSN again, under another release, sends the next error's report,
+    // and that one alone arrives after the first.
+    await api.restart({ SENTRY_RELEASE: 'peervote@after' });
+    expect((await api.post(sinkBallot(), { query: SINK_QUERY, headers: { 'X-Peervote-Fault': 'answers' } })).status).toBe(500);
+    await expect.poll(() => sentry.envelopes.length, { timeout: 10_000 }).toBe(before + 1);
+    expect(sentry.events().at(-1)?.event).toMatchObject({ release: 'peervote@after' });
   });
 });

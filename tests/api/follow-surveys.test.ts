@@ -5,21 +5,27 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { sinkBallot, startApi, type Api } from './helpers.ts';
 
 // A deploy while the API runs: a survey folder added or a nominee list changed is served at
-// once, without a restart (the API checks its files at most once a second).
+// once, without a restart. The API checks its files at most once a second, on a request: each
+// test asks until the change shows, within FOLLOWED_WITHIN.
+
+/** How soon a change of the surveys folder must show: the API looks at most once a second, so this leaves room for a slow machine. */
+const FOLLOWED_WITHIN = { timeout: 15_000, interval: 100 };
 
 let api: Api;
 let surveys: string;
 beforeAll(async () => {
   surveys = mkdtempSync(path.join(tmpdir(), 'peervote-follow-'));
   cpSync(inject('surveysDir'), surveys, { recursive: true });
-  api = await startApi({ SURVEYS_DIR: surveys });
+  // The receipt check's plain page shows a survey's title (and is asked often here).
+  api = await startApi({ SURVEYS_DIR: surveys, RECEIPT_RATE_LIMIT_MAX: '0' });
 });
 afterAll(async () => {
   await api?.stop();
   rmSync(surveys, { recursive: true, force: true });
 });
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 1200));
+/** The title of a survey as the API's plain pages show it (the receipt check's, asked with no code). */
+const title = async (projectId: string) => /<h1>(.*?)<\/h1>/.exec((await api.get(`/api/survey/receipt/${projectId}`, { Accept: 'text/html' })).body)?.[1];
 
 const search = (projectId: string, query: string) =>
   api.request(`/api/search/${projectId}`, {
@@ -36,9 +42,8 @@ describe('the API follows the surveys folder', () => {
     cpSync(path.join(surveys, 'kitchen-sink'), path.join(surveys, 'kitchen-sink-2'), { recursive: true });
     const file = path.join(surveys, 'kitchen-sink-2', 'survey.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('project_id: kitchen-sink', 'project_id: kitchen-sink-2'));
-    await settle();
 
-    expect((await api.get('/api/health')).body.surveys).toBe(before + 1);
+    await expect.poll(async () => (await api.get('/api/health')).body.surveys, FOLLOWED_WITHIN).toBe(before + 1);
     const found = await search('kitchen-sink-2', 'ana');
     expect(found.status).toBe(200);
     expect(found.body.results[0].hits.map((hit: { id: string }) => hit.id)).toContain('n-1');
@@ -51,8 +56,9 @@ describe('the API follows the surveys folder', () => {
   test('a nominee list changed while the server runs is searched at once', async () => {
     expect((await search('kitchen-sink', 'zanzibar')).body.results[0].nbHits).toBe(0);
     appendFileSync(path.join(surveys, 'kitchen-sink', 'nominees.csv'), 'n-77,Zoe Zanzibar,Cardiology\n');
-    await settle();
-    expect((await search('kitchen-sink', 'zanzibar')).body.results[0].hits).toEqual([expect.objectContaining({ id: 'n-77', name: 'Zoe Zanzibar' })]);
+    await expect
+      .poll(async () => (await search('kitchen-sink', 'zanzibar')).body.results[0].hits, FOLLOWED_WITHIN)
+      .toEqual([expect.objectContaining({ id: 'n-77', name: 'Zoe Zanzibar' })]);
     const ballot = await api.post(sinkBallot({ 'nominations[Medicine][Cardiology][2]': 'n-77' }), {
       query: { project_id: 'kitchen-sink', project_type: 'form' },
     });
@@ -62,11 +68,19 @@ describe('the API follows the surveys folder', () => {
   test('a survey file broken mid-edit leaves the last good surveys in service', async () => {
     const file = path.join(surveys, 'kitchen-sink-2', 'survey.yaml');
     const good = readFileSync(file, 'utf8');
+    expect(await title('kitchen-sink-2')).toBe('Kitchen Sink');
     writeFileSync(file, `${good}\nlayout: [[{ name: bad, type: phone }]]\n`);
-    await settle();
+    // The API has read the broken file once it logs that it kept the last good surveys.
+    await expect
+      .poll(async () => {
+        await search('kitchen-sink-2', 'ana');
+        return api.log();
+      }, FOLLOWED_WITHIN)
+      .toContain('Kept the surveys in service as they were');
     expect((await search('kitchen-sink-2', 'ana')).status).toBe(200);
+    expect(await title('kitchen-sink-2')).toBe('Kitchen Sink');
     writeFileSync(file, good.replace('survey_title: Kitchen Sink', 'survey_title: Kitchen Sink Two'));
-    await settle();
+    await expect.poll(() => title('kitchen-sink-2'), FOLLOWED_WITHIN).toBe('Kitchen Sink Two');
     expect((await search('kitchen-sink-2', 'ana')).status).toBe(200);
   });
 });

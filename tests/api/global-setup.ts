@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -9,24 +9,40 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** The public host the test build trusts X-Forwarded-Host for, as a deployment behind a TLS proxy would. */
 export const PROXIED_HOST = 'peervote.test';
 
+/** Builds the site into dist/ with ALLOWED_DOMAINS set as a deployment behind a proxy sets it. */
+function build(): void {
+  try {
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+      cwd: ROOT,
+      env: { ...process.env, ALLOWED_DOMAINS: PROXIED_HOST, ASTRO_TELEMETRY_DISABLED: '1' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    throw new Error(`astro build failed:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`);
+  }
+}
+
+/** True when dist/'s server trusts X-Forwarded-Host for PROXIED_HOST: it was built with ALLOWED_DOMAINS=PROXIED_HOST. */
+function builtForProxy(): boolean {
+  const entry = path.join(ROOT, 'dist/server/entry.mjs');
+  return existsSync(entry) && readFileSync(entry, 'utf8').includes(`"hostname":"${PROXIED_HOST}"`);
+}
+
 /**
  * Builds the site once for every project (database) of the run, with ALLOWED_DOMAINS set as a
  * deployment behind a proxy sets it, and assembles a surveys folder: the real surveys plus the
  * test fixtures. Stops the PostgreSQL cluster the config started, at the end.
+ *
+ * `npm test` has built dist/ so already (PEERVOTE_TEST_BUILT=1), for the end-to-end tests too:
+ * the site is then built once per run, not twice.
  */
 export default function setup(project: TestProject) {
   if (!process.env.PEERVOTE_API_BUILD) {
-    try {
-      execFileSync(process.execPath, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
-        cwd: ROOT,
-        env: { ...process.env, ALLOWED_DOMAINS: PROXIED_HOST, ASTRO_TELEMETRY_DISABLED: '1' },
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-    } catch (error) {
-      const failed = error as { stdout?: string; stderr?: string };
-      throw new Error(`astro build failed:\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`);
-    }
+    if (!process.env.PEERVOTE_TEST_BUILT) build();
+    else if (!builtForProxy())
+      throw new Error(`PEERVOTE_TEST_BUILT is set, but dist/ was not built with ALLOWED_DOMAINS=${PROXIED_HOST}: build so, or unset it.`);
     const surveys = mkdtempSync(path.join(tmpdir(), 'peervote-api-surveys-'));
     cpSync(path.join(ROOT, 'surveys'), surveys, { recursive: true });
     for (const name of readdirSync(path.join(ROOT, 'tests/api/fixtures/surveys'))) {

@@ -41,6 +41,8 @@ export interface Api {
   get(pathname: string, headers?: Record<string, string>): Promise<Answer>;
   /** The database itself, to check what was stored. */
   db(): Kysely<Database>;
+  /** What the running server has printed so far (stdout and stderr). */
+  log(): string;
   restart(env?: Record<string, string>): Promise<void>;
   stopped(): Promise<number | null>;
   stop(): Promise<void>;
@@ -177,6 +179,7 @@ export async function startApi(env: Record<string, string> = {}): Promise<Api> {
       inspector ??= createDatabase(settings).db;
       return inspector;
     },
+    log: () => server.output(),
     async restart(extra = {}) {
       await inspector?.destroy();
       inspector = undefined;

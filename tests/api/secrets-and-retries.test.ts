@@ -72,8 +72,10 @@ describe('Idempotency-Key', () => {
 
   test('a retry while the first request is still in flight gets 409; afterwards the receipt', async () => {
     const headers = { 'Idempotency-Key': 'in-flight' };
-    const slow = api.post(demoBallot(34), { headers: { ...headers, 'X-Peervote-Delay': '1500' } });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The first is held 3 seconds once it has claimed its key: the retry goes as soon as the claim is stored.
+    const slow = api.post(demoBallot(34), { headers: { ...headers, 'X-Peervote-Delay': '3000' } });
+    const claim = () => api.db().selectFrom('idempotency_keys').select('state').where('key', '=', 'in-flight').executeTakeFirst();
+    await expect.poll(async () => (await claim())?.state, { timeout: 10_000, interval: 20 }).toBe('pending');
     const early = await api.post(demoBallot(34), { headers });
     expect(early.status).toBe(409);
     expect(early.body.error).toBe('request_in_progress');

@@ -1,4 +1,4 @@
-import { expect, test } from './fresh-server.ts';
+import { expect, test } from './fixtures.ts';
 import { expectFreshForm, fillBallot, RECEIVED } from './kept-ballot-helpers.ts';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, LOCAL_HOSTS_ONLY } from '../support/chromium.ts';
 

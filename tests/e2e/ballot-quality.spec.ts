@@ -1,4 +1,5 @@
 import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+import { nextFrame } from './waits.ts';
 import { fillVoter, voter } from './ballot-helpers.ts';
 
 /** The demo survey's form-data names: none of them may reach a voter's eyes. */
@@ -124,10 +125,12 @@ test.describe('indicators that tell the truth', () => {
       const yes = page.getByRole('radio', { name: 'Yes' });
       await yes.scrollIntoViewIfNeeded();
       const box = (await yes.boundingBox())!;
-      // One press, as a finger does: the field is left on the way down, the choice taken on the way up.
+      // One press, as a finger does: the field is left on the way down, and the page draws a frame
+      // with the press held (a message that moved the choice would show then), then the choice is taken on the way up.
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
       await page.mouse.down();
-      await page.waitForTimeout(80);
+      await expect(email).not.toBeFocused();
+      await nextFrame(page);
       await page.mouse.up();
       await expect(yes).toBeChecked();
       await expect(page.getByText('Email is not valid. Enter an address like name@example.org.')).toBeVisible();

@@ -1,31 +1,10 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { hydratingNavigation } from './waits.ts';
 
-/**
- * Waits until every island that hydrates as the page loads (`client:painted`) has hydrated: a voter's first tap lands on
- * a live form, as it does for a person who reads before they tap.
- */
-async function islandsHydrated(page: Page): Promise<void> {
-  // Astro drops `ssr` when it starts hydrating; React has finished once its fiber is on the island's element.
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll('astro-island[client="painted"]')].every(
-      (island) =>
-        !island.hasAttribute('ssr') && (!island.firstElementChild || Object.keys(island.firstElementChild).some((key) => key.startsWith('__reactFiber'))),
-    ),
-  );
-}
-
-/** Playwright's `test`, whose `page.goto` returns once the page's islands have hydrated. */
+/** Playwright's `test`, whose `page.goto`, `reload` and `goBack` return once the page's islands have hydrated. */
 export const test = base.extend({
-  page: async ({ page }, use) => {
-    const goto = page.goto.bind(page);
-    page.goto = async (url, options) => {
-      const response = await goto(url, options);
-      await islandsHydrated(page);
-      return response;
-    };
-    await use(page);
-  },
+  page: async ({ page }, use) => use(hydratingNavigation(page)),
 });
 
 export { expect };

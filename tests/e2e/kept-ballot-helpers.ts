@@ -29,3 +29,19 @@ export async function expectFreshForm(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByRole('checkbox', { name: 'I Affirm' })).toHaveAttribute('aria-invalid', 'true');
 }
+
+/** The ballots kept in this browser's outbox (IndexedDB). */
+export async function keptCount(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('peervote', 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('outbox', { keyPath: 'key' });
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const count = open.result.transaction('outbox').objectStore('outbox').count();
+          count.onsuccess = () => resolve(count.result);
+        };
+      }),
+  );
+}

@@ -1,32 +1,18 @@
-import type { Page, Request } from '@playwright/test';
+import type { Request } from '@playwright/test';
 import { expect, NOW_HEADER, test } from './fresh-server.ts';
-import { expectNoAxeViolations, SECRETS } from './fixtures.ts';
+import { expectNoAxeViolations, SECRETS, test as onSharedServer } from './fixtures.ts';
 import { ballotCount, nominate } from './ballot-helpers.ts';
-import { addWriteIn, expectFreshForm, fillBallot, RECEIVED } from './kept-ballot-helpers.ts';
+import { addWriteIn, expectFreshForm, fillBallot, keptCount, RECEIVED } from './kept-ballot-helpers.ts';
+import { afterAppTimers } from './waits.ts';
 
 // "Never lose a ballot": every answer of the survey API reaches the voter as what it means,
-// the answers survive a reload, and an offline submit is kept and sent later. Each test runs
-// on a server of its own with an empty database (fresh-server.ts), so counts are its own.
+// the answers survive a reload, and an offline submit is kept and sent later. Each test that
+// counts ballots, uses a personal link or sets the server's clock runs on a server of its own
+// with an empty database (fresh-server.ts); the others, on the suite's server.
 
 const SAVED = 'Your ballot is saved on this device and will be sent when the connection returns.';
 
 const isBallotPost = (request: Request) => request.method() === 'POST' && /\/api\/survey\?/.test(request.url());
-
-/** The ballots kept in this browser's outbox (IndexedDB). */
-async function keptCount(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('peervote', 1);
-        open.onupgradeneeded = () => open.result.createObjectStore('outbox', { keyPath: 'key' });
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const count = open.result.transaction('outbox').objectStore('outbox').count();
-          count.onsuccess = () => resolve(count.result);
-        };
-      }),
-  );
-}
 
 test.describe('every answer of the survey API has one meaning for the voter', () => {
   test('a second ballot on a used personal link is final: said so, never queued, never sent again', async ({ page, request }) => {
@@ -40,6 +26,9 @@ test.describe('every answer of the survey API has one meaning for the voter', ()
     await page.goto(`/top-doctors-demo/${SECRETS.evelyn}`);
     await addWriteIn(page, 'Dr. Second Ballot');
     await page.getByRole('checkbox', { name: 'I Affirm' }).check();
+    // From here on the page's timers run on Playwright's clock: the retries a kept ballot would get
+    // (2 seconds, doubling to 5 minutes) can all be run at once below.
+    await page.clock.install();
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page).toHaveURL(/\/thankyou$/);
     await expect(page.getByText('A ballot has already been received from this link.')).toBeVisible();
@@ -48,7 +37,7 @@ test.describe('every answer of the survey API has one meaning for the voter', ()
 
     const posts: string[] = [];
     page.on('request', (r) => isBallotPost(r) && posts.push(r.url()));
-    await page.waitForTimeout(10_000);
+    await afterAppTimers(page, 10 * 60_000);
     expect(posts).toEqual([]);
     expect(await keptCount(page)).toBe(0);
     expect(await ballotCount(request)).toBe(1);
@@ -95,8 +84,8 @@ test.describe('every answer of the survey API has one meaning for the voter', ()
   });
 });
 
-test.describe('the answers are kept on this device until they are sent', () => {
-  test('a reload keeps the draft, "Clear my answers" empties it, and a submit deletes it', async ({ page }) => {
+onSharedServer.describe('the answers are kept on this device until they are sent', () => {
+  onSharedServer('a reload keeps the draft, "Clear my answers" empties it, and a submit deletes it', async ({ page }) => {
     await page.goto('/top-doctors-demo/');
     await expect(page.getByText('Your answers are saved on this device until you submit. Files are not kept.')).toBeVisible();
     await page.getByRole('textbox', { name: 'First name' }).fill('Ada');
@@ -130,7 +119,7 @@ test.describe('the answers are kept on this device until they are sent', () => {
     await expect(page.getByRole('button', { name: 'Submit' })).toBeEnabled();
   });
 
-  test('Back after a submit shows a fresh form that matches what it will send (the page loaded again)', async ({ page }) => {
+  onSharedServer('Back after a submit shows a fresh form that matches what it will send (the page loaded again)', async ({ page }) => {
     await page.goto('/top-doctors-demo/');
     await fillBallot(page, 'back');
     await page.getByRole('button', { name: 'Submit' }).click();
@@ -177,10 +166,13 @@ test('a ballot kept for a day is no longer sent in silence: the voter sends it a
   );
   const posts: string[] = [];
   page.on('request', (r) => isBallotPost(r) && posts.push(r.url()));
+  // The page's timers run on Playwright's clock: the outbox's retries can be run at once below.
+  await page.clock.install();
   await page.reload();
   const offer = page.getByRole('region', { name: 'Ballots waiting on this device' });
+  // The offer shows once the outbox has sent what it sends on its own: a silent send would have gone before it.
   await expect(offer.getByText(/has not reached us yet\. It is kept on this device\.$/)).toBeVisible();
-  await page.waitForTimeout(3000);
+  await afterAppTimers(page, 10 * 60_000);
   expect(posts).toEqual([]);
 
   const download = page.waitForEvent('download');
@@ -198,7 +190,7 @@ test('a ballot kept for a day is no longer sent in silence: the voter sends it a
   expect(await keptCount(page)).toBe(0);
 });
 
-test('the slider sends the value it shows, before it is moved', async ({ page }) => {
+onSharedServer('the slider sends the value it shows, before it is moved', async ({ page }) => {
   await page.goto('/top-doctors-demo/');
   await expect(page.getByRole('slider', { name: 'Years in practice' })).toHaveAttribute('aria-valuetext', '0-5');
   await fillBallot(page, 'slider');

@@ -1,5 +1,6 @@
 import { expect, expectNoAxeViolations, test, SECRETS } from './fixtures.ts';
 import { interceptThirdParties } from './third-party-stubs.ts';
+import { inViewLoaded, laterRequest } from './waits.ts';
 
 // Every state a visitor can land on: no console error, nothing axe objects to, and no dead end.
 const STATES: Array<[string, string, string]> = [
@@ -25,7 +26,11 @@ for (const [state, path, heading] of STATES) {
     });
     await page.goto(path);
     await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
-    await page.waitForTimeout(500);
+    // The page has settled what it shows (a personal link checked, the figures loaded), and a request later
+    // every request it made by itself has gone: what went wrong has been logged.
+    await expect(page.locator('#survey-root[data-link-state="checking"]')).toHaveCount(0);
+    await expect(page.locator('[data-part="loading"]:visible')).toHaveCount(0);
+    await laterRequest(page);
     expect(errors).toEqual([]);
     await expectNoAxeViolations(page);
   });
@@ -64,12 +69,12 @@ test('the ballot page does not shift as it loads (CLS under 0.01)', async ({ pag
   });
   await page.setViewportSize({ width: 360, height: 780 });
   await page.goto('/top-doctors-demo/');
-  // Scroll down past the ads and back, as a voter reading the ballot does; lazy images load on the way.
+  // Scroll down past the ads and back, as a voter reading the ballot does; lazy images and the
+  // reservation sections load on the way, and each stop waits until what is in view has.
   for (const y of [800, 1600, 2400, 3200, 0]) {
     await page.evaluate((top) => window.scrollTo(0, top), y);
-    await page.waitForTimeout(250);
+    await inViewLoaded(page);
   }
-  await page.waitForLoadState('networkidle');
   const cls = await page.evaluate(() => (window as unknown as { cls: number }).cls);
   expect(cls).toBeLessThan(0.01);
   for (const image of await page.locator('main img').all()) {

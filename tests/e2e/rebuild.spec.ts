@@ -6,9 +6,9 @@ import { expect, test } from './fixtures.ts';
 import { fillVoter, nominate, voter } from './ballot-helpers.ts';
 import { ROOT, startServer } from '../support/server.mjs';
 
-// `npm run build` while the server runs is a deploy: this file builds a copy of the surveys,
-// serves it, adds a survey (with a nominee of its own) and builds again into the same folder,
-// and a voter then searches, reserves and votes on the new survey with no restart.
+// `npm run build` while the server runs is a deploy: this file serves a copy of the suite's
+// build on a copy of the surveys, adds a survey (with a nominee of its own) and builds again into
+// the same folder, and a voter then searches, reserves and votes on the new survey with no restart.
 const OUT_DIR = 'dist-e2e/rebuild';
 
 function build(surveysDir: string): void {
@@ -26,11 +26,12 @@ test.describe('a build while the server runs', () => {
   let dataDir: string;
 
   test.beforeAll(async () => {
-    test.setTimeout(240_000);
     surveys = mkdtempSync(path.join(tmpdir(), 'peervote-rebuild-surveys-'));
     dataDir = mkdtempSync(path.join(tmpdir(), 'peervote-rebuild-data-'));
     cpSync(path.join(ROOT, 'surveys'), surveys, { recursive: true });
-    build(surveys);
+    // What a build of the copied surveys would write: the suite's own build, built from the same surveys.
+    rmSync(path.join(ROOT, OUT_DIR), { recursive: true, force: true });
+    cpSync(path.join(ROOT, 'dist'), path.join(ROOT, OUT_DIR), { recursive: true });
     server = await startServer({
       env: { PEERVOTE_DIST: OUT_DIR, SURVEYS_DIR: surveys, DATA_DIR: dataDir, RATE_LIMIT_MAX: '0' },
       ports: { base: Number(process.env.E2E_PORT ?? 4322) + 1, span: 20 },

@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, NOW_HEADER, test } from './fresh-server.ts';
 import { expectNoAxeViolations } from './fixtures.ts';
 import { fillVoter, voter } from './ballot-helpers.ts';
+import { hydratingNavigation } from './waits.ts';
 
 // Every test here runs on a server of its own (fresh-server.ts): claimed Faces tiles stay
 // claimed for good, and the demo survey has only six.
@@ -33,7 +34,7 @@ async function fillBallot(page: Page, tag: string): Promise<void> {
 /** A new visitor in a browser of their own; with `now`, every survey API call carries that server time. */
 async function visitor(browser: Browser, baseURL: string, now?: () => string): Promise<Page> {
   const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
+  const page = hydratingNavigation(await context.newPage());
   if (now) await page.route('**/api/survey**', (route) => route.continue({ headers: { ...route.request().headers(), [NOW_HEADER]: now() } }));
   return page;
 }

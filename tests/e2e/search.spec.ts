@@ -3,6 +3,7 @@ import { test, expect } from './fixtures.ts';
 import AxeBuilder from '@axe-core/playwright';
 import { surveyCspSources } from '../../src/survey/third-parties.ts';
 import { interceptThirdParties } from './third-party-stubs.ts';
+import { laterRequest } from './waits.ts';
 
 // Nominee search as a voter uses it, on the demo survey, against the real local backend.
 const DEMO = '/top-doctors-demo/';
@@ -53,8 +54,9 @@ test('loads the search code when a voter first focuses a nomination input, not w
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
   });
+  // Loaded and hydrated, and a request later: every script the page asks for by itself has been asked for.
   await page.reload();
-  await page.waitForLoadState('networkidle');
+  await laterRequest(page);
   expect(scripts.some((path) => path.includes('instant-search'))).toBe(false);
   await slot(page, 'Pediatrics, First Nomination').focus();
   await expect.poll(() => scripts.some((path) => path.includes('instant-search'))).toBe(true);
@@ -395,7 +397,7 @@ test.describe('with Algolia', () => {
     await fillIn(page, 'Neurosurgery, First Nomination', 'mar');
     await expect(options(page)).toHaveCount(12);
     await page.keyboard.press('Escape');
-    await page.waitForTimeout(500);
+    await laterRequest(page);
     expect(sent.events.map((event) => event.eventType)).toEqual(['click', 'conversion']);
   });
 });
@@ -410,7 +412,7 @@ test('without Algolia, picks send no event anywhere and no Insights code is fetc
   const input = await fillIn(page, 'Cardiology, First Nomination', 'maria');
   await options(page).first().click();
   await expect(input).not.toHaveValue('maria');
-  await page.waitForTimeout(500);
+  await laterRequest(page);
   expect(outside.map((hit) => hit.url.href)).toEqual([]);
   expect(scripts.some((path) => /insights|index-browser|algolia/.test(path))).toBe(false);
 });
@@ -423,13 +425,13 @@ test('one search instance serves every slot: its code is fetched once, on first 
     if (request.url().includes('/api/search/')) searches.push(request.postDataJSON());
   });
   await page.reload();
-  await page.waitForLoadState('networkidle');
+  await laterRequest(page);
   const searchCode = () => scripts.filter((path) => path.includes('instant-search'));
   expect(searchCode()).toEqual([]);
   await slot(page, 'Pediatrics, First Nomination').focus();
   await expect.poll(() => searchCode().length).toBe(1);
   // Starting the instance asks nothing: no search goes before the voter types.
-  await page.waitForTimeout(300);
+  await laterRequest(page);
   expect(searches).toEqual([]);
 
   for (const [name, query] of [

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
 import { parseHeaderRules, headersFor } from '../../bin/static-rules.mjs';
-import { SECRETS } from './fixtures.ts';
-import { interceptThirdParties } from './third-party-stubs.ts';
+import { expect, SECRETS, test } from './fixtures.ts';
+import { hitsOf, interceptThirdParties } from './third-party-stubs.ts';
+import { laterRequest } from './waits.ts';
 import { parsePolicy } from '../../src/survey/headers.ts';
 
 const headersFile = readFileSync(path.resolve('dist/client/_headers'), 'utf8');
@@ -98,7 +98,7 @@ for (const pathname of [
   '/members-choice/no/such/page',
 ]) {
   test(`${pathname} runs under its policy without a single violation`, async ({ page }) => {
-    await interceptThirdParties(page);
+    const hits = await interceptThirdParties(page);
     const violations: string[] = [];
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
@@ -106,9 +106,15 @@ for (const pathname of [
     page.on('console', (message) =>
       message.text().includes('Content Security Policy') || message.text().startsWith('CSP violation') ? violations.push(message.text()) : undefined,
     );
+    // Loaded and hydrated: every script of the page has run.
     await page.goto(pathname);
-    await page.waitForLoadState('networkidle');
-    if (pathname === '/members-choice/demo') await expect(page.getByRole('combobox', { name: 'Select Language' })).toBeVisible({ timeout: 8000 });
+    if (pathname === '/members-choice/demo') {
+      // The third parties have started: GA4 has sent its page view, and the translate widget, the last to start, shows.
+      await expect.poll(() => hitsOf(hits, 'ga-hit').length).toBeGreaterThan(0);
+      await expect(page.getByRole('combobox', { name: 'Select Language' })).toBeVisible({ timeout: 8000 });
+    }
+    // A request later, whatever the page asked for before has been refused or let through.
+    await laterRequest(page);
     expect(violations).toEqual([]);
   });
 }

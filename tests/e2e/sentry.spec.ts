@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { fillVoter, nominate, voter } from './ballot-helpers.ts';
 import { startSentryRecorder } from '../support/sentry-recorder.ts';
 import { ROOT, startServer } from '../support/server.mjs';

@@ -2,6 +2,8 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { nominate } from './ballot-helpers.ts';
 import { gaEvents, hitsOf, interceptThirdParties, simulateTranslation } from './third-party-stubs.ts';
+import { afterAppTimers } from './waits.ts';
+import { TRANSLATE_DELAY_MS } from '../../src/survey/third-parties.ts';
 
 // The members-choice sample survey configures every third party; the demo survey none.
 const MEMBERS = { analytics: 'G-MC2027CMS01', pixel: '4829103756612044', linkedin: '5123456' };
@@ -35,12 +37,13 @@ test('with nothing configured, the demo survey loads no third-party code at all'
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
   });
+  // The page's timers run on Playwright's clock, so that each page can be taken past the translate widget's delay at once.
+  await page.clock.install();
   for (const path of ['/top-doctors-demo/', '/top-doctors-demo/thankyou']) {
     await page.goto(path);
-    await page.waitForLoadState('networkidle');
+    // Past the translate widget's delay, and a request later: nothing starts late either.
+    await afterAppTimers(page, TRANSLATE_DELAY_MS + 1000);
   }
-  // Past the translate widget's delay: nothing starts late either.
-  await page.waitForTimeout(2500);
   expect(hits.map((hit) => hit.url.href)).toEqual([]);
   expect(scripts.filter((path) => /ThirdParties|start|analytics|pixels|translate|sentry/i.test(path))).toEqual([]);
   await expect(page.locator('#peervote-third-parties')).toHaveCount(0);

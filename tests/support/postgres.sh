@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL cluster for the API tests.
 #
-#   bash tests/support/postgres.sh start     installs PostgreSQL from Debian if missing, starts a
-#                                            cluster in a temp dir on a free port in 5440-5449 and
-#                                            prints its DATABASE_URL (the only line on stdout)
+#   bash tests/support/postgres.sh start     starts a cluster in a temp dir on a free port in
+#                                            5440-5449 and prints its DATABASE_URL (the only line
+#                                            on stdout)
 #   bash tests/support/postgres.sh stop URL  stops that cluster and removes its files
+#   bash tests/support/postgres.sh bin       prints the folder of PostgreSQL's initdb, or fails
+#
+# PostgreSQL itself comes from Debian's packages: tests/support/preflight.mjs installs it (the
+# first step of `npm test` and `npm run test:api`).
 set -euo pipefail
 
 find_bin() {
@@ -23,10 +27,8 @@ as_owner() {
 start() {
   local bin port dir
   if ! bin=$(find_bin); then
-    echo "postgres.sh: installing PostgreSQL from Debian's packages" >&2
-    if [ "$(id -u)" != 0 ]; then echo "postgres.sh: PostgreSQL is missing and installing it needs root" >&2; exit 1; fi
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql) >&2
-    bin=$(find_bin)
+    echo "postgres.sh: PostgreSQL's initdb is missing: run \`node tests/support/preflight.mjs postgres\` as root, or \`apt-get install -y postgresql\`" >&2
+    exit 1
   fi
   for port in $(seq 5440 5449); do
     if ! (echo > "/dev/tcp/127.0.0.1/$port") 2>/dev/null && [ ! -e "/tmp/peervote-pg-$port" ]; then break; fi
@@ -55,5 +57,6 @@ stop() {
 case "${1:-start}" in
   start) start ;;
   stop) stop "${2:?usage: postgres.sh stop DATABASE_URL}" ;;
-  *) echo "usage: postgres.sh start | stop DATABASE_URL" >&2; exit 2 ;;
+  bin) find_bin ;;
+  *) echo "usage: postgres.sh start | stop DATABASE_URL | bin" >&2; exit 2 ;;
 esac

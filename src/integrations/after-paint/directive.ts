@@ -11,7 +11,21 @@ const AT_MOST_MS = 3000;
  * connection to itself: no island's script is fetched, and React does not run, while it loads.
  * Until it hydrates, an island is the server's HTML, and the ballot posts without script.
  */
-const painted: ClientDirective = (load) => void pagePainted().then(async () => (await load())());
+const painted: ClientDirective = (load) =>
+  void pagePainted().then(async () => {
+    await (await load())();
+    markHydrated();
+  });
+
+/**
+ * Sets `data-hydrated` on <html> once every `client:painted` island of the page has hydrated:
+ * the one sign, for the end-to-end tests and for styles, that the form is live. React finishes
+ * hydrating in tasks of its own (in a transition), so the mark waits until the page is idle.
+ */
+function markHydrated(): void {
+  if (document.querySelector('astro-island[client="painted"][ssr]')) return;
+  (window.requestIdleCallback ?? setTimeout)(() => document.documentElement.setAttribute('data-hydrated', ''));
+}
 
 let painting: Promise<void> | undefined;
 
