@@ -5,8 +5,7 @@ import react from '@astrojs/react';
 import staticHostRules from './src/integrations/static-host-rules.ts';
 import precompress from './src/integrations/precompress.ts';
 import afterPaint from './src/integrations/after-paint/index.ts';
-import nomineeLists from './src/integrations/nominee-lists.ts';
-import personalLinks from './src/integrations/personal-links.ts';
+import { nomineeLists, personalLinks } from './src/integrations/survey-files.ts';
 import { loadSite } from './src/survey/loader.ts';
 import { readServerConfig } from './src/server/config.ts';
 import { clientCodeSplitting } from './src/integrations/client-chunks.ts';
@@ -32,7 +31,7 @@ export default defineConfig({
     // only, so a request's origin is the public https one.
     allowedDomains: allowedDomains.map((hostname) => ({ hostname, protocol: 'https' })),
     // Astro hashes the scripts and styles it inlines into each page's policy; the pages add the
-    // rest (src/components/ContentPolicy.astro). With the adapter's `staticHeaders`, the policy
+    // rest (src/components/BaseHead.astro). With the adapter's `staticHeaders`, the policy
     // is a header, not a <meta>: the build writes it to `_headers` (static-host-rules.ts).
     csp: true,
   },

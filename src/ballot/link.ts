@@ -1,7 +1,7 @@
 import { atom } from 'nanostores';
 import { isExpired, linkState, secretFromPath, type LinkState } from '../survey/link.ts';
 import type { PersonValues } from '../survey/config.struct.ts';
-import { apiUrl } from '../survey/api-url.ts';
+import { apiUrl } from '../survey/api-replies.ts';
 import { prefillAnswers } from './fields/answers.ts';
 
 /** What the page knows about the visitor's link: its state, the secret, and the holder's prepopulated answers. */

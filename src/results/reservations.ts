@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../server/db/schema.ts';
 import type { SurveyConfig } from '../survey/config.struct.ts';
 import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from '../survey/tiles.ts';
-import { confirmTile, releaseTile } from '../server/reservations/decisions.repository.ts';
 import { tileLabel } from '../survey/reservation-outcome.ts';
+import { confirmTile, releaseTile } from '../server/reservations/decisions.repository.ts';
 import { OperatorError } from './operator.ts';
 
 /** The words an operator may use for a kind of tile. */

@@ -1,6 +1,5 @@
-import { apiUrl } from '../survey/api-url.ts';
-import type { NomineeResults } from '../survey/nominee-search.ts';
-import type { SearchSettings } from './settings.ts';
+import { apiUrl } from '../survey/api-replies.ts';
+import type { NomineeResults, SearchSettings } from '../survey/nominee-search.ts';
 
 /** One query as InstantSearch hands it to a search client. */
 export interface SearchRequest {

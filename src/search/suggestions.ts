@@ -1,9 +1,8 @@
 import { map } from 'nanostores';
-import { SEARCH_DEBOUNCE_MS, slotOptionalFilters, type NomineeHit } from '../survey/nominee-search.ts';
+import { SEARCH_DEBOUNCE_MS, slotOptionalFilters, type NomineeHit, type SearchSettings } from '../survey/nominee-search.ts';
 import { parseSlotName } from '../survey/ballot-keys.ts';
 import type { NomineeSearchClient } from './search-client.ts';
 import type { NomineeSearch } from './instant-search.ts';
-import type { SearchSettings } from './settings.ts';
 
 /** The suggestions of the nomination input in use: one input at a time has them. */
 export interface SuggestionsState {

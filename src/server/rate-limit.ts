@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { serverConfig } from './config.ts';
-import { database } from './db/instance.ts';
+import { database } from './db/database.ts';
 import { refuse } from './http.ts';
 import { clientAddress } from './client-address.ts';
 import { countRequest } from './rate-limits.repository.ts';

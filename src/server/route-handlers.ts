@@ -3,8 +3,8 @@ import { matchRoute, type RouteMatch, type RouteParams, type RoutePath } from '.
 import { answerBallotPost } from './intake/ballot-post.ts';
 import { searchReply } from './search/search-reply.ts';
 import { healthReply, linkReply, statsReply } from './survey-routes.ts';
-import { reservationReply } from './reservations/lookup-reply.ts';
-import { checkReceipt } from './receipts/receipt-check.ts';
+import { reservationReply } from './reservations/lookup.ts';
+import { checkReceipt } from './receipts/receipts.ts';
 
 /** What a route runs: the request's context and the values of its path's `:name` parts in, the answer out. */
 type RouteHandler<Path extends string> = (context: APIContext, params: RouteParams<Path>) => Promise<Response>;

@@ -1,4 +1,4 @@
-import { database } from './db/instance.ts';
+import { database } from './db/database.ts';
 import { json, refuse, unknownSurvey } from './http.ts';
 import { findSurvey, surveyCount } from './surveys.ts';
 import { participationStats, workplaceStats } from './stats/survey-answers.ts';

@@ -3,7 +3,6 @@ import type { FieldDef } from './field.struct.ts';
 import { isBallotFile, isBlank, type BallotFile } from './ballot-input.ts';
 import { acceptedTypes, maxFileSize } from './file-rules.ts';
 import { fieldMessages } from './field-messages.ts';
-import { isNpi } from './npi.ts';
 import { fieldRow } from './fields.ts';
 
 /** The longest text any ballot part may hold when its field sets no `maxLength`. */
@@ -81,4 +80,13 @@ function fileStruct(field: FieldDef): Struct<BallotFile | undefined, null> {
     ['maxFileSize', (file) => isBlank(file) || file!.size <= max || fieldMessages.fileSize(field, max)],
     ['accept', (file) => isBlank(file) || accept.includes(file!.type) || fieldMessages.fileType(field, accept)],
   ]);
+}
+
+/**
+ * True when `value` is a well-formed US National Provider Identifier: 10 digits whose last is
+ * the Luhn check digit of the first nine behind the prefix 80840 (CMS, "NPI Check Digit").
+ */
+function isNpi(value: string): boolean {
+  // Luhn over the 15 digits "80840" + NPI: the prefix adds 24, and every other NPI digit from the first is doubled.
+  return /^\d{10}$/.test(value) && [...value].reduce((sum, c, i) => sum + (i % 2 ? +c : 2 * +c > 9 ? 2 * +c - 9 : 2 * +c), 24) % 10 === 0;
 }

@@ -9,8 +9,7 @@ import { MAX_SHORT_TEXT, MAX_TEXT_LENGTH, OptionalText, answerStruct, shortText 
 import { AFFIRM_MESSAGE, fieldMessages, plural, writeInNameTooLong } from './field-messages.ts';
 import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from './tiles.ts';
 import { toProblems, type Problem } from './errors.ts';
-import { VOTE_REQUIREMENT, voteRequirementMessage } from './vote-requirement.ts';
-import { repeatOnBallot, voteCount } from './votes.ts';
+import { repeatOnBallot, voteCount, VOTE_REQUIREMENT, voteRequirementMessage } from './votes.ts';
 
 /** The part of a survey configuration a ballot is checked against; a page's public survey has it all. */
 export type BallotSurvey = Pick<

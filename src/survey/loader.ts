@@ -6,6 +6,7 @@ import { SurveyConfig, SiteConfig, Prepopulation, PERSON_ROSTER_KEYS, type Perso
 import { ConfigError, toProblems, type Problem } from './errors.ts';
 import { ADS_GROUP, allFields, ballotSlots } from './layout.ts';
 import { SECRET_ADVICE, secretWeakness } from './secrets.ts';
+import { toPublicSurvey, type PublicSurvey } from './public.ts';
 
 /** A survey as loaded from its folder: its slug, folder and validated configuration. */
 export interface LoadedSurvey {
@@ -192,4 +193,19 @@ export function loadPrepopulation(survey: LoadedSurvey): Record<string, PersonVa
   problems.push(...weakSecrets(map));
   if (problems.length) throw new ConfigError(file, problems);
   return map;
+}
+
+/** What every survey page is rendered from: the survey without private data, and the site settings. */
+export interface SurveyPageProps {
+  survey: PublicSurvey;
+  site: SiteConfig;
+}
+
+/** One static path per survey folder, for `getStaticPaths`; a broken survey file fails the build here. */
+export function surveyStaticPaths(): Array<{ params: { slug: string }; props: SurveyPageProps }> {
+  const site = loadSite();
+  return loadAllSurveys().map(({ slug, config }) => ({
+    params: { slug },
+    props: { survey: toPublicSurvey(slug, config), site },
+  }));
 }

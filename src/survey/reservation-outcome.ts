@@ -1,19 +1,9 @@
 import type { ReservationOutcome } from './api-replies.ts';
-import type { ReservationKind } from './tiles.ts';
+import type { OutcomeField, ReservationKind } from './tiles.ts';
 
 /** The words a tile reads: 'THE FACE OF {title}' for Faces (docs/spec.md, "Reservations"), the question itself for Experts. */
 export function tileLabel(kind: ReservationKind, title: string): string {
   return kind === 'faces' ? `THE FACE OF ${title}` : title;
-}
-
-/**
- * What the thank-you page needs to word a reservation's outcome: the field's kind and its
- * tiles' titles by slug (made at build time by outcomeFields(), src/survey/reservation-fields.ts).
- */
-export interface OutcomeField {
-  field: string;
-  kind: ReservationKind;
-  titles: Record<string, string>;
 }
 
 /** One line of the thank-you page about a reservation; `lost` ones are shown as a warning. */

@@ -1,5 +1,4 @@
 import type { ParticipationFigures, WorkplaceFigures } from './api-replies.ts';
-import { OTHER_WORKPLACE, workplaceKey } from './workplace.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -69,4 +68,15 @@ export function rankWorkplaces(workplaces: WorkplaceFigures['workplaces']): Rank
 export function filterWorkplaces<T extends { name: string }>(workplaces: T[], query: string): T[] {
   const wanted = workplaceKey(query);
   return wanted ? workplaces.filter((workplace) => workplaceKey(workplace.name).includes(wanted)) : workplaces;
+}
+
+/** The fewest ballots a workplace must have to be shown by name; smaller ones fold into "Other". */
+export const MIN_WORKPLACE_BALLOTS = 3;
+
+/** The name workplaces below the threshold, and ballots without a workplace, are counted under. */
+export const OTHER_WORKPLACE = 'Other';
+
+/** A workplace's name as the stats group it, and as the workplace page's filter matches it: spacing collapsed, trimmed, case folded. */
+export function workplaceKey(name: string): string {
+  return name.normalize('NFKC').replace(/\s+/g, ' ').trim().toLocaleLowerCase('en');
 }

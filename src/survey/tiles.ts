@@ -1,5 +1,6 @@
 import type { SurveyConfig, Tile } from './config.struct.ts';
-import type { TypesOfKind } from './fields.ts';
+import { allFields } from './layout.ts';
+import { isKind, type TypesOfKind } from './fields.ts';
 
 /** The two kinds of reservation section (docs/spec.md, "Reservations"): a field's type names its kind, as the field table says. */
 export type ReservationKind = TypesOfKind<'reservation'>;
@@ -45,4 +46,23 @@ export interface TileView {
 /** The tiles of a section as a page shows them, each named by tileSlug() so the browser and the server agree. */
 export function tileViews(config: Pick<SurveyConfig, 'faces' | 'asktheexpert'>, kind: ReservationKind): TileView[] {
   return tilesFor(config, kind).map((tile) => ({ slug: tileSlug(tile), title: tile.title, taken: Boolean(tile.taken) }));
+}
+
+/**
+ * What the thank-you page needs to word a reservation's outcome: the field's kind and its
+ * tiles' titles by slug (made at build time by outcomeFields(), below).
+ */
+export interface OutcomeField {
+  field: string;
+  kind: ReservationKind;
+  titles: Record<string, string>;
+}
+
+/** The reservation fields of a survey with their tiles' titles by slug, for the thank-you page's outcomeLine(). */
+export function outcomeFields(config: Pick<SurveyConfig, 'layout' | 'faces' | 'asktheexpert'>): OutcomeField[] {
+  return allFields(config.layout).flatMap((field) =>
+    isKind(field, 'reservation')
+      ? [{ field: field.name, kind: field.type, titles: Object.fromEntries(tileViews(config, field.type).map((tile) => [tile.slug, tile.title])) }]
+      : [],
+  );
 }

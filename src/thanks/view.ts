@@ -2,7 +2,8 @@ import { $queuedCount } from '../ballot/submit/outbox.ts';
 import { $deliveryChanged, readDelivery, recordDelivery, type Delivery } from '../ballot/submit/delivery.ts';
 import type { BallotReceipt } from '../survey/api-replies.ts';
 import { refusalLines } from '../survey/ballot-answer.ts';
-import { outcomeLine, type OutcomeField } from '../survey/reservation-outcome.ts';
+import type { OutcomeField } from '../survey/tiles.ts';
+import { outcomeLine } from '../survey/reservation-outcome.ts';
 import { formatReceipt } from '../survey/receipt-code.ts';
 
 /** Shows on the thank-you view how the last submission of its survey ended, and follows it as a kept ballot's answer comes in. */

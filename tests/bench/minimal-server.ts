@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { receiveBallot } from '../../src/server/intake/ballot-intake.ts';
 import { jsonReply } from '../../src/server/intake/ballot-post.ts';
-import { database } from '../../src/server/db/instance.ts';
+import { database } from '../../src/server/db/database.ts';
 
 const port = Number(process.env.PORT ?? 4499);
 const host = process.env.HOST ?? '127.0.0.1';

@@ -1,5 +1,5 @@
 import { parseOtherAnswerName, parseSlotName } from '../../survey/ballot-keys.ts';
-import { slotId } from '../nominations/slots.ts';
+import { slotId } from '../anchors.ts';
 
 /** The id of the element a problem's link points to, where its form-data name alone tells it. */
 export function problemTargetId(path: string): string {

@@ -1,7 +1,7 @@
 import { recountVotes } from '../writeins/writeins.ts';
 import { useEffect, useRef, useState, type ClipboardEvent, type FocusEvent, type KeyboardEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import { $nominations, $nomineeNames, clearNominee, pickNominee } from './nominations.ts';
+import { $nominations, $nomineeNames, clearNominee, pickNominee, duplicateNote } from './nominations.ts';
 import {
   $suggestions,
   closeSuggestions,
@@ -16,8 +16,7 @@ import {
 } from '../../search/suggestions.ts';
 import { afterPress } from '../fields/pointer-press.ts';
 import type { NomineeHit } from '../../survey/nominee-search.ts';
-import { duplicateNote, slotId } from './slots.ts';
-import { goToWriteIns, WRITE_INS_ID } from '../writeins/write-ins-link.ts';
+import { slotId, goToWriteIns, WRITE_INS_ID } from '../anchors.ts';
 
 interface Props {
   /** The slot's form-data name, `nominations[group][sub-category][n]`. */

@@ -2,10 +2,10 @@ import { useEffect } from 'react';
 import type { FieldDef } from '../../survey/field.struct.ts';
 import type { PublicSurvey } from '../../survey/public.ts';
 import { adsFor, slotGroups } from '../../survey/layout.ts';
-import { searchSettings } from '../../search/settings.ts';
+import { searchSettings } from '../../survey/nominee-search.ts';
 import { configureSearch } from '../../search/suggestions.ts';
 import { NominationInput } from './NominationInput.tsx';
-import { SLOT_PLACEHOLDERS } from './slots.ts';
+import { SLOT_PLACEHOLDERS } from './nominations.ts';
 
 /** The part of a survey the nominations section needs. */
 type NominationSurvey = Pick<PublicSurvey, 'project_id' | 'categories' | 'votes_per_category' | 'algolia_app_id' | 'algolia_api_key' | 'algolia_index'>;

@@ -46,3 +46,12 @@ export function clearNominee(slot: string): void {
   const { [slot]: name, ...names } = $nomineeNames.get();
   if (name !== undefined) $nomineeNames.set(names);
 }
+
+/** The placeholders of a sub-category's slots, in order (docs/spec.md, "Nominations": up to Fifth). */
+export const SLOT_PLACEHOLDERS = ['First Nomination', 'Second Nomination', 'Third Nomination', 'Fourth Nomination', 'Fifth Nomination'];
+
+/** Why a pick was refused: "Already your First Nomination for Cardiology." */
+export function duplicateNote(name: string, duplicateOf: string): string {
+  const slot = parseSlotName(duplicateOf);
+  return `${name} is already your ${SLOT_PLACEHOLDERS[(slot?.slot ?? 1) - 1]} for ${slot?.subcategory ?? 'this category'}.`;
+}

@@ -1,5 +1,5 @@
 import { map } from 'nanostores';
-import { apiUrl } from '../../survey/api-url.ts';
+import { apiUrl } from '../../survey/api-replies.ts';
 import type { ReservationLookup } from '../../survey/api-replies.ts';
 import type { ReservationKind, TileView } from '../../survey/tiles.ts';
 import { $reservations } from './reservations.ts';

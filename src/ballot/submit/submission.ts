@@ -1,4 +1,4 @@
-import { apiUrl } from '../../survey/api-url.ts';
+import { apiUrl } from '../../survey/api-replies.ts';
 import { ballotSummary } from '../../survey/ballot-input.ts';
 import { isFinal } from '../../survey/ballot-answer.ts';
 import { ballotEntries, collectBallot, userOf } from '../ballot.ts';

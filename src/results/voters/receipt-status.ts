@@ -5,7 +5,7 @@ import type { PersonValues } from '../../survey/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { formatReceipt, normalizeReceipt } from '../../survey/receipt-code.ts';
-import { ballotByReceipt } from '../../server/receipts/receipts.repository.ts';
+import { ballotByReceipt } from '../../server/receipts/receipts.ts';
 import { ballotExclusions } from '../tally/tally.repository.ts';
 import { tallySurvey, type Exclusion } from '../tally/tally.ts';
 import { OperatorError } from '../operator.ts';

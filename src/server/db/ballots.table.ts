@@ -25,3 +25,66 @@ export interface BallotsTable {
 export type BallotRow = Selectable<BallotsTable>;
 /** A ballot to store. */
 export type NewBallot = Insertable<BallotsTable>;
+
+/** `answers`: a ballot's answers to its layout fields, one row per value (a checkbox has one per ticked option). */
+export interface AnswersTable {
+  ballot_id: string;
+  /** The layout field's name; a checkbox's 'Other' text is under `{name}[other-answer]`. */
+  field: string;
+  position: number;
+  value: string;
+}
+
+/** A stored answer. */
+export type AnswerRow = Selectable<AnswersTable>;
+/** An answer to store. */
+export type NewAnswer = Insertable<AnswersTable>;
+
+/** `nominations`: a ballot's filled nomination slots. One nominee appears once per sub-category of a ballot. */
+export interface NominationsTable {
+  ballot_id: string;
+  category_group: string;
+  subcategory: string;
+  /** 1 … votes_per_category. */
+  slot: number;
+  nominee_id: string;
+}
+
+/** A stored nomination. */
+export type NominationRow = Selectable<NominationsTable>;
+/** A nomination to store. */
+export type NewNomination = Insertable<NominationsTable>;
+
+/** `write_ins`: names a voter typed because the nominee list lacked them; processed by hand. */
+export interface WriteInsTable {
+  ballot_id: string;
+  /** 0, 1, … in the order the voter added them. */
+  position: number;
+  name: string;
+  category_group: string;
+  subcategory: string;
+}
+
+/** A stored write-in. */
+export type WriteInRow = Selectable<WriteInsTable>;
+/** A write-in to store. */
+export type NewWriteIn = Insertable<WriteInsTable>;
+
+/** `uploads`: files sent with ballots, stored under `id` in the uploads folder and never served publicly. */
+export interface UploadsTable {
+  /** The stored file's random name, e.g. `3f0c…e1.pdf`. */
+  id: string;
+  ballot_id: string;
+  field: string;
+  /** The name the voter's file had; for display only, never used as a path. */
+  original_name: string;
+  /** The type read from the file's first bytes. */
+  content_type: string;
+  size: number;
+  created_at: string;
+}
+
+/** A stored upload. */
+export type UploadRow = Selectable<UploadsTable>;
+/** An upload to store. */
+export type NewUpload = Insertable<UploadsTable>;

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import { openNodeSqlite } from './node-sqlite.ts';
+import { serverConfig } from '../config.ts';
 
 /** Which database to open: PostgreSQL when a URL is given, else the SQLite file. */
 export interface DatabaseSettings {
@@ -34,4 +35,17 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+}
+
+let ready: Promise<{ db: Kysely<Database>; dialect: DialectName }> | undefined;
+
+/** This process's database, opened and migrated on first use (bin/serve.mjs makes that first use happen at start). */
+export function database(): Promise<{ db: Kysely<Database>; dialect: DialectName }> {
+  ready ??= (async () => {
+    const opened = createDatabase(serverConfig());
+    await migrateToLatest(opened.db);
+    return opened;
+  })();
+  ready.catch(() => (ready = undefined));
+  return ready;
 }

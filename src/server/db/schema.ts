@@ -1,10 +1,6 @@
-import type { BallotsTable } from './ballots.table.ts';
-import type { AnswersTable } from './answers.table.ts';
-import type { NominationsTable } from './nominations.table.ts';
-import type { WriteInsTable } from './write-ins.table.ts';
+import type { BallotsTable, AnswersTable, NominationsTable, WriteInsTable, UploadsTable } from './ballots.table.ts';
 import type { ReservationsTable } from './reservations.table.ts';
 import type { TileClaimsTable } from './tile-claims.table.ts';
-import type { UploadsTable } from './uploads.table.ts';
 import type { IdempotencyKeysTable } from './idempotency-keys.table.ts';
 import type { RateLimitsTable } from './rate-limits.table.ts';
 import type { WriteInDecisionsTable } from './write-in-decisions.table.ts';

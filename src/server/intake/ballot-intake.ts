@@ -1,5 +1,5 @@
 import { serverConfig } from '../config.ts';
-import { database } from '../db/instance.ts';
+import { database } from '../db/database.ts';
 import type { ServerSurvey } from '../surveys.ts';
 import { countAgainstLimit } from '../rate-limit.ts';
 import { requestTime } from '../request-hooks.ts';

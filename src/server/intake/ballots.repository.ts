@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { BallotLink } from '../db/ballots.table.ts';
-import type { NewUpload } from '../db/uploads.table.ts';
+import type { BallotLink, NewUpload } from '../db/ballots.table.ts';
 import type { BallotParts } from '../../survey/ballot-parts.ts';
 import type { BallotReceipt, ReservationOutcome } from '../../survey/api-replies.ts';
 import { EXPERT_HOLD_MS } from '../../survey/tiles.ts';

@@ -1,5 +1,5 @@
 import { uuidv7 } from '../ids.ts';
-import { database } from '../db/instance.ts';
+import { database } from '../db/database.ts';
 import { keepRefusedBallot } from './refused-ballots.repository.ts';
 import { fingerprint } from './multipart.ts';
 import { outcomeStatus, type Refused } from './intake-outcome.ts';

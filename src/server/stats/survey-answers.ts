@@ -1,24 +1,8 @@
-import type { ParticipationFigures, ReservationLookup, WorkplaceFigures } from '../../survey/api-replies.ts';
-import { confirmedFor, configTakenSlugs, type ReservationKind } from '../../survey/tiles.ts';
-import { database } from '../db/instance.ts';
-import { claimedTiles } from '../reservations/tile-claims.repository.ts';
-import { confirmedLabels } from '../reservations/decisions.repository.ts';
+import type { ParticipationFigures, WorkplaceFigures } from '../../survey/api-replies.ts';
+import { database } from '../db/database.ts';
 import { ballotsPerAnswer, ballotsWithout, participation } from './stats.repository.ts';
 import { foldWorkplaces } from './workplaces.ts';
 import type { ServerSurvey } from '../surveys.ts';
-
-/**
- * The Faces or Experts look-up: tiles held by ballots (Experts: for five days, unless an
- * operator confirmed them) or marked taken; past participants, then the tiles operators
- * confirmed (`npm run results -- confirm-reservation`). A released tile is held by no ballot.
- */
-export async function reservationLookup(survey: ServerSurvey, kind: ReservationKind, now: Date): Promise<ReservationLookup> {
-  const { db } = await database();
-  const claimed = await claimedTiles(db, survey.config.project_id, kind, now);
-  const taken = [...new Set([...configTakenSlugs(survey.config, kind), ...claimed])];
-  const confirmed = await confirmedLabels(db, survey.config.project_id, kind);
-  return { taken, confirmed: [...confirmedFor(survey.config, kind), ...confirmed] };
-}
 
 /** The stats page's numbers: ballots in total and per day, nominations per sub-category, write-ins. */
 export async function participationStats(survey: ServerSurvey): Promise<ParticipationFigures> {

@@ -1,4 +1,4 @@
-import { MIN_WORKPLACE_BALLOTS, OTHER_WORKPLACE, workplaceKey } from '../../survey/workplace.ts';
+import { MIN_WORKPLACE_BALLOTS, OTHER_WORKPLACE, workplaceKey } from '../../survey/stats.ts';
 
 export { workplaceKey };
 

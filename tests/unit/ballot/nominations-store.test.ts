@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { $nominations, clearNominee, pickNominee } from '../../../src/ballot/nominations/nominations.ts';
+import { $nominations, clearNominee, pickNominee, duplicateNote } from '../../../src/ballot/nominations/nominations.ts';
 import { slotName } from '../../../src/survey/ballot-keys.ts';
-import { duplicateNote } from '../../../src/ballot/nominations/slots.ts';
 import { $voteCount, recountVotes } from '../../../src/ballot/writeins/writeins.ts';
 
 const cardiology = (n: number) => slotName('Heart and Lungs', 'Cardiology', n);

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import { validate } from 'superstruct';
-import { isNpi } from '../../../src/survey/npi.ts';
 import { answerStruct } from '../../../src/survey/ballot-rules.ts';
 import { Field } from '../../../src/survey/field.struct.ts';
 import { formatReceipt, normalizeReceipt, receiptAnswerText, RECEIPT_ALPHABET, RECEIPT_LENGTH } from '../../../src/survey/receipt-code.ts';
@@ -68,8 +67,9 @@ describe('NPI and pattern checks at entry', () => {
     ['123456789', false],
     ['12345678931', false],
     ['abcdefghij', false],
-  ])('isNpi(%s) is %s', (value, valid) => {
-    expect(isNpi(value)).toBe(valid);
+  ])('an NPI field takes %s: %s', (value, valid) => {
+    const npi = answerStruct({ name: 'npi', type: 'text', label: 'NPI', validation: { npi: true } });
+    expect(validate(value, npi)[0] === undefined).toBe(valid);
   });
 
   test('the field struct applies npi and pattern with their messages; blank passes unless required', () => {

@@ -2,9 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { create } from 'superstruct';
 import { SurveyConfig } from '../../../src/survey/config.struct.ts';
 import { ballotStruct, validateBallot, type BallotContext } from '../../../src/survey/ballot.struct.ts';
-import { voteRequirementMessage } from '../../../src/survey/vote-requirement.ts';
+import { voteRequirementMessage, voteCount } from '../../../src/survey/votes.ts';
 import { ballotParts } from '../../../src/survey/ballot-parts.ts';
-import { voteCount } from '../../../src/survey/votes.ts';
 import type { BallotInput } from '../../../src/survey/ballot-input.ts';
 import { formDataToBallot, isBlank } from '../../../src/survey/ballot-input.ts';
 

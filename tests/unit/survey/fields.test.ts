@@ -18,7 +18,7 @@ import { ballotParts } from '../../../src/survey/ballot-parts.ts';
 import { AFFIRM_NAME, parseSlotName, slotName, writeInNames } from '../../../src/survey/ballot-keys.ts';
 import { allFields, ballotCategories, ballotSlots } from '../../../src/survey/layout.ts';
 import { layoutSegments } from '../../../src/survey/segments.ts';
-import { outcomeFields } from '../../../src/survey/reservation-fields.ts';
+import { outcomeFields } from '../../../src/survey/tiles.ts';
 import type { BallotInput } from '../../../src/survey/ballot-input.ts';
 
 /** A survey with one field of every type the table holds. */

@@ -3,7 +3,7 @@ import { create, validate } from 'superstruct';
 import { SurveyConfig } from '../../../src/survey/config.struct.ts';
 import { ballotStruct } from '../../../src/survey/ballot.struct.ts';
 import { toCodedProblems, toProblems } from '../../../src/survey/errors.ts';
-import { isVoteRequirement, voteRequirementMessage } from '../../../src/survey/vote-requirement.ts';
+import { isVoteRequirement, voteRequirementMessage } from '../../../src/survey/votes.ts';
 
 const config = create(
   {

@@ -1,4 +1,12 @@
-import { askWriteInFocus } from './writeins.ts';
+import { askWriteInFocus } from './writeins/writeins.ts';
+
+/** A DOM id made of a slot name. */
+export function slotId(slot: string): string {
+  return `nomination-${slot
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/-+$/, '')
+    .toLowerCase()}`;
+}
 
 /** The id of the write-in section, which the empty-result link leads to. */
 export const WRITE_INS_ID = 'write-ins';

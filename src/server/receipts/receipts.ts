@@ -1,12 +1,14 @@
-import { database } from '../db/instance.ts';
+import { database } from '../db/database.ts';
 import { findSurvey } from '../surveys.ts';
 import { json, refuse } from '../http.ts';
-import { ballotByReceipt } from './receipts.repository.ts';
 import { normalizeReceipt, receiptAnswerText } from '../../survey/receipt-code.ts';
 import type { ReceiptCheck } from '../../survey/api-replies.ts';
 import { requestTime } from '../request-hooks.ts';
 import { rateLimited } from '../rate-limit.ts';
 import { plainPage, wantsPage } from '../html-page.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { BallotRow } from '../db/ballots.table.ts';
 
 /**
  * Answers a voter's receipt check (`GET /api/survey/receipt/{projectId}/{code}`, or `?code=`
@@ -45,4 +47,9 @@ export async function checkReceipt(
   const ballot = await ballotByReceipt(db, survey.config.project_id, code);
   const answer: ReceiptCheck = ballot ? { received: true, received_at: ballot.created_at } : { received: false };
   return asPage ? page(200, receiptAnswerText(answer, code)) : json(200, answer);
+}
+
+/** The ballot of a survey that carries this receipt code (stored form), if any. */
+export async function ballotByReceipt(db: Kysely<Database>, projectId: string, code: string): Promise<BallotRow | undefined> {
+  return db.selectFrom('ballots').selectAll().where('project_id', '=', projectId).where('receipt', '=', code).executeTakeFirst();
 }

@@ -1,12 +1,29 @@
 import type { AstroIntegration } from 'astro';
 import { loadAllSurveys, loadPrepopulation } from '../survey/loader.ts';
+import { loadNominees } from '../survey/nominee-file.ts';
+
+/**
+ * Reads and validates every survey's nominee list when a build or the dev server starts, so
+ * that a bad row fails there, naming file, line and column, rather than on a voter's search.
+ */
+export function nomineeLists(): AstroIntegration {
+  return {
+    name: 'peervote:nominee-lists',
+    hooks: {
+      'astro:config:setup': ({ logger }) => {
+        const counts = loadAllSurveys().map((survey) => `${survey.slug} ${loadNominees(survey).length}`);
+        logger.info(`nominee lists are valid (${counts.join(', ')})`);
+      },
+    },
+  };
+}
 
 /**
  * Reads every survey's prepopulation when a build starts, so that a personal secret too weak
  * to guard a ballot (or a value naming no field) stops the build with the rule it broke. The
  * map itself goes nowhere: only the survey API reads it.
  */
-export default function personalLinks(): AstroIntegration {
+export function personalLinks(): AstroIntegration {
   return {
     name: 'peervote:personal-links',
     hooks: {
