@@ -105,8 +105,11 @@ test('what a voter types and ticks before the page’s scripts have run is kept,
   await page.getByRole('slider', { name: 'Years in practice' }).fill('3');
   await page.getByRole('checkbox', { name: 'Spanish' }).check();
   await expect(page.locator('astro-island[client="painted"][ssr]')).not.toHaveCount(0);
+  // The page says it has hydrated only once every island has (the tests wait for that sign).
+  await expect(page.locator('html')).not.toHaveAttribute('data-hydrated');
 
   release();
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', '');
   await expect(page.locator('astro-island[client="painted"][ssr]')).toHaveCount(0);
   await expect(page.getByRole('textbox', { name: 'First name' })).toHaveValue(who.first);
   await expect(page.getByRole('textbox', { name: 'Medical practice' })).toHaveValue(who.practice);

@@ -16,6 +16,9 @@ async function typeInto(page: Page, name: string, text: string) {
   const input = slot(page, name);
   await input.click();
   await input.pressSequentially(text, { delay: 40 });
+  // The suggestions for the whole text have come, as the slot's status line says: on a loaded
+  // machine a pause mid-word sends a search for a part of it, whose suggestions show meanwhile.
+  await expect(page.getByRole('status').filter({ hasText: /^\d+ suggestions\. |^No nominee found\.$/ })).toHaveCount(1);
   return input;
 }
 

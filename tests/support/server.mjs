@@ -67,7 +67,8 @@ export async function startServer({ env = {}, args = ['bin/serve.mjs'], timeoutM
       };
       child.stdout.on('data', onData);
       child.stderr.on('data', (chunk) => (output += chunk));
-      child.once('exit', () => {
+      // 'close', not 'exit': a child's last output (its EADDRINUSE, say) may come after it has exited.
+      child.once('close', () => {
         clearTimeout(timer);
         resolve('exited');
       });
@@ -89,7 +90,8 @@ export async function startServer({ env = {}, args = ['bin/serve.mjs'], timeoutM
       };
     }
     if (child.exitCode === null) child.kill('SIGKILL');
-    if (!/EADDRINUSE/.test(output)) throw new Error(`server did not start (${started}):\n${output}`);
+    const how = child.signalCode ?? (child.exitCode === null ? '' : `code ${child.exitCode}`);
+    if (!/EADDRINUSE/.test(output)) throw new Error(`server did not start (${started}${how ? `, ${how}` : ''}):\n${output}`);
   }
   throw new Error('server did not start: no free port after 5 attempts');
 }
