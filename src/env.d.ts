@@ -13,10 +13,3 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
-
-declare namespace astroHTML.JSX {
-  interface ImgHTMLAttributes {
-    /** Element Timing: the browser reports when the image is painted (src/integrations/after-paint/directive.ts waits for the splash's). */
-    elementtiming?: string;
-  }
-}

@@ -1,5 +1,6 @@
 // What the tests need from the machine beyond node_modules: Debian's Chromium for the browser
-// tests and, when the API tests start a throwaway PostgreSQL, its initdb. `npm test` runs this
+// tests, Java for the Nu HTML checker (vnu-jar ships the checker, not a Java to run it) and,
+// when the API tests start a throwaway PostgreSQL, its initdb. `npm test` runs this
 // first, `npm run test:api` with `postgres`: what is missing is installed from Debian's packages
 // when this runs as root, else the run stops at once with one line saying what to install.
 //
@@ -28,6 +29,16 @@ function executable(file) {
   }
 }
 
+/** True when a `java` runs from the PATH, as tests/lint/html.mjs calls it. */
+function javaRuns() {
+  try {
+    execFileSync('java', ['-version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** PostgreSQL's bin folder as tests/support/postgres.sh finds it, or '' when there is none. */
 function postgresBin() {
   try {
@@ -45,6 +56,7 @@ function missing(checks) {
     if (process.env.CHROMIUM_PATH) fail(`CHROMIUM_PATH=${CHROMIUM_PATH} is not an executable Chromium: fix it, or unset it to use Debian's /usr/bin/chromium.`);
     lacking.push({ pkg: 'chromium', what: `Chromium at ${CHROMIUM_PATH}` });
   }
+  if (checks.includes('java') && !javaRuns()) lacking.push({ pkg: 'default-jre-headless', what: 'Java (for the Nu HTML checker)' });
   if (checks.includes('postgres') && throwawayPostgresWanted() && !postgresBin()) {
     lacking.push({ pkg: 'postgresql', what: "PostgreSQL's initdb (under /usr/lib/postgresql/*/bin)" });
   }
@@ -56,7 +68,7 @@ function fail(line) {
   process.exit(1);
 }
 
-/** Checks `checks` (chromium, postgres); installs what is missing as root, else stops with one line. */
+/** Checks `checks` (chromium, java, postgres); installs what is missing as root, else stops with one line. */
 function preflight(checks) {
   let lacking = missing(checks);
   if (lacking.length === 0) return;
@@ -78,4 +90,4 @@ function preflight(checks) {
 }
 
 // Run as a script, not when vitest.api.config.ts imports throwawayPostgresWanted().
-if (process.argv[1] === fileURLToPath(import.meta.url)) preflight(process.argv.length > 2 ? process.argv.slice(2) : ['chromium', 'postgres']);
+if (process.argv[1] === fileURLToPath(import.meta.url)) preflight(process.argv.length > 2 ? process.argv.slice(2) : ['chromium', 'java', 'postgres']);

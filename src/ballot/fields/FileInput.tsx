@@ -46,7 +46,8 @@ export function FileInput({ field, className, labelText, error }: Props) {
             touch(field.name);
           }}
         />
-        <label htmlFor={id} className="button button-secondary" aria-hidden="true">
+        {/* Clicking it opens the chooser, with scripts or without; the input's name comes from the field's label (aria-labelledby). */}
+        <label htmlFor={id} className="button button-secondary">
           Choose a file...
         </label>
         <span className="file-name" id={`${id}-name`}>

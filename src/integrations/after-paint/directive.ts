@@ -55,26 +55,30 @@ function pagePainted(): Promise<void> {
 }
 
 /**
- * Resolves once an image the page has loaded is on the screen: when the browser reports its paint
- * (Element Timing, for an image marked `elementtiming`), else once it is decoded and a frame has
- * gone by. At once for an image that is hidden, out of view or broken: there is no paint to wait for.
+ * Resolves once an image the page has loaded is on the screen: when the browser reports it as
+ * the page's largest paint so far (Largest Contentful Paint, which needs no attribute outside
+ * HTML), else once it is decoded and two frames have gone by (an image that is not the largest
+ * paint, as on a wide screen where the text outgrows the splash, gets no such report). At once
+ * for an image that is hidden, out of view or broken: there is no paint to wait for.
  */
 async function onScreen(image: HTMLImageElement): Promise<void> {
   const box = image.getBoundingClientRect();
   const shown = image.naturalWidth > 0 && image.checkVisibility?.() !== false && box.bottom > 0 && box.top < innerHeight;
   if (!shown) return;
-  if (image.hasAttribute('elementtiming') && PerformanceObserver.supportedEntryTypes?.includes('element')) {
-    return new Promise((resolve) => {
-      const observer = new PerformanceObserver((list) => {
-        if (!list.getEntries().some((entry) => (entry as PerformanceEntry & { element?: Element | null }).element === image)) return;
-        observer.disconnect();
-        resolve();
-      });
-      observer.observe({ type: 'element', buffered: true });
+  const decoded = image
+    .decode()
+    .catch(() => {})
+    .then(nextFrame);
+  if (!PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) return decoded;
+  let observer: PerformanceObserver | undefined;
+  const reported = new Promise<void>((resolve) => {
+    observer = new PerformanceObserver((list) => {
+      if (list.getEntries().some((entry) => (entry as PerformanceEntry & { element?: Element | null }).element === image)) resolve();
     });
-  }
-  await image.decode().catch(() => {});
-  await nextFrame();
+    observer.observe({ type: 'largest-contentful-paint', buffered: true });
+  });
+  await Promise.race([reported, decoded.then(nextFrame)]);
+  observer?.disconnect();
 }
 
 /** Resolves in a task after the next frame, so after the frame that shows what has loaded. */
