@@ -26,31 +26,43 @@ function formatPath(path: ReadonlyArray<string | number>): string {
 }
 
 function describe(failure: Failure): string {
-  const { type, value, message, refinement } = failure;
-  if (refinement) return message;
+  const { type, value, refinement } = failure;
+  if (refinement) return inOurWords(failure);
   if (value === undefined && type !== 'never') return `is required (${expected(failure)})`;
   if (type === 'never') return 'is not a known key: check its spelling, or remove it';
   return `${expected(failure)}, got ${show(value)}`;
 }
+
+/** What each struct type is called in a problem's words. */
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a text',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a mapping of keys to values',
+  record: 'a mapping of keys to values',
+  type: 'a mapping of keys to values',
+  file: 'a file',
+  texts: 'one text or a list of texts',
+};
 
 function expected({ type, message }: Failure): string {
   if (type === 'enums') {
     const list = /one of `(.*)`/.exec(message)?.[1];
     return list ? `expected one of ${list.replaceAll(',', ', ')}` : 'expected one of the allowed values';
   }
-  const names: Record<string, string> = {
-    string: 'a text',
-    number: 'a number',
-    integer: 'a whole number',
-    boolean: 'true or false',
-    array: 'a list',
-    object: 'a mapping of keys to values',
-    record: 'a mapping of keys to values',
-    type: 'a mapping of keys to values',
-    file: 'a file',
-    texts: 'one text or a list of texts',
-  };
-  return `expected ${names[type] ?? type}`;
+  return `expected ${TYPE_NAMES[type] ?? type}`;
+}
+
+/**
+ * A refinement's message, ours as written; superstruct's own (min, max, size, pattern) begin
+ * "Expected a {type}" ("Expected a integer greater than…"), which names the type as we do
+ * everywhere else: "expected a whole number greater than…".
+ */
+function inOurWords({ type, message }: Failure): string {
+  const own = `Expected a ${type} `;
+  return message.startsWith(own) ? `expected ${TYPE_NAMES[type] ?? type} ${message.slice(own.length)}` : message;
 }
 
 function show(value: unknown): string {

@@ -132,6 +132,21 @@ function peakMemory(pid: number): number {
   return Number(kb) * 1024;
 }
 
+describe('a search with a wrong parameter', () => {
+  test('is refused with 400 in plain words: "expected a whole number", never superstruct\'s "Expected a integer"', async () => {
+    const { status, body } = await api.request('/api/search/top-doctors-demo', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: api.url },
+      body: JSON.stringify({ requests: [{ query: 'ana', params: { page: -1, hitsPerPage: 1.5 } }] }),
+    });
+    expect(status).toBe(400);
+    expect(body.problems).toEqual([
+      { path: 'requests[0].params.page', message: 'expected a whole number greater than or equal to 0 but received `-1`' },
+      { path: 'requests[0].params.hitsPerPage', message: 'expected a whole number, got 1.5' },
+    ]);
+  });
+});
+
 describe('search costs bounded time and memory', () => {
   const search = (query: string) =>
     api.request('/api/search/top-doctors-demo', {

@@ -39,6 +39,13 @@ const mistakes: Array<{ name: string; key: Array<string | number>; value: unknow
     says: 'expected a whole number, got "three"',
   },
   { name: 'too many votes per category', key: ['votes_per_category'], value: 6, path: 'votes_per_category', says: '6' },
+  {
+    name: 'a negative write-in limit, in our words for a whole number',
+    key: ['write_in_limit'],
+    value: -1,
+    path: 'write_in_limit',
+    says: 'expected a whole number greater than or equal to 0 but received `-1`',
+  },
   { name: 'a missing project id', key: ['project_id'], value: undefined, path: 'project_id', says: 'is required' },
   { name: 'a select without options', key: ['layout', 1, 0, 'options'], value: undefined, path: 'layout[1][0]', says: 'needs `options`' },
   { name: 'a nested field without subfields', key: ['layout', 0, 0, 'fields'], value: undefined, path: 'layout[0][0]', says: 'needs `fields`' },
