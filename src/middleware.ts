@@ -15,7 +15,7 @@ let testHooks: Promise<void> | undefined;
 /**
  * The survey API's origin policy, in place of Astro's `security.checkOrigin` (which cannot let
  * a second origin in): POSTs only from the site's own origin or ALLOWED_ORIGINS, CORS headers
- * and preflights for exactly those. An error no endpoint handled is reported (Sentry when
+ * and preflights for exactly those, on every route (the search's included). An error no endpoint handled is reported (Sentry when
  * configured) and answered 500 in the API's error shape. A method a route does not take (the
  * route table, src/server/routes.ts) is answered 405 with `Allow`, and a query parameter
  * holding a NUL character 400, before any route runs. Every API answer carries the API's
@@ -33,7 +33,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const answer = await (async () => {
     const allow = refusedMethod(match.route, context.request.method);
     if (allow) return refuse(405, 'method_not_allowed', `This address takes ${allow.join(', ')}.`, [], { Allow: allow.join(', ') });
-    if (context.request.method === 'OPTIONS') return preflight(origin, config);
+    if (context.request.method === 'OPTIONS') return preflight(origin, context.url.origin, config, match.route.methods);
     const nul = nulProblems(context.url.searchParams.entries());
     if (nul.length) return refuse(400, 'bad_query', 'A query parameter holds a NUL character.', nul);
     if (!isSafeMethod(context.request.method) && !originAllowed(origin, context.url.origin, config) && !sameOriginFormPost(context.request)) {
@@ -49,7 +49,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
       return json(500, { error: 'server_error', message: 'The survey API failed to handle this request; it has been reported.', problems: [] });
     }
   })();
-  for (const [name, value] of Object.entries(corsHeaders(origin, config))) answer.headers.set(name, value);
+  for (const [name, value] of Object.entries(corsHeaders(origin, context.url.origin, config))) answer.headers.set(name, value);
   // The HTML page a form post may get carries its own, as strict, policy.
   if (!answer.headers.has('Content-Security-Policy')) answer.headers.set('Content-Security-Policy', API_CONTENT_SECURITY_POLICY);
   return answer;

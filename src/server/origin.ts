@@ -19,25 +19,32 @@ export function isSafeMethod(method: string): boolean {
   return SAFE_METHODS.has(method.toUpperCase());
 }
 
-/** The CORS headers for a request from `origin`: granted only to the configured origins. */
-export function corsHeaders(origin: string | null, config: Pick<ServerConfig, 'allowedOrigins'>): Record<string, string> {
+/**
+ * The CORS headers for a request from `origin`: the origin echoed, with `Vary: Origin`, exactly
+ * when `originAllowed` lets its posts in (the API's own origin or ALLOWED_ORIGINS), so that
+ * what the headers tell a browser is what the origin check enforces.
+ */
+export function corsHeaders(origin: string | null, ownOrigin: string, config: Pick<ServerConfig, 'allowedOrigins'>): Record<string, string> {
   const headers: Record<string, string> = { Vary: 'Origin' };
-  if (origin && config.allowedOrigins.includes(origin)) {
-    headers['Access-Control-Allow-Origin'] = origin;
+  if (originAllowed(origin, ownOrigin, config)) {
+    headers['Access-Control-Allow-Origin'] = origin as string;
     headers['Access-Control-Expose-Headers'] = 'Retry-After, Idempotent-Replayed';
   }
   return headers;
 }
 
-/** The answer to a CORS preflight: 204 granting POST with our headers to a configured origin, else 403. */
-export function preflight(origin: string | null, config: Pick<ServerConfig, 'allowedOrigins'>): Response {
-  const headers = corsHeaders(origin, config);
+/**
+ * The answer to a CORS preflight: 204 granting the route's methods with our headers to an
+ * origin `originAllowed` lets in (the site's own included), else 403.
+ */
+export function preflight(origin: string | null, ownOrigin: string, config: Pick<ServerConfig, 'allowedOrigins'>, methods: readonly string[]): Response {
+  const headers = corsHeaders(origin, ownOrigin, config);
   if (!headers['Access-Control-Allow-Origin']) return new Response(null, { status: 403, headers });
   return new Response(null, {
     status: 204,
     headers: {
       ...headers,
-      'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+      'Access-Control-Allow-Methods': [...methods, 'OPTIONS'].join(', '),
       'Access-Control-Allow-Headers': ALLOWED_HEADERS,
       'Access-Control-Max-Age': '600',
     },

@@ -52,10 +52,47 @@ describe('origins', () => {
     expect(search.body.problems).toEqual([{ path: 'Origin', message: 'https://evil.example is not allowed.' }]);
   });
 
-  test('a post from the site itself is taken, without CORS headers', async () => {
+  test('a post from the site itself is taken, its CORS headers naming the site', async () => {
     const own = await api.post(demoBallot(2));
     expect(own.status).toBe(201);
-    expect(own.headers.get('access-control-allow-origin')).toBeNull();
+    expect(own.headers.get('access-control-allow-origin')).toBe(api.url);
+    expect(own.headers.get('vary')).toContain('Origin');
+  });
+
+  test('a search says in its CORS headers what the origin check enforces: the allowed origins, named, never *', async () => {
+    const search = (origin: string) =>
+      api.request('/api/search/top-doctors-demo', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: origin },
+        body: '{"requests":[{"query":"ana"}]}',
+      });
+    for (const origin of [CDN, api.url]) {
+      const allowed = await search(origin);
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(allowed.headers.get('vary')).toContain('Origin');
+    }
+    const foreign = await search('https://evil.example');
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const lookup = await api.get('/api/survey/faces/top-doctors-demo', { Origin: 'https://evil.example' });
+    expect(lookup.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  test("a search preflight is granted to the allowed origins only, for the search's methods", async () => {
+    const preflight = (origin: string) =>
+      api.request('/api/search/top-doctors-demo', {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+      });
+    const granted = await preflight(CDN);
+    expect(granted.status).toBe(204);
+    expect(granted.headers.get('access-control-allow-origin')).toBe(CDN);
+    expect(granted.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
+    expect(granted.headers.get('access-control-allow-headers')).toContain('Content-Type');
+    const refused = await preflight('https://evil.example');
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   test('a post from an ALLOWED_ORIGINS origin is taken, with CORS headers for exactly that origin', async () => {
@@ -67,7 +104,18 @@ describe('origins', () => {
     expect(lookup.headers.get('access-control-allow-origin')).toBe(CDN);
   });
 
-  test('a preflight is granted to ALLOWED_ORIGINS only', async () => {
+  test("a preflight from the site's own origin is granted, as for ALLOWED_ORIGINS", async () => {
+    const own = await api.request('/api/survey', {
+      method: 'OPTIONS',
+      headers: { Origin: api.url, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'idempotency-key' },
+    });
+    expect(own.status).toBe(204);
+    expect(own.headers.get('access-control-allow-origin')).toBe(api.url);
+    expect(own.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
+    expect(own.headers.get('access-control-allow-headers')).toContain('Idempotency-Key');
+  });
+
+  test('a preflight is granted to ALLOWED_ORIGINS, and refused to other origins', async () => {
     const preflight = (origin: string) =>
       api.request('/api/survey', {
         method: 'OPTIONS',

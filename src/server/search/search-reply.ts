@@ -12,32 +12,21 @@ import { SearchBody, searchParams, type NomineeResult } from '../../survey/nomin
 /** The largest search body read: ten queries of any sensible length fit many times over, and reading it costs little. */
 const SEARCH_BODY_LIMIT = 256 * 1024;
 
-/** Search is public and carries no personal data: any origin may ask (for a survey API on its own origin). */
-const SEARCH_CORS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Methods': 'POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type',
-  'Access-Control-Max-Age': '86400',
-};
-
-const invalid = (problems: Array<{ path: string; message: string }>) =>
-  json(400, { error: 'bad_request', message: 'The search body is not valid.', problems }, SEARCH_CORS);
+const invalid = (problems: Array<{ path: string; message: string }>) => json(400, { error: 'bad_request', message: 'The search body is not valid.', problems });
 
 /**
  * Searches a survey's nominee list: Algolia's multi-query body in, Algolia's response shape
  * out. Rate-limited per client; the body is read up to 256 KB and each query cut to 100
  * characters and 8 words before it is searched, so a request costs bounded memory and time.
+ * Its CORS headers are the middleware's, as every route's: for the origins allowed to search.
  */
 export async function searchReply(projectId: string | undefined, request: Request, connection: string | undefined): Promise<Response> {
   const limited = await rateLimited('search', request, connection, requestTime(request));
-  if (limited) {
-    for (const [name, value] of Object.entries(SEARCH_CORS)) limited.headers.set(name, value);
-    return limited;
-  }
+  if (limited) return limited;
   const survey = findSurvey(projectId ?? '');
-  if (!survey) return json(404, { error: 'unknown_survey', message: 'There is no survey with this project id.', problems: [] }, SEARCH_CORS);
+  if (!survey) return json(404, { error: 'unknown_survey', message: 'There is no survey with this project id.', problems: [] });
   const raw = await readLimited(request, SEARCH_BODY_LIMIT);
-  if (raw === 'too-large') return json(413, { error: 'body_too_large', message: 'The search body is larger than 256 KB.', problems: [] }, SEARCH_CORS);
+  if (raw === 'too-large') return json(413, { error: 'body_too_large', message: 'The search body is larger than 256 KB.', problems: [] });
   let body: SearchBody;
   try {
     body = create(JSON.parse(new TextDecoder().decode(raw)), SearchBody);
@@ -57,11 +46,7 @@ export async function searchReply(projectId: string | undefined, request: Reques
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
-    return json(
-      503,
-      { error: 'nominee_list_invalid', message: 'The nominee list of this survey cannot be read; the server log says why.', problems: [] },
-      SEARCH_CORS,
-    );
+    return json(503, { error: 'nominee_list_invalid', message: 'The nominee list of this survey cannot be read; the server log says why.', problems: [] });
   }
   const results = body.requests.map((one): NomineeResult => {
     const started = performance.now();
@@ -76,5 +61,5 @@ export async function searchReply(projectId: string | undefined, request: Reques
       exhaustiveNbHits: true,
     };
   });
-  return json(200, { results }, SEARCH_CORS);
+  return json(200, { results });
 }
