@@ -5,10 +5,12 @@ import { readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { headersFor, matchRule, parseHeaderRules, parseRules } from './static-rules.mjs';
-import { refusedPath, staticFiles } from './static-files.mjs';
+import { headersFor, matchRule, overHttps, parseHeaderRules, parseRules } from './static-rules.mjs';
+import { notServed, refusedPath, staticFiles } from './static-files.mjs';
 // The survey API's route table: plain data Node reads as it is, the same the built API answers from.
 import { API_ROUTES, sampleAddress } from '../src/server/routes.ts';
+// The settings, read as the API reads them: a wrong value stops the start here, naming the variable.
+import { readServerConfig } from '../src/server/config.ts';
 
 /** The not-found page's path in `_headers` (src/integrations/static-host-rules.ts). */
 const NOT_FOUND_PAGE = '/404.html';
@@ -41,6 +43,14 @@ function followRules(file, parse) {
     }
     return rules;
   };
+}
+
+let config;
+try {
+  config = readServerConfig();
+} catch (error) {
+  console.error(`Peervote could not start: ${error instanceof Error ? error.message : error}.`);
+  process.exit(1);
 }
 
 const files = staticFiles(clientDir);
@@ -86,7 +96,10 @@ const server = http.createServer((req, res) => {
   req.headers['x-peervote-peer'] = req.socket.remoteAddress ?? 'unknown';
   const url = new URL(req.url ?? '/', 'http://localhost');
   // Matched on the address asked for, before any rewrite, as a static host does.
-  for (const [name, value] of headersFor(headerRules(), url.pathname)) res.appendHeader(name, value);
+  const https = overHttps(req, config.trustProxy);
+  for (const [name, value] of headersFor(headerRules(), url.pathname)) {
+    if (https || name.toLowerCase() !== 'strict-transport-security') res.appendHeader(name, value);
+  }
   // Checked on the raw target: URL parsing has already resolved `..` and `%2e%2e` away above.
   const refused = refusedPath(req.url ?? '/');
   if (refused) return refuse(res, refused);
@@ -98,6 +111,7 @@ const server = http.createServer((req, res) => {
   if (action?.rewrite) req.url = action.rewrite + url.search;
   const pathname = action?.rewrite ?? url.pathname;
   if (pathname.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) handler(req, res);
+  else if (notServed(pathname)) notFound(req, res);
   else files(req, res, () => notFound(req, res));
 });
 

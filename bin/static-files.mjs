@@ -42,6 +42,30 @@ export function refusedPath(rawUrl) {
 }
 
 /**
+ * Built files that are no page of their own: the static host's rules, which a host reads and
+ * never serves, and the not-found page, which answers only, with 404, an address that names
+ * nothing. Each is named with and without `.html` (sirv finds `/404` at `404.html`), and the
+ * build's compressed copies of it (`.br`, `.gz`) are not served either.
+ */
+const NOT_SERVED = new Set(['/_headers', '/_redirects', '/404', '/404.html']);
+
+/**
+ * True for a path that names one of the built files never served as they are: the caller
+ * answers it as an address that names no file. Compared once decoded and without trailing
+ * slashes, as sirv looks the file up.
+ * @param {string} pathname the request's path, not yet decoded
+ */
+export function notServed(pathname) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return false;
+  }
+  return NOT_SERVED.has(decoded.replace(/\.(br|gz)$/, '').replace(/\/+$/, ''));
+}
+
+/**
  * The built file a path names (the file itself, or its folder's index.html), or undefined.
  * @param {string} clientDir
  * @param {string} pathname

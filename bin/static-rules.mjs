@@ -76,3 +76,22 @@ export function parseHeaderRules(text) {
 export function headersFor(blocks, pathname) {
   return blocks.filter((block) => block.pattern.test(pathname)).flatMap((block) => block.headers);
 }
+
+/**
+ * True for a request that reached us over HTTPS: a TLS connection, or, behind proxies we trust
+ * (TRUST_PROXY), an `X-Forwarded-Proto` that says `https`, read as the client address is: the
+ * entry `trustProxy` places from the right, which our own proxy wrote. Strict-Transport-Security
+ * goes only with such answers: over plain HTTP it would promise what the server does not do.
+ * @param {import('node:http').IncomingMessage} req
+ * @param {number} trustProxy how many proxies in front append to the forwarded headers; 0 trusts none
+ */
+export function overHttps(req, trustProxy) {
+  if (/** @type {import('node:tls').TLSSocket} */ (req.socket).encrypted) return true;
+  if (trustProxy === 0) return false;
+  const header = req.headers['x-forwarded-proto'];
+  const protos = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+  return (protos[protos.length - trustProxy] ?? protos[0]) === 'https';
+}

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AstroIntegration } from 'astro';
 import { listSurveySlugs, loadSite } from '../survey/loader.ts';
-import { HEADER_ONLY_DIRECTIVES, mergePolicies, staticHeaders } from '../survey/headers.ts';
+import { HEADER_ONLY_DIRECTIVES, MEDIA_CONTENT_SECURITY_POLICY, mergePolicies, staticHeaders } from '../survey/headers.ts';
 
 /**
  * The rules a static host needs, in the `_redirects` format that Netlify and Cloudflare
@@ -21,10 +21,13 @@ export function redirectRules(slugs: string[], defaultSurvey: string): string {
 /** The page a static host sends for an address that names no file; `bin/serve.mjs` does the same. */
 const NOT_FOUND_PAGE = '/404.html';
 
+/** The images the site serves from `public/`: their own policy, since an SVG opened on its own is a document. */
+const MEDIA_PATHS = ['/media/*', '/favicon.svg'];
+
 /**
  * The `_headers` file for static hosts, the same headers `bin/serve.mjs` sends: the hardening
- * headers for every path, each survey's Content-Security-Policy under its folder, and the
- * not-found page's own. A host sends every block whose path matches, so no policy sits under
+ * headers for every path, each survey's Content-Security-Policy under its folder, the
+ * not-found page's own, and the images' (under `/media/`, and the favicon). A host sends every block whose path matches, so no policy sits under
  * `/*`, where it would add to (and so narrow) each survey's own.
  */
 export function headerRules(surveyPolicies: Record<string, string> = {}, notFoundPolicy?: string): string {
@@ -36,6 +39,7 @@ export function headerRules(surveyPolicies: Record<string, string> = {}, notFoun
     block('/*', staticHeaders()),
     ...Object.entries(surveyPolicies).map(([slug, policy]) => block(`/${slug}/*`, { 'Content-Security-Policy': policy })),
     ...(notFoundPolicy ? [block(NOT_FOUND_PAGE, { 'Content-Security-Policy': notFoundPolicy })] : []),
+    ...MEDIA_PATHS.map((pattern) => block(pattern, { 'Content-Security-Policy': MEDIA_CONTENT_SECURITY_POLICY })),
   ].join('');
 }
 
@@ -109,7 +113,7 @@ export default function staticHostRules(): AstroIntegration {
         }
         writeFileSync(new URL('_headers', dir), headerRules(surveyPolicies(policies, slugs), notFound && mergePolicies([notFound], HEADER_ONLY_DIRECTIVES)));
         logger.info(
-          `wrote _redirects (${rules.trim().split('\n').length} rules) and _headers (a Content-Security-Policy for each of ${slugs.length} surveys and the not-found page) for static hosts`,
+          `wrote _redirects (${rules.trim().split('\n').length} rules) and _headers (a Content-Security-Policy for each of ${slugs.length} surveys, the not-found page and the images) for static hosts`,
         );
       },
     },

@@ -2,7 +2,7 @@
  * Headers every page and API answer carries. `no-referrer` keeps a personal link's secret out
  * of the Referer header of any request the page makes; the rest is the usual hardening: no
  * type sniffing, no framing, no powerful features, a browsing context of its own, HTTPS only
- * once a browser has seen the site over HTTPS.
+ * once a browser has seen the site over HTTPS (`bin/serve.mjs` sends that one only over HTTPS).
  */
 export function staticHeaders(): Record<string, string> {
   return {
@@ -17,6 +17,13 @@ export function staticHeaders(): Record<string, string> {
 
 /** The Content-Security-Policy of the survey API's answers: JSON that loads nothing and that nothing frames. */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/**
+ * The Content-Security-Policy of the images under `/media/` (and the favicon): an SVG opened on
+ * its own is a document, which could run script or load from elsewhere; this one runs nothing,
+ * loads nothing but its own inline styles, and is sandboxed.
+ */
+export const MEDIA_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 /** What a page's header policy adds to its <meta> policy: directives a <meta> cannot carry. */
 export const HEADER_ONLY_DIRECTIVES: Record<string, string[]> = { 'frame-ancestors': ["'none'"] };
