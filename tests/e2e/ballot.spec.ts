@@ -88,6 +88,10 @@ test.describe('the ballot', () => {
 
     await expect(page.getByText('No file uploaded')).toBeVisible();
     await expect(page.getByText('Choose a file...')).toBeVisible();
+    // The button-like label is the chooser's visible click target; the input takes its name from the field's label.
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByText('Choose a file...').click();
+    expect((await chooser).element()).toBeTruthy();
     await page.getByLabel('Headshot for the issue (optional)').setInputFiles({ name: 'portrait.png', mimeType: 'image/png', buffer: PNG });
     await expect(page.getByText('portrait.png')).toBeVisible();
     await expect(page.getByText('No file uploaded')).toHaveCount(0);
