@@ -33,7 +33,8 @@ let turns: Promise<void> | undefined;
 function hydrateInTurn(): Promise<void> {
   turns ??= (async () => {
     for (let next = takeNearest(); next; next = takeNearest()) {
-      await next.hydrate();
+      // One island that fails to hydrate (its code did not come) leaves the others theirs: it stays the server's form.
+      await next.hydrate().catch((error: unknown) => console.error(error));
       await yieldToMain();
     }
     turns = undefined;
