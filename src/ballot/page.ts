@@ -8,12 +8,15 @@ import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
 import { answerNames, fieldRow, isKind, optionAtPosition } from '../survey/fields.ts';
 import { allFields } from '../survey/layout.ts';
+import { yieldToMain } from '../integrations/after-paint/yield-to-main.ts';
 
 /**
  * Starts what the ballot page runs beside its islands: the answers given before they hydrated,
  * the link's state shown on the page, the drafts, the retry of a link check, and the ballots kept
  * on this device. src/ballot/islands.ts calls it in the browser as the islands load, once the
- * page has painted (`client:painted`) or the voter has touched it.
+ * page has painted (`client:painted`) or the voter has touched it. Only the early answers are
+ * taken at once, before the first island hydrates; the rest waits for a task of its own, so the
+ * islands' code does not run in one long task with it.
  */
 export function startBallotPage(): void {
   const root = document.getElementById('survey-root')!;
@@ -26,6 +29,30 @@ export function startBallotPage(): void {
   };
   form?.addEventListener('input', keepLater, true);
   form?.addEventListener('change', keepLater, true);
+  // The drafts' code loads at once when this device keeps something of the survey (to put the
+  // answers back), else as the voter starts, with the thank-you view an offline submit shows.
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    removeEventListener('input', start, true);
+    removeEventListener('change', start, true);
+    void loadDeferred().then((later) => {
+      later.startDrafts(survey);
+      later.startThanksInPlace(document.getElementById('thank-you')!);
+    });
+  };
+  addEventListener('input', start, true);
+  addEventListener('change', start, true);
+  if (early) start();
+  void yieldToMain().then(() => {
+    if (keepsSomethingOf(survey.slug)) start();
+    startPageState(root, survey);
+  });
+}
+
+/** Shows the link's state as it is checked, and sends the ballots kept on this device. */
+function startPageState(root: HTMLElement, survey: LinkSurvey): void {
   const oldBrowser = root.dataset.linkState === 'old-browser';
   const showState = () => {
     root.dataset.linkState = $thanksInPlace.get() ? 'thankyou' : $link.get().state;
@@ -35,21 +62,6 @@ export function startBallotPage(): void {
     if (link.state === 'form' && !$draft.get().keeping) $draft.set({ keeping: deviceStorage() });
   });
   $thanksInPlace.subscribe(showState);
-  // The drafts' code loads at once when this device keeps something of the survey (to put the
-  // answers back), else as the voter starts, with the thank-you view an offline submit shows.
-  const start = () =>
-    void loadDeferred().then((later) => {
-      later.startDrafts(survey);
-      later.startThanksInPlace(document.getElementById('thank-you')!);
-    });
-  const onFirstChange = () => {
-    removeEventListener('input', onFirstChange, true);
-    removeEventListener('change', onFirstChange, true);
-    start();
-  };
-  if (early || keepsSomethingOf(survey.slug)) start();
-  addEventListener('input', onFirstChange, true);
-  addEventListener('change', onFirstChange, true);
 
   const check = () => checkLink(survey, location.pathname, oldBrowser);
   root.querySelector('[data-retry-link]')?.addEventListener('click', check);

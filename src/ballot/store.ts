@@ -4,6 +4,7 @@ import { afterPress } from './fields/pointer-press.ts';
 import { $notice, $submission } from './submit/submit-state.ts';
 import { $attempted, $ballotSurvey, $editing, $failedSubmits, $problems, $takenTiles, $touched } from './validation.ts';
 import { $voteCount, recountVotes } from './writeins/writeins.ts';
+import { yieldToMain } from '../integrations/after-paint/yield-to-main.ts';
 
 // The ballot page's store: the actions that reach across topics, which the islands and the page's
 // own code (page.ts) call. Beneath it, one topic a file, the stores hold the state: answers,
@@ -109,6 +110,8 @@ export async function submitBallot(): Promise<void> {
   const { deliverBallot } = await loadDeferred();
   if ($submission.get() === 'submitting') return;
   $submission.set('submitting');
+  // The button says "Submitting…" at once; the checks, which may redraw the whole ballot, run in a task after the tap's.
+  await yieldToMain();
   $attempted.set(true);
   recountVotes();
   const problems = (await validateNow()).filter((problem) => !isVoteRequirement(problem));

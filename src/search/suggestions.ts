@@ -140,9 +140,17 @@ export function setActive(index: number): void {
   $suggestions.setKey('active', index);
 }
 
-/** Hides the suggestions, keeping them for the arrow keys to show again. */
+/**
+ * Hides the suggestions (Escape), keeping those on screen for the arrow keys to show again, and
+ * forgets any search still on its way: its answer, when it comes, does not open them again.
+ */
 export function hideSuggestions(): void {
-  $suggestions.set({ ...$suggestions.get(), open: false, active: -1 });
+  clearTimeout(timer);
+  sequence++;
+  const state = $suggestions.get();
+  // The hits kept are those of the last answered query: `done` again, unless none had come.
+  const status = state.status === 'waiting' ? (state.hits.length > 0 ? 'done' : 'idle') : state.status;
+  $suggestions.set({ ...state, status, open: false, active: -1 });
 }
 
 /** Forgets the suggestions of a slot the voter left, and any search still on its way. */

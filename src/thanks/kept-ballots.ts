@@ -1,6 +1,13 @@
 import { $staleBallots, downloadBallot, resendBallot, startOutbox } from '../ballot/submit/outbox.ts';
 
-const day = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short' });
+let day: Intl.DateTimeFormat | undefined;
+
+/** A kept ballot's time as the box says it; the format is built at its first use, as building one costs tens of milliseconds. */
+function dayText(time: number): string {
+  day ??= new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short' });
+  return day.format(time);
+}
+
 /** Offers, in a kept-ballots box, to send again or download each of its survey's ballots kept for a day without reaching the API. */
 function showKeptBallots(box: HTMLElement): void {
   const slug = box.dataset.keptBallots!;
@@ -12,7 +19,7 @@ function showKeptBallots(box: HTMLElement): void {
     box.querySelectorAll('.kept-ballot').forEach((row) => row.remove());
     for (const ballot of mine) {
       const row = (template.content.cloneNode(true) as DocumentFragment).firstElementChild as HTMLElement;
-      row.querySelector('[data-when]')!.textContent = `Your ballot of ${day.format(ballot.createdAt)} has not reached us yet. It is kept on this device.`;
+      row.querySelector('[data-when]')!.textContent = `Your ballot of ${dayText(ballot.createdAt)} has not reached us yet. It is kept on this device.`;
       const resend = row.querySelector<HTMLButtonElement>('[data-resend]')!;
       resend.addEventListener('click', async () => {
         resend.disabled = true;

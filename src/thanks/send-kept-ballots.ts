@@ -1,4 +1,4 @@
-import { withOutbox } from '../ballot/submit/outbox-db.ts';
+import { outboxExists, withOutbox } from '../ballot/submit/outbox-db.ts';
 
 /**
  * Starts sending this device's kept ballots, and offering those kept for a day
@@ -8,8 +8,10 @@ import { withOutbox } from '../ballot/submit/outbox-db.ts';
  */
 export function sendKeptBallots(): void {
   if (typeof indexedDB === 'undefined') return;
-  withOutbox('readonly', (store) => store.count()).then(
-    (count) => count > 0 && void import('./kept-ballots.ts').then((kept) => kept.startKeptBallots()),
-    (error: unknown) => console.error('The ballots kept on this device could not be read.', error),
-  );
+  outboxExists()
+    .then((exists) => (exists ? withOutbox('readonly', (store) => store.count()) : 0))
+    .then(
+      (count) => count > 0 && void import('./kept-ballots.ts').then((kept) => kept.startKeptBallots()),
+      (error: unknown) => console.error('The ballots kept on this device could not be read.', error),
+    );
 }

@@ -95,6 +95,27 @@ test('no script is asked for before the welcome splash, the page’s largest pai
   expect(timing.firstScript).toBeGreaterThan(timing.paint);
 });
 
+test('the islands hydrate one at a time, the one nearest the screen first', async ({ page }) => {
+  // Each island's hydration is recorded as it is handed to React: its `ssr` attribute goes then.
+  await page.addInitScript(() => {
+    const order: string[] = [];
+    Object.assign(window, { hydrationOrder: order });
+    new MutationObserver((records) => {
+      for (const { target } of records) {
+        const island = target as Element;
+        if (island.getAttribute('client') === 'painted' && !island.hasAttribute('ssr')) order.push(island.getAttribute('component-export')!);
+      }
+    }).observe(document, { subtree: true, attributeFilter: ['ssr'] });
+  });
+  // Opened at the write-ins, far below the splash: their island is on the screen, the voter's details far above it.
+  await page.goto('/top-doctors-demo/#write-ins');
+  await islandsHydrated(page);
+  const order = await page.evaluate(() => (window as unknown as { hydrationOrder: string[] }).hydrationOrder);
+  expect(order).toHaveLength(4);
+  expect(order[0]).toBe('WriteIns');
+  expect(order.at(-1)).toBe('BallotFields');
+});
+
 test('what a voter types and ticks before the page’s scripts have run is kept, shown and sent', async ({ page }) => {
   // The islands' renderer is held back: the voter fills the server's form while nothing has hydrated.
   const release = await holdBack(page, '**/_astro/client.*.js');

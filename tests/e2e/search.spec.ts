@@ -3,7 +3,7 @@ import { test, expect } from './fixtures.ts';
 import AxeBuilder from '@axe-core/playwright';
 import { surveyCspSources } from '../../src/survey/third-parties.ts';
 import { interceptThirdParties } from './third-party-stubs.ts';
-import { laterRequest } from './waits.ts';
+import { laterRequest, nextFrame } from './waits.ts';
 
 // Nominee search as a voter uses it, on the demo survey, against the real local backend.
 const DEMO = '/top-doctors-demo/';
@@ -116,6 +116,35 @@ test('picks with the keyboard: arrows move the highlight, Enter picks, Escape cl
 
   await expect(input).toHaveValue(names[1]);
   await expect(page.locator(`input[type=hidden][name="nominations[Surgery][Neurosurgery][2]"]`)).toHaveAttribute('value', /^tdd-\d+$/);
+});
+
+test('Escape closes the suggestions while a search is on its way, and its late answer does not open them again', async ({ page }) => {
+  const input = await fillIn(page, 'Cardiology, First Nomination', 'maria');
+  await expect(options(page)).toHaveCount(12);
+  // The next search is held until Escape has closed the list.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/search/**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const asked = page.waitForRequest((request) => request.url().includes('/api/search/'));
+  await input.fill('maria g');
+  await asked;
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('listbox')).toHaveCount(0);
+
+  const answered = page.waitForResponse((response) => response.url().includes('/api/search/'));
+  release();
+  await (await answered).finished();
+  // A request of the page's own, sent and answered after the search's answer came: the page has handled that answer by then.
+  await page.evaluate(() => fetch('/api/health', { cache: 'no-store' }).then((response) => response.text()));
+  await nextFrame(page);
+  await expect(page.getByRole('listbox')).toHaveCount(0);
+  await expect(input).toHaveAttribute('aria-expanded', 'false');
+  await expect(input).toHaveValue('maria g');
 });
 
 test('clears text that was not picked when the input loses focus', async ({ page }) => {

@@ -112,7 +112,11 @@ export function NominationInput({ slot, label, placeholder }: Props) {
       const ready = mine && suggestions.status === 'done' && suggestions.query === text.trim();
       const hit = ready ? uniqueExactHit(suggestions.hits, text) : undefined;
       if (hit) choose(hit);
-      else if (!ready && text.trim()) pickExact.current = true;
+      else if (!ready && text.trim()) {
+        pickExact.current = true;
+        // No search on its way (Escape forgot it): ask again, so that the exact match can be picked when it comes.
+        if (!(mine && suggestions.status === 'waiting')) typeQuery(slot, text);
+      }
     } else if (event.key === 'Escape') {
       if (showList) hideSuggestions();
       else if (!picked) onChange('');

@@ -12,6 +12,19 @@ function openOutboxDb(): Promise<IDBDatabase> {
   });
 }
 
+/**
+ * False when this device has never kept a ballot (it has no database of them), found without
+ * opening one, which would create it: a first visit does no database work. True when it may have.
+ */
+export async function outboxExists(): Promise<boolean> {
+  if (typeof indexedDB.databases !== 'function') return true;
+  try {
+    return (await indexedDB.databases()).some((database) => database.name === DB_NAME);
+  } catch {
+    return true;
+  }
+}
+
 /** Runs a request on the kept-ballots store in one transaction; resolves with its result once committed. */
 export async function withOutbox<T>(mode: IDBTransactionMode, act: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
   const db = await openOutboxDb();

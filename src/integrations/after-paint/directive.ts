@@ -1,4 +1,5 @@
 import type { ClientDirective } from 'astro';
+import { yieldToMain } from './yield-to-main.ts';
 
 /** What a voter does first on a page: each hydrates the islands at once, whatever has loaded. */
 const FIRST_TOUCH = ['pointerdown', 'keydown', 'focusin'] as const;
@@ -10,12 +11,59 @@ const AT_MOST_MS = 3000;
  * voter touches the page before that. The page's largest paint (the welcome splash) then has the
  * connection to itself: no island's script is fetched, and React does not run, while it loads.
  * Until it hydrates, an island is the server's HTML, and the ballot posts without script.
+ * The page's islands then hydrate one at a time, nearest the screen first, each in a task of its
+ * own: the main thread is free between them for the voter's taps and the browser's frames.
  */
-const painted: ClientDirective = (load) =>
-  void pagePainted().then(async () => {
-    await (await load())();
+const painted: ClientDirective = (load, _options, island) => {
+  waiting.push({ island, hydrate: async () => (await load())() });
+  void pagePainted().then(hydrateInTurn);
+};
+
+/** An island that waits for its turn, and what hydrates it (loads its code, then hands it to React). */
+interface Waiting {
+  island: HTMLElement;
+  hydrate: () => Promise<void>;
+}
+
+/** The page's `client:painted` islands that have not had their turn yet. */
+const waiting: Waiting[] = [];
+let turns: Promise<void> | undefined;
+
+/** Hydrates the waiting islands one after the other, yielding to the browser between them; then marks the page hydrated. */
+function hydrateInTurn(): Promise<void> {
+  turns ??= (async () => {
+    for (let next = takeNearest(); next; next = takeNearest()) {
+      // One island that fails to hydrate (its code did not come) leaves the others theirs: it stays the server's form.
+      await next.hydrate().catch((error: unknown) => console.error(error));
+      await yieldToMain();
+    }
+    turns = undefined;
     markHydrated();
-  });
+  })();
+  return turns;
+}
+
+/** Takes the waiting island the voter is in (focus, or the last touch), else the one nearest the screen. */
+function takeNearest(): Waiting | undefined {
+  if (waiting.length === 0) return undefined;
+  const inUse = [document.activeElement, lastTouched].find((element) => element instanceof Node && element !== document.body);
+  let best = waiting.findIndex((entry) => inUse instanceof Node && entry.island.contains(inUse));
+  if (best < 0) {
+    const distances = waiting.map((entry) => distanceFromScreen(entry.island));
+    best = distances.indexOf(Math.min(...distances));
+  }
+  return waiting.splice(best, 1)[0];
+}
+
+/** How far, in pixels, an island is above or below the screen; 0 when any of it is on the screen. */
+function distanceFromScreen(island: HTMLElement): number {
+  // An island's element has no box of its own (display: contents): its content's boxes stand for it.
+  const range = document.createRange();
+  range.selectNodeContents(island);
+  const box = range.getBoundingClientRect();
+  if (box.bottom < 0) return -box.bottom;
+  return Math.max(0, box.top - innerHeight);
+}
 
 /**
  * Sets `data-hydrated` on <html> once every `client:painted` island of the page has hydrated:
@@ -27,6 +75,9 @@ function markHydrated(): void {
   (window.requestIdleCallback ?? setTimeout)(() => document.documentElement.setAttribute('data-hydrated', ''));
 }
 
+/** The element of the voter's first touch (a tap, a key, a focus): its island hydrates first. */
+let lastTouched: EventTarget | null = null;
+
 let painting: Promise<void> | undefined;
 
 /**
@@ -37,12 +88,13 @@ let painting: Promise<void> | undefined;
  */
 function pagePainted(): Promise<void> {
   painting ??= new Promise((resolve) => {
-    const done = () => {
+    const done = (event?: Event) => {
+      if (event) lastTouched = event.target;
       for (const type of FIRST_TOUCH) document.removeEventListener(type, done, true);
       resolve();
     };
     for (const type of FIRST_TOUCH) document.addEventListener(type, done, { capture: true, passive: true });
-    setTimeout(done, AT_MOST_MS);
+    setTimeout(() => done(), AT_MOST_MS);
     const afterLoad = async () => {
       const splash = document.querySelector<HTMLImageElement>('img[fetchpriority="high"]');
       if (!document.hidden) await (splash ? onScreen(splash) : nextFrame());

@@ -7,8 +7,10 @@
 // three times on the demo home page and on a plain-HTML copy of it with no JavaScript (the same
 // splash), taking turns, served by `bin/serve.mjs` in the same run, and prints the medians side by side: the
 // JavaScript the demo page transfers, its requests, and its largest contentful paint against the
-// copy's. Fails when the demo page misses a budget below. Without Lighthouse, only the JavaScript
-// is checked, from the Brotli files the server would send.
+// copy's, and its total blocking time. Then taps the demo page and the copy three times each, taking
+// turns, and prints the medians of their Interaction to Next Paint (./interaction.mjs). Fails when
+// the demo page misses a budget below. Without Lighthouse, only the JavaScript is checked, from the
+// Brotli files the server would send.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,13 +18,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { weighPage } from './weigh.mjs';
+import { interactionMeter } from './interaction.mjs';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../support/chromium.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const clientDir = path.join(root, 'dist/client');
 const args = new Set(process.argv.slice(2));
-/** The demo home page's budgets on first load: JavaScript transferred (React included, as served: Brotli), requests of any kind, largest contentful paint against the plain copy's. */
-const BUDGET = { js: 80 * 1024, requests: 12, lcpRatio: 1.25 };
+/**
+ * The demo home page's budgets on first load: JavaScript transferred (React included, as served: Brotli), requests of any
+ * kind, largest contentful paint against the plain copy's, total blocking time (Lighthouse mobile), and Interaction to
+ * Next Paint of a voter's taps.
+ */
+const BUDGET = { js: 80 * 1024, requests: 12, lcpRatio: 1.1, tbt: 50, inp: 200 };
 const RUNS = 3;
 const PORT = Number(process.env.BENCH_PORT ?? 4399);
 
@@ -63,7 +70,7 @@ for (const page of pages) {
 /** Prints one figure against its budget; false when it is over. */
 const verdict = (label, figure, shown, budget, budgetShown) => {
   const within = figure <= budget;
-  console.log(`${label.padEnd(34)}${shown.padStart(12)}   budget ${budgetShown.padEnd(10)} ${within ? 'within' : 'OVER BUDGET'}`);
+  console.log(`${label.padEnd(46)}${shown.padStart(10)}   budget ${budgetShown.padEnd(10)} ${within ? 'within' : 'OVER BUDGET'}`);
   return within;
 };
 let within;
@@ -71,9 +78,11 @@ if (args.has('--no-lighthouse')) {
   console.log('\nDemo home page, first load (files as served; requests and paint need Lighthouse)');
   within = verdict('JavaScript (Brotli bodies)', demoJs, kb(demoJs), BUDGET.js, kb(BUDGET.js));
 } else {
-  const { app, plain } = await lighthouseComparison();
+  const { app, plain, appInp, plainInp } = await lighthouseComparison();
   console.log(`\nDemo home page, first load (Lighthouse mobile, median of ${RUNS} runs; baseline: the plain-HTML copy)`);
   within = [
+    verdict(`total blocking time (plain copy ${Math.round(plain.tbt)} ms)`, app.tbt, `${Math.round(app.tbt)} ms`, BUDGET.tbt, `${BUDGET.tbt} ms`),
+    verdict(`INP of two taps (plain copy ${Math.round(plainInp.value)} ms)`, appInp.value, `${Math.round(appInp.value)} ms`, BUDGET.inp, `${BUDGET.inp} ms`),
     verdict('JavaScript transferred', app.js, kb(app.js), BUDGET.js, kb(BUDGET.js)),
     verdict('requests', app.requests, String(app.requests), BUDGET.requests, String(BUDGET.requests)),
     verdict(
@@ -173,7 +182,8 @@ async function lighthouseComparison() {
         );
       }
       console.log(`ratio (demo / plain): score ${(app.score / plain.score).toFixed(2)}, LCP ${(app.lcp / plain.lcp).toFixed(2)}`);
-      return { app, plain };
+      const { appInp, plainInp } = await interactionComparison();
+      return { app, plain, appInp, plainInp };
     } finally {
       chrome.kill();
     }
@@ -181,6 +191,45 @@ async function lighthouseComparison() {
     server.kill();
     rmSync(plainDir, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Interaction to Next Paint of the demo page and of its plain copy, taking turns; the median run of each. */
+async function interactionComparison() {
+  const meter = await interactionMeter();
+  try {
+    const appRuns = [];
+    const plainRuns = [];
+    for (let run = 1; run <= RUNS; run++) {
+      console.error(`taps ${run}/${RUNS}: the demo page, then its plain copy`);
+      appRuns.push(await meter.measure(`http://127.0.0.1:${PORT}/top-doctors-demo/`, { plain: false }));
+      plainRuns.push(await meter.measure(`http://127.0.0.1:${PORT}/__bench-plain/`, { plain: true }));
+    }
+    const median = (runs) => runs.toSorted((a, b) => a.value - b.value)[Math.floor(runs.length / 2)];
+    const appInp = median(appRuns);
+    const plainInp = median(plainRuns);
+    const ms = (value) => `${Math.round(value)} ms`;
+    console.log(`\nInteraction to Next Paint, a tap on a nomination input and on Submit (CPU 4x slower), median of ${RUNS} runs`);
+    console.log(['page'.padEnd(34), 'INP'.padStart(8), 'input'.padStart(8), 'process'.padStart(9), 'paint'.padStart(8), '  slowest interaction'].join(''));
+    for (const [name, r] of [
+      ['demo home page', appInp],
+      ['plain-HTML copy, no JavaScript', plainInp],
+    ]) {
+      console.log(
+        [
+          name.padEnd(34),
+          ms(r.value).padStart(8),
+          ms(r.input).padStart(8),
+          ms(r.processing).padStart(9),
+          ms(r.presentation).padStart(8),
+          `  ${r.type} on ${r.target}`,
+        ].join(''),
+      );
+    }
+    console.log(`ratio (demo / plain): INP ${(appInp.value / Math.max(plainInp.value, 1)).toFixed(2)}`);
+    return { appInp, plainInp };
+  } finally {
+    await meter.close();
   }
 }
 

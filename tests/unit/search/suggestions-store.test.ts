@@ -112,6 +112,26 @@ describe('the suggestions store', () => {
     expect($suggestions.get()).toMatchObject({ open: true, active: 2 });
   });
 
+  it('forgets a search on its way when hidden (Escape): its late answer does not open the suggestions again', async () => {
+    typeQuery(SLOT, 'jo');
+    await vi.advanceTimersByTimeAsync(300);
+    fake.answer(0, ['Joan', 'José']);
+    await settle();
+    typeQuery(SLOT, 'jos');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(fake.calls).toHaveLength(2);
+    hideSuggestions();
+    fake.answer(1, ['José']);
+    await settle();
+    expect($suggestions.get()).toMatchObject({ open: false, status: 'done', query: 'jo', hits: [{ name: 'Joan' }, { name: 'José' }] });
+    // A search still waiting for the pause in typing is not sent at all.
+    typeQuery(SLOT, 'josé');
+    hideSuggestions();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(fake.calls).toHaveLength(2);
+    expect($suggestions.get().open).toBe(false);
+  });
+
   it('serves every slot from one search instance, each asking with its own sub-category', async () => {
     typeQuery(SLOT, 'jo');
     await vi.advanceTimersByTimeAsync(300);
