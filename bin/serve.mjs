@@ -7,8 +7,11 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { headersFor, matchRule, parseHeaderRules, parseRules } from './static-rules.mjs';
 import { refusedPath, staticFiles } from './static-files.mjs';
+import { withBody } from './request-bodies.mjs';
 // The survey API's route table: plain data Node reads as it is, the same the built API answers from.
 import { API_ROUTES, sampleAddress } from '../src/server/routes.ts';
+// The survey API's settings, read as the API reads them: here for BODY_SIZE_LIMIT.
+import { readServerConfig } from '../src/server/config.ts';
 
 /** The not-found page's path in `_headers` (src/integrations/static-host-rules.ts). */
 const NOT_FOUND_PAGE = '/404.html';
@@ -47,6 +50,7 @@ const files = staticFiles(clientDir);
 const rules = followRules(`${clientDir}/_redirects`, parseRules);
 const headerRules = followRules(`${clientDir}/_headers`, parseHeaderRules);
 
+const { bodySizeLimit } = readServerConfig();
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
 
@@ -97,7 +101,7 @@ const server = http.createServer((req, res) => {
   }
   if (action?.rewrite) req.url = action.rewrite + url.search;
   const pathname = action?.rewrite ?? url.pathname;
-  if (pathname.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) handler(req, res);
+  if (pathname.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) withBody(req, res, bodySizeLimit, () => handler(req, res));
   else files(req, res, () => notFound(req, res));
 });
 
