@@ -50,6 +50,22 @@ const files = staticFiles(clientDir);
 const rules = followRules(`${clientDir}/_redirects`, parseRules);
 const headerRules = followRules(`${clientDir}/_headers`, parseHeaderRules);
 
+/** The `_headers` rules' headers already worked out, by address, for the rules read last; bounded, as addresses are the client's to choose. */
+let knownHeaders = { rules: undefined, byPath: new Map() };
+
+/** The headers `_headers` gives an address: matched once per address and rules file, not on every request (every ballot asks for the same). */
+function pathHeaders(pathname) {
+  const current = headerRules();
+  if (knownHeaders.rules !== current) knownHeaders = { rules: current, byPath: new Map() };
+  let headers = knownHeaders.byPath.get(pathname);
+  if (!headers) {
+    headers = headersFor(current, pathname);
+    if (knownHeaders.byPath.size >= 1000) knownHeaders.byPath.clear();
+    knownHeaders.byPath.set(pathname, headers);
+  }
+  return headers;
+}
+
 const { bodySizeLimit } = readServerConfig();
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -90,7 +106,7 @@ const server = http.createServer((req, res) => {
   req.headers['x-peervote-peer'] = req.socket.remoteAddress ?? 'unknown';
   const url = new URL(req.url ?? '/', 'http://localhost');
   // Matched on the address asked for, before any rewrite, as a static host does.
-  for (const [name, value] of headersFor(headerRules(), url.pathname)) res.appendHeader(name, value);
+  for (const [name, value] of pathHeaders(url.pathname)) res.appendHeader(name, value);
   // Checked on the raw target: URL parsing has already resolved `..` and `%2e%2e` away above.
   const refused = refusedPath(req.url ?? '/');
   if (refused) return refuse(res, refused);
