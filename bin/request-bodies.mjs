@@ -1,11 +1,14 @@
-// How bin/serve.mjs hands a request's body to the survey API. A body within BODY_SIZE_LIMIT
-// that says its length is read here whole and given to Astro as one buffer: no stream for
-// Astro and undici to pull chunk by chunk, the costliest part of a ballot's trip through the
-// adapter. Any other body is streamed, and when the API answers before reading it to its end
+// How bin/serve.mjs hands a request's body to the survey API. A body of up to 1 MiB (within
+// BODY_SIZE_LIMIT) that says its length is read here whole and given to Astro as one buffer: no
+// stream for Astro and undici to pull chunk by chunk, the costliest part of a ballot's trip
+// through the adapter; a ballot without files and a search are a few kilobytes. Any other body
+// is streamed as the API reads it, and when the API answers before reading it to its end
 // (413 for a body past the limit), the rest is read and thrown away before the answer ends, up
 // to a bound of bytes and time: a server that closes a socket with unread bytes in it resets
 // the connection, and the client, still sending, never reads its 413.
 
+/** The largest body read whole before the API runs: larger ones (ballots with files) are streamed, so that no more is held than the API reads. */
+const WHOLE_BODY_MAX = 1024 * 1024;
 /** A client that sends more than this many bytes after its answer was ready is cut off: how many times BODY_SIZE_LIMIT. */
 const DRAIN_FACTOR = 4;
 /** …or that takes longer than this to send the rest. */
@@ -50,7 +53,7 @@ function answerAfterBody(req, res, limit) {
 
 /**
  * Runs `next` with `req.body` set for Astro's Node adapter: the whole body as a buffer when its
- * Content-Length is within `limit` (read first), else a stream of it that the API may stop
+ * Content-Length is within `limit` and WHOLE_BODY_MAX (read first), else a stream of it that the API may stop
  * reading without the connection being reset (see answerAfterBody). A request without a body
  * goes on as it is.
  * @param {import('node:http').IncomingMessage & { body?: unknown }} req
@@ -61,7 +64,7 @@ function answerAfterBody(req, res, limit) {
 export function withBody(req, res, limit, next) {
   if (!hasBody(req)) return next();
   const length = req.headers['content-length'];
-  if (length !== undefined && Number(length) <= limit) {
+  if (length !== undefined && Number(length) <= Math.min(limit, WHOLE_BODY_MAX)) {
     const chunks = [];
     let size = 0;
     req.on('data', (chunk) => {

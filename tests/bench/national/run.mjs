@@ -39,13 +39,18 @@ if (!(BALLOTS >= 100 && RATE > 0)) {
 
 const say = (line) => process.stderr.write(`${line}\n`);
 const cleanups = [];
+let stopping = false;
 async function cleanUp() {
   while (cleanups.length)
     await cleanups
       .pop()()
       .catch((error) => say(`clean-up: ${error.message}`));
 }
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => cleanUp().then(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    stopping = true;
+    cleanUp().then(() => process.exit(130));
+  });
 
 /** How many ballots should have started `seconds` into the run: the held rate, the burst from a quarter of the ballots, the held rate again. */
 function scheduled(seconds) {
@@ -103,7 +108,9 @@ try {
   const ids = nomineeIds(path.join(surveysDir, 'top-doctors-demo/nominees.csv'));
   say(`  a list of ${ids.length} nominees written; starting two API processes`);
 
-  const env = { DATABASE_URL: databaseUrl, SURVEYS_DIR: surveysDir, DATA_DIR: path.join(work, 'data'), RATE_LIMIT_MAX: '0' };
+  // A pool of 50 connections a process (PG_POOL_MAX; 10 by default), as a deployment sized for a country's vote sets it:
+  // a ballot's transaction is a few round trips, and at hundreds of ballots a second ten connections are the bottleneck.
+  const env = { DATABASE_URL: databaseUrl, SURVEYS_DIR: surveysDir, DATA_DIR: path.join(work, 'data'), RATE_LIMIT_MAX: '0', PG_POOL_MAX: '50' };
   const servers = [];
   // One after the other: the first migrates the database.
   for (const name of ['A', 'B']) {
@@ -128,7 +135,7 @@ try {
     );
   }, 5000);
   const all = [];
-  while (started < BALLOTS) {
+  while (started < BALLOTS && !stopping) {
     const due = scheduled((performance.now() - begin) / 1000);
     while (started < due && started - settled < MOST_IN_FLIGHT) {
       const n = started++;
