@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { headersFor, matchRule, overHttps, parseHeaderRules, parseRules } from './static-rules.mjs';
 import { notServed, refusedPath, staticFiles } from './static-files.mjs';
+import { withBody } from './request-bodies.mjs';
 // The survey API's route table: plain data Node reads as it is, the same the built API answers from.
 import { API_ROUTES, sampleAddress } from '../src/server/routes.ts';
 // The settings, read as the API reads them: a wrong value stops the start here, naming the variable.
@@ -57,6 +58,22 @@ const files = staticFiles(clientDir);
 const rules = followRules(`${clientDir}/_redirects`, parseRules);
 const headerRules = followRules(`${clientDir}/_headers`, parseHeaderRules);
 
+/** The `_headers` rules' headers already worked out, by address, for the rules read last; bounded, as addresses are the client's to choose. */
+let knownHeaders = { rules: undefined, byPath: new Map() };
+
+/** The headers `_headers` gives an address: matched once per address and rules file, not on every request (every ballot asks for the same). */
+function pathHeaders(pathname) {
+  const current = headerRules();
+  if (knownHeaders.rules !== current) knownHeaders = { rules: current, byPath: new Map() };
+  let headers = knownHeaders.byPath.get(pathname);
+  if (!headers) {
+    headers = headersFor(current, pathname);
+    if (knownHeaders.byPath.size >= 1000) knownHeaders.byPath.clear();
+    knownHeaders.byPath.set(pathname, headers);
+  }
+  return headers;
+}
+
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
 
@@ -97,7 +114,7 @@ const server = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
   // Matched on the address asked for, before any rewrite, as a static host does.
   const https = overHttps(req, config.trustProxy);
-  for (const [name, value] of headersFor(headerRules(), url.pathname)) {
+  for (const [name, value] of pathHeaders(url.pathname)) {
     if (https || name.toLowerCase() !== 'strict-transport-security') res.appendHeader(name, value);
   }
   // Checked on the raw target: URL parsing has already resolved `..` and `%2e%2e` away above.
@@ -110,7 +127,7 @@ const server = http.createServer((req, res) => {
   }
   if (action?.rewrite) req.url = action.rewrite + url.search;
   const pathname = action?.rewrite ?? url.pathname;
-  if (pathname.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) handler(req, res);
+  if (pathname.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) withBody(req, res, config.bodySizeLimit, () => handler(req, res));
   else if (notServed(pathname)) notFound(req, res);
   else files(req, res, () => notFound(req, res));
 });
