@@ -128,6 +128,8 @@ export const SurveyConfig = object({
   name_fields: optional(array(FieldName)),
   /** The methodology the operators' tally counts by (see tally.struct.ts); the defaults are the sample rules. */
   tally: defaulted(TallyConfig, {}),
+  /** Who may see the standings: `sealed: true` keeps tally, export, report and publish shut until `expiration_date`. */
+  results: defaulted(object({ sealed: defaulted(boolean(), false) }), {}),
   /** Roster columns besides layout fields that `invite` keeps with each person, for `responses --by` (specialty, region…). */
   roster_columns: defaulted(array(FieldName), []),
 });

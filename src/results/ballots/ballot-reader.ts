@@ -27,6 +27,8 @@ export interface StoredBallot {
   created_at: string;
   client_hash?: string | null;
   agent_hash?: string | null;
+  /** The receipt code, when asked for. */
+  receipt?: string;
   answers: Array<string | null>;
   children: Partial<Record<ChildList, string | null>>;
 }
@@ -126,7 +128,8 @@ async function* readInThread(job: ReaderJob): AsyncGenerator<unknown[]> {
 export async function* readBallots(db: Kysely<Database>, projectId: string, options: ReadOptions): AsyncGenerator<StoredBallot[]> {
   const answers = options.answerFields.length;
   const children = options.children.length;
-  const hashes = options.hashes ? 2 : 0;
+  // The receipt, when asked for, is read as one more of the hashes' columns, after them.
+  const hashes = (options.hashes ? 2 : 0) + (options.receipts ? 1 : 0);
   const width = 4 + hashes + answers + children;
   // Columns by place, from `at` in `cells`: id, link, personal_secret, created_at, the hashes, the answers, the children.
   const ballotOf = (cells: ReadonlyArray<unknown>, at = 0): StoredBallot => {
@@ -141,10 +144,11 @@ export async function* readBallots(db: Kysely<Database>, projectId: string, opti
       answers: values,
       children: kids,
     };
-    if (hashes) {
+    if (options.hashes) {
       ballot.client_hash = cells[at + 4] as string | null;
       ballot.agent_hash = cells[at + 5] as string | null;
     }
+    if (options.receipts) ballot.receipt = cells[at + hashes + 3] as string;
     return ballot;
   };
 

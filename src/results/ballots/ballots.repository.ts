@@ -21,6 +21,8 @@ export interface BallotShape {
   answerFields: readonly string[];
   children: readonly ChildList[];
   hashes?: boolean;
+  /** The ballot's receipt code, for the published ledger. */
+  receipts?: boolean;
 }
 
 /** How many ballots a survey has. */
@@ -77,6 +79,7 @@ function ballotColumns(db: Kysely<Database>, shape: BallotShape): RawBuilder<unk
   return [
     sql`b.id, b.link, b.personal_secret, b.created_at`,
     ...(shape.hashes ? [sql`b.client_hash, b.agent_hash`] : []),
+    ...(shape.receipts ? [sql`b.receipt`] : []),
     ...shape.answerFields.map(answer),
     ...shape.children.map(child),
   ];

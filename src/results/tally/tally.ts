@@ -6,7 +6,7 @@ import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { personOf } from '../../survey/secrets.ts';
 import { decisionKey, writeInDecisionsInForce } from '../writeins/writeins.repository.ts';
-import { answersByField, childRows, nominationRows, readBallots } from '../ballots/ballot-reader.ts';
+import { answersByField, childRows, nominationRows, readBallots, type StoredBallot } from '../ballots/ballot-reader.ts';
 import { identityKeys, threadRegister } from './identities.ts';
 import { nameKey, nameWords } from './identity-keys.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
@@ -92,6 +92,8 @@ export interface TallyInput {
   onExclusion?: (exclusion: Exclusion) => void | Promise<void>;
   /** Called for every ballot with how many votes it carries (counted or not). */
   onVerdicts?: (ballotId: string, votes: number) => void;
+  /** Called for every ballot, in the order received, with the verdict on each of its votes (its receipt read too): the published ledger's line. */
+  onBallot?: (ballot: StoredBallot, verdicts: readonly Verdict[]) => void | Promise<void>;
   /** Called after every page with the ballots read so far. */
   onProgress?: (ballots: number) => void;
   pageSize?: number;
@@ -105,6 +107,10 @@ export interface TallyInput {
 /** A count per reason, all zero: the reasons given, every reason by default. */
 const noExclusions = (reasons: readonly ExclusionReason[] = EXCLUSION_REASONS): Partial<Record<ExclusionReason, number>> =>
   Object.fromEntries(reasons.map((reason) => [reason, 0]));
+
+/** The points a vote earns when counted: its slot's (a write-in, the last slot's). */
+export const votePoints = (rules: Pick<TallyConfig, 'points'>, vote: Pick<Vote, 'slot'>): number =>
+  rules.points[Math.min(vote.slot ?? rules.points.length, rules.points.length) - 1];
 
 /** The nominees the tally knows: the list, and the new nominees write-in decisions created. */
 export function nomineeFacts(nominees: readonly Nominee[], decisions: Iterable<WriteInDecisionRow>): Map<string, NomineeFacts> {
@@ -199,7 +205,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
   const totals: TallyTotals = { ballots: 0, ballotsCounted: 0, votesCounted: 0, excluded: noExclusions(reasons), writeInsPending: 0, writeInsRejected: 0 };
   const screened = new Set(rules.duplicates);
   const lookup = (id: string) => facts.get(id);
-  const pointsOf = (vote: Vote) => rules.points[Math.min(vote.slot ?? rules.points.length, rules.points.length) - 1];
+  const pointsOf = (vote: Vote) => votePoints(rules, vote);
 
   return db.connection().execute(async (connection) => {
     const register = threadRegister();
@@ -208,7 +214,12 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
       const answersOf = answersByField(answerFields);
       // Only a survey `purge-personal` has been through has pseudonym rows: the others skip a query a page.
       const purgedAny = await anyPseudonyms(connection, survey.config.project_id);
-      const pages = readBallots(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, children: ['nominations', 'writeIns'] });
+      const pages = readBallots(connection, survey.config.project_id, {
+        pageSize: input.pageSize,
+        answerFields,
+        children: ['nominations', 'writeIns'],
+        receipts: Boolean(input.onBallot),
+      });
       let counting: (() => Promise<void>) | undefined;
       for await (const page of pages) {
         const purged = purgedAny
@@ -301,6 +312,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
               }
             }
             for (const sub of named) sub.ballots++;
+            await input.onBallot?.(ballot, verdicts);
           }
           input.onProgress?.(totals.ballots);
         };
