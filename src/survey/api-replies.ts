@@ -1,3 +1,4 @@
+import type { BallotStanding } from './published-results.ts';
 import type { Problem } from './errors.ts';
 
 // The survey API's replies (its response bodies), shared by the server that writes them and the
@@ -57,6 +58,10 @@ export interface ReceiptCheck {
   received: boolean;
   /** ISO 8601 UTC, when received. */
   received_at?: string;
+  /** Once results are published: whether the ballot was counted, in part, not at all, or replaced by a newer one. */
+  status?: BallotStanding;
+  /** Once results are published: each vote not counted, and why, in words. */
+  reasons?: string[];
 }
 
 /**

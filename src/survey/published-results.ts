@@ -33,7 +33,7 @@ export interface LedgerLine {
 }
 
 /** One nominee's published result in a sub-category. */
-export interface PublishedNominee {
+interface PublishedNominee {
   nominee_id: string;
   name: string;
   /** Place by points, shared by a tie (1, 2, 2, 4); null without a counted vote. */

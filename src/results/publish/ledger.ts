@@ -5,7 +5,7 @@ import type { ExclusionReason, Verdict } from '../tally/rules.ts';
 import type { LedgerLine, LedgerStatus, LedgerVote, NotCounted } from '../../survey/published-results.ts';
 
 /** The `prev` of the first line, and the head of a ledger without lines. */
-export const GENESIS = '0'.repeat(64);
+const GENESIS = '0'.repeat(64);
 
 /**
  * Why a vote was not counted, by category only: a reason such as a vote for oneself or for a

@@ -8,17 +8,18 @@ import type { Database } from '../../../src/server/db/schema.ts';
 import { publishResults } from '../../../src/results/publish/publish.ts';
 import { auditLedger } from '../../../src/results/publish/ledger-audit.ts';
 import { openSeal } from '../../../src/results/publish/seal.ts';
-import { GENESIS, LedgerChain, receiptHash, sha256 } from '../../../src/results/publish/ledger.ts';
+import { LedgerChain, receiptHash, sha256 } from '../../../src/results/publish/ledger.ts';
 import { normalizeReceipt } from '../../../src/survey/receipt-code.ts';
 import { standingOf, type LedgerLine, type PublishedResults } from '../../../src/survey/published-results.ts';
 import { auditTrail } from '../../../src/server/db/audit.repository.ts';
 import { insertExclusion } from '../../../src/results/tally/tally.repository.ts';
 import { peerCheck, scratchDatabase, storeBallots, storePeerCheck } from '../../support/results-db.ts';
 import { PEER_CHECK_BALLOTS } from '../../support/peer-check-ballots.ts';
-// @ts-expect-error: the stand-alone checker is plain JavaScript, without types.
 import { normalizeReceipt as verifyNormalize, verifyFolder } from '../../../src/results/publish/verify.mjs';
 
 const { survey, nominees, prepopulation } = peerCheck();
+/** The `prev` of a ledger's first line. */
+const GENESIS = '0'.repeat(64);
 /** Receipt codes set on the peer-check ballots, so that every publication of them is the same. */
 const CODES = PEER_CHECK_BALLOTS.map((_, i) => `7K3MQ9TD2X${String(i).padStart(2, '0')}`);
 const AT = new Date('2030-02-01T12:00:00Z');
