@@ -56,6 +56,8 @@ export interface Exclusion {
 export interface TallyTotals {
   ballots: number;
   ballotsCounted: number;
+  /** Ballots a later ballot of the same voter replaced (`amend: until_close`): kept, never counted, not among `ballots`. */
+  ballotsReplaced: number;
   votesCounted: number;
   /** Excluded votes by reason: every reason the tally can give, no other. */
   excluded: Partial<Record<ExclusionReason, number>>;
@@ -196,7 +198,15 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
     }
     return sub;
   };
-  const totals: TallyTotals = { ballots: 0, ballotsCounted: 0, votesCounted: 0, excluded: noExclusions(reasons), writeInsPending: 0, writeInsRejected: 0 };
+  const totals: TallyTotals = {
+    ballots: 0,
+    ballotsCounted: 0,
+    ballotsReplaced: 0,
+    votesCounted: 0,
+    excluded: noExclusions(reasons),
+    writeInsPending: 0,
+    writeInsRejected: 0,
+  };
   const screened = new Set(rules.duplicates);
   const lookup = (id: string) => facts.get(id);
   const pointsOf = (vote: Vote) => rules.points[Math.min(vote.slot ?? rules.points.length, rules.points.length) - 1];
@@ -210,7 +220,10 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
       const purgedAny = await anyPseudonyms(connection, survey.config.project_id);
       const pages = readBallots(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, children: ['nominations', 'writeIns'] });
       let counting: (() => Promise<void>) | undefined;
-      for await (const page of pages) {
+      for await (const read of pages) {
+        // A replaced ballot is its voter's earlier word: kept for the record, never counted.
+        const page = read.filter((ballot) => ballot.status === 'current');
+        totals.ballotsReplaced += read.length - page.length;
         const purged = purgedAny
           ? await pseudonymsOf(
               connection,
@@ -229,7 +242,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
               id: ballot.id,
               keys: identityKeys(
                 screened.has('secret') ? ballot.personal_secret : null,
-                screened.has('email') ? email : '',
+                screened.has('email') ? (ballot.verified_email ?? email) : '',
                 screened.has('license') ? license : '',
               ),
             },
