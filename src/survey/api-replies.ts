@@ -18,6 +18,8 @@ export interface BallotReceipt {
   /** The voter's receipt code (see receipt-code.ts): proof the ballot went in, to check at `/{slug}/receipt`. */
   receipt: string;
   reservations: ReservationOutcome[];
+  /** When the ballot this one replaced was sent (ISO 8601 UTC), under `amend: until_close`; absent when it replaced none. */
+  replaced_sent_at?: string;
 }
 
 /** Every 4xx answer of the survey API: a code to branch on, a sentence for people, and each offending field. */

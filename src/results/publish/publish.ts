@@ -40,8 +40,8 @@ export interface PublishInput {
   onProgress?: (ballots: number) => void;
 }
 
-/** A ballot's standing as the ballot reader gives it: every ballot is current unless the reader marks it replaced. */
-const statusOf = (ballot: StoredBallot): LedgerStatus => ((ballot as { status?: string }).status === 'replaced' ? 'replaced' : 'current');
+/** A ballot's standing as the ballot reader gives it. */
+const statusOf = (ballot: StoredBallot): LedgerStatus => ballot.status;
 
 /** The salt of an earlier publication in `folder`, kept so that republishing keeps every voter's line where it was. */
 function earlierSalt(folder: string): string | undefined {

@@ -123,7 +123,11 @@ export async function verifyFolder(dir, receipt) {
     const named = new Set();
     for (const vote of line.votes) {
       checkVote(vote, at);
-      if (vote.counted && line.status === 'replaced') disagree(`${at}: a replaced ballot's vote is marked counted`);
+      if (line.status === 'replaced') {
+        // A replaced ballot is on the record, and counts nowhere.
+        if (vote.counted) disagree(`${at}: a replaced ballot's vote is marked counted`);
+        continue;
+      }
       const key = `${vote.category}\u0000${vote.subcategory}`;
       let sub = subs.get(key);
       if (!sub) subs.set(key, (sub = { rows: new Map(), ballots: 0 }));
@@ -134,7 +138,7 @@ export async function verifyFolder(dir, receipt) {
         row.points += vote.points;
         counted++;
         named.add(sub);
-      } else if (line.status === 'current') totals.votesNotCounted++;
+      } else totals.votesNotCounted++;
     }
     for (const sub of named) sub.ballots++;
     if (counted) totals.counted++;

@@ -56,6 +56,8 @@ export interface Exclusion {
 export interface TallyTotals {
   ballots: number;
   ballotsCounted: number;
+  /** Ballots a later ballot of the same voter replaced (`amend: until_close`): kept, never counted, not among `ballots`. */
+  ballotsReplaced: number;
   votesCounted: number;
   /** Excluded votes by reason: every reason the tally can give, no other. */
   excluded: Partial<Record<ExclusionReason, number>>;
@@ -157,6 +159,10 @@ export function votesOf(
   return votes;
 }
 
+/** A ballot's filled slots as votes. */
+const slotVotes = (ballot: StoredBallot): Vote[] =>
+  nominationRows(ballot.children.nominations, (group, subcategory, slot, nomineeId): Vote => ({ group, subcategory, nomineeId, source: 'slot', slot }));
+
 /** For a purged ballot, the nominee id and name matches kept at purge time, which the self-vote rule reads instead of the name. */
 function purgedVoter(voter: Voter, purged: BallotPseudonymRow | undefined): Voter {
   if (!purged) return voter;
@@ -202,7 +208,15 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
     }
     return sub;
   };
-  const totals: TallyTotals = { ballots: 0, ballotsCounted: 0, votesCounted: 0, excluded: noExclusions(reasons), writeInsPending: 0, writeInsRejected: 0 };
+  const totals: TallyTotals = {
+    ballots: 0,
+    ballotsCounted: 0,
+    ballotsReplaced: 0,
+    votesCounted: 0,
+    excluded: noExclusions(reasons),
+    writeInsPending: 0,
+    writeInsRejected: 0,
+  };
   const screened = new Set(rules.duplicates);
   const lookup = (id: string) => facts.get(id);
   const pointsOf = (vote: Vote) => votePoints(rules, vote);
@@ -221,7 +235,10 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
         receipts: Boolean(input.onBallot),
       });
       let counting: (() => Promise<void>) | undefined;
-      for await (const page of pages) {
+      for await (const read of pages) {
+        // A replaced ballot is its voter's earlier word: kept for the record, never counted.
+        const page = read.filter((ballot) => ballot.status === 'current');
+        totals.ballotsReplaced += read.length - page.length;
         const purged = purgedAny
           ? await pseudonymsOf(
               connection,
@@ -240,7 +257,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
               id: ballot.id,
               keys: identityKeys(
                 screened.has('secret') ? ballot.personal_secret : null,
-                screened.has('email') ? email : '',
+                screened.has('email') ? (ballot.verified_email ?? email) : '',
                 screened.has('license') ? license : '',
               ),
             },
@@ -252,7 +269,24 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
         const count = async () => {
           const repeats = await checked;
           const duplicateOf = new Map(candidates.map((candidate, i) => [candidate.id, repeats[i]]));
+          // The ledger has a line for a replaced ballot too, in its place: its votes, none counted.
+          let next = 0;
+          const replacedUntil = async (ballot: StoredBallot | undefined) => {
+            for (; next < read.length && read[next] !== ballot; next++) {
+              const replaced = read[next];
+              const votes = votesOf(slotVotes(replaced), childRows<[string, string, string]>(replaced.children.writeIns), decisions, {
+                writeInsPending: 0,
+                writeInsRejected: 0,
+              });
+              await input.onBallot?.(
+                replaced,
+                votes.map((vote) => ({ vote, counted: false })),
+              );
+            }
+            next++;
+          };
           for (const [i, ballot] of page.entries()) {
+            if (input.onBallot) await replacedUntil(ballot);
             const verdicts = judgeBallot(
               {
                 id: ballot.id,
@@ -260,15 +294,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
                 excluded: input.excludedBallots?.get(ballot.id),
                 duplicateOf: duplicateOf.get(ballot.id),
                 voter: voters[i],
-                votes: votesOf(
-                  nominationRows(
-                    ballot.children.nominations,
-                    (group, subcategory, slot, nomineeId): Vote => ({ group, subcategory, nomineeId, source: 'slot', slot }),
-                  ),
-                  childRows<[string, string, string]>(ballot.children.writeIns),
-                  decisions,
-                  totals,
-                ),
+                votes: votesOf(slotVotes(ballot), childRows<[string, string, string]>(ballot.children.writeIns), decisions, totals),
               },
               lookup,
               rules,
@@ -314,6 +340,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
             for (const sub of named) sub.ballots++;
             await input.onBallot?.(ballot, verdicts);
           }
+          if (input.onBallot) await replacedUntil(undefined);
           input.onProgress?.(totals.ballots);
         };
         await counting?.();

@@ -229,3 +229,38 @@ describe('sealed until the close', () => {
     expect(entry).toMatchObject({ action: 'unseal', actor: 'op', subject: 'export', reason: 'the board asked for an interim count' });
   });
 });
+
+describe('a replaced ballot', () => {
+  test('has its line, its votes none counted, and the published counts leave it out; verify.mjs agrees', async () => {
+    const own = await scratchDatabase();
+    try {
+      const stored = await storePeerCheck(own.db, [{ at: '2030-01-01T10:00:00Z', votes: { Cardiology: ['c-3'] } }]);
+      for (const [i, id] of stored.entries())
+        await own.db
+          .updateTable('ballots')
+          .set({ receipt: CODES[i] ?? '7K3MQ9TD2X99' })
+          .where('id', '=', id)
+          .execute();
+      // Ballot 1 (Carl) is replaced by the ballot after the nine.
+      await own.db.updateTable('ballots').set({ replaced_by: stored[9], replaced_at: '2030-01-01T10:00:00.000Z' }).where('id', '=', stored[0]).execute();
+      const folder = path.join(dir, 'replaced');
+      const results = await publishResults(own.db, { survey, nominees, prepopulation, folder, at: AT });
+      const lines = readFileSync(path.join(folder, 'ledger.jsonl'), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((text) => JSON.parse(text) as LedgerLine);
+      expect(lines).toHaveLength(10);
+      expect(lines[0].status).toBe('replaced');
+      expect(standingOf(lines[0])).toBe('replaced');
+      expect(lines[0].votes.map((vote) => [vote.nominee_id, vote.counted, vote.not_counted])).toEqual([
+        ['c-2', false, 'replaced'],
+        ['c-3', false, 'replaced'],
+        ['d-1', false, 'replaced'],
+      ]);
+      expect(results.ballots).toMatchObject({ received: 10, replaced: 1 });
+      await expect(verifyFolder(folder)).resolves.toMatchObject({ ballots: 10 });
+    } finally {
+      await own.close();
+    }
+  });
+});
