@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AstroIntegration } from 'astro';
 import { listSurveySlugs, loadAllSurveys, loadPrepopulation } from '../survey/loader.ts';
@@ -47,7 +47,7 @@ export function publishedResults(): AstroIntegration {
   return {
     name: 'peervote:published-results',
     hooks: {
-      'astro:build:done': ({ dir, logger }) => {
+      'astro:build:done': async ({ dir, logger }) => {
         const published = listSurveySlugs().filter((slug) => hasPublishedResults(slug));
         for (const slug of published) {
           const target = new URL(`${slug}/results/`, dir);
@@ -57,7 +57,7 @@ export function publishedResults(): AstroIntegration {
             if (existsSync(file)) copyFileSync(file, new URL(name, target));
           }
           const ledger = path.join(publishedDir(slug), 'ledger.jsonl');
-          for (const [shard, entries] of receiptShards(existsSync(ledger) ? readFileSync(ledger, 'utf8') : '')) {
+          for (const [shard, entries] of existsSync(ledger) ? await receiptShards(ledger) : []) {
             writeFileSync(new URL(`receipts/${shard}.json`, target), JSON.stringify(entries));
           }
         }

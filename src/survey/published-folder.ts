@@ -1,6 +1,7 @@
 // A survey's published results folder as the build reads it: surveys/<slug>/results/, which
 // `npm run results -- publish` writes and the operator commits.
-import { existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { surveysDir } from './loader.ts';
 import { standingOf, type BallotStanding, type LedgerLine, type PublishedResults } from './published-results.ts';
@@ -43,11 +44,12 @@ const shardOf = (hash: string): string => hash.slice(0, 2);
 /**
  * The ledger split by the first two hex digits of each receipt hash, for the results page's
  * check: the browser hashes the code and fetches one small file, never the whole ledger, and
- * the code itself never leaves it.
+ * the code itself never leaves it. The ledger is read a line at a time.
  */
-export function receiptShards(ledger: string): Map<string, Record<string, ReceiptEntry>> {
+export async function receiptShards(file: string): Promise<Map<string, Record<string, ReceiptEntry>>> {
   const shards = new Map<string, Record<string, ReceiptEntry>>();
-  for (const text of ledger.split('\n')) {
+  const input = createReadStream(file, 'utf8');
+  for await (const text of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
     if (!text) continue;
     const line = JSON.parse(text) as LedgerLine;
     if (!line.receipt) continue;
