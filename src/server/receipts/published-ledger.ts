@@ -29,7 +29,13 @@ function indexLedger(folder: string): LedgerIndex | undefined {
   const file = path.join(folder, 'ledger.jsonl');
   const names = new Map(results.subcategories.flatMap((sub) => sub.nominees.map((nominee) => [nominee.nominee_id, nominee.name] as const)));
   const buckets = new Map<string, number[]>();
-  const fd = openSync(file, 'r');
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    // results.json without its ledger: a folder half copied, or not published at all.
+    return undefined;
+  }
   try {
     const buffer = Buffer.alloc(CHUNK);
     let carry = Buffer.alloc(0);
@@ -90,12 +96,24 @@ export function publishedStanding(surveyDir: string, code: string): PublishedSta
   if (!index) return undefined;
   const hash = createHash('sha256').update(`${index.salt}${code}`).digest('hex');
   const bucket = index.buckets.get(hash.slice(0, 4)) ?? [];
-  const fd = openSync(index.file, 'r');
+  if (!bucket.length) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(index.file, 'r');
+  } catch {
+    return undefined;
+  }
   try {
     for (let i = 0; i < bucket.length; i += 2) {
       const buffer = Buffer.alloc(bucket[i + 1]);
       readSync(fd, buffer, 0, buffer.length, bucket[i]);
-      const line = JSON.parse(buffer.toString('utf8')) as LedgerLine;
+      let line: LedgerLine;
+      try {
+        line = JSON.parse(buffer.toString('utf8')) as LedgerLine;
+      } catch {
+        // A ledger rewritten since it was indexed: its lines moved; the next check reads it again.
+        continue;
+      }
       if (line.receipt !== hash) continue;
       const status = standingOf(line);
       const reasons =
