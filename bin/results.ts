@@ -15,27 +15,43 @@ import { inviteCommand } from './lib/invite-command.ts';
 import { receiptCommand, responsesCommand } from './lib/vote-commands.ts';
 import { purgeCommand } from './lib/purge-command.ts';
 import * as integrity from './lib/integrity-commands.ts';
+import { publishCommand, verifyCommand } from './lib/publish-commands.ts';
+import { openSeal, SEALED_COMMANDS } from '../src/results/publish/seal.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const by: Options = { by: { type: 'string' } };
 const why: Options = { why: { type: 'string' } };
+/** Opens one run of a command that shows standings before a sealed survey's close: audited. */
+const unseal: Options = { unseal: { type: 'boolean' }, why: { type: 'string' }, by: { type: 'string' } };
+const UNSEAL_USAGE = ' [--unseal --why TEXT [--by WHO]]';
+const UNSEAL_ABOUT =
+  ' Sealed (results: sealed: true) until the close: refused before it, unless --unseal --why opens this one run, recorded on the audit trail.';
 
 /** Every command: its options, how it is used, and what it does. */
 const COMMANDS: Record<string, { options: Options; usage: string; about: string; run: (context: commands.Context) => Promise<void>; offline?: boolean }> = {
   export: {
-    options: { format: { type: 'string' }, out: { type: 'string' }, quiet: { type: 'boolean' } },
-    usage: 'export <slug> [--format csv|jsonl] [--out FILE] [--quiet]',
+    options: { format: { type: 'string' }, out: { type: 'string' }, quiet: { type: 'boolean' }, ...unseal },
+    usage: `export <slug> [--format csv|jsonl] [--out FILE] [--quiet]${UNSEAL_USAGE}`,
     about:
-      'Every ballot, in the order received: answers, nomination slots (id and name), write-ins, reservations and their outcome, file names. CSV by default; progress on stderr.',
+      'Every ballot, in the order received: answers, nomination slots (id and name), write-ins, reservations and their outcome, file names. CSV by default; progress on stderr.' +
+      UNSEAL_ABOUT,
     run: commands.exportCommand,
   },
   tally: {
-    options: { out: { type: 'string' }, exclusions: { type: 'string' }, top: { type: 'string' }, threshold: { type: 'string' }, quiet: { type: 'boolean' } },
-    usage: 'tally <slug> [--out FILE] [--exclusions FILE] [--top N] [--threshold N|P%] [--quiet]',
+    options: {
+      out: { type: 'string' },
+      exclusions: { type: 'string' },
+      top: { type: 'string' },
+      threshold: { type: 'string' },
+      quiet: { type: 'boolean' },
+      ...unseal,
+    },
+    usage: `tally <slug> [--out FILE] [--exclusions FILE] [--top N] [--threshold N|P%] [--quiet]${UNSEAL_USAGE}`,
     about:
       "Counted votes per nominee and sub-category under the survey's methodology (its tally: block), with excluded votes by reason, as CSV (stdout, or --out, which also writes FILE.meta.json); " +
       'a summary of the top N (default 5) per sub-category on the terminal, with the configuration digest and the audit entry the tally reflects. ' +
-      "--threshold marks winners, in place of the methodology's publish.top: the top N of each sub-category, or every nominee with at least P% of its votes. --exclusions writes every excluded vote with its reason.",
+      "--threshold marks winners, in place of the methodology's publish.top: the top N of each sub-category, or every nominee with at least P% of its votes. --exclusions writes every excluded vote with its reason." +
+      UNSEAL_ABOUT,
     run: commands.tallyCommand,
   },
   methodology: {
@@ -183,11 +199,29 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
       out: { type: 'string' },
       quiet: { type: 'boolean' },
       ...Object.fromEntries(Object.keys(integrity.THRESHOLD_OPTIONS).map((name) => [name, { type: 'string' as const }])),
+      ...unseal,
     },
-    usage: 'report <slug> --out FILE.html [--quiet] [the signals options]',
+    usage: `report <slug> --out FILE.html [--quiet] [the signals options]${UNSEAL_USAGE}`,
     about:
-      'One self-contained HTML file (no network needed; prints well): response figures, the ranked nominees of each sub-category with their counted and excluded votes, exclusions by reason, the signals and the methodology. Never served by the site.',
+      'One self-contained HTML file (no network needed; prints well): response figures, the ranked nominees of each sub-category with their counted and excluded votes, exclusions by reason, the signals and the methodology. Never served by the site.' +
+      UNSEAL_ABOUT,
     run: integrity.reportCommand,
+  },
+  publish: {
+    options: { at: { type: 'string' }, force: { type: 'boolean' }, quiet: { type: 'boolean' }, ...unseal },
+    usage: 'publish <slug> [--at TIME] [--quiet] [--force --why TEXT [--by WHO]]',
+    about:
+      "After the close: writes surveys/<slug>/results/ for the operator to commit: results.json (winners per sub-category under the survey's methodology, ballots, exclusions, the ledger's head), " +
+      'ledger.jsonl (a hash-chained line per ballot: the hash of its receipt, its status, each vote and whether it counted), methodology.md and verify.mjs (anyone re-tallies with node verify.mjs). ' +
+      '--at sets published_at. Before the close only with --force --why (or --unseal --why on a sealed survey), recorded on the audit trail.',
+    run: publishCommand,
+  },
+  verify: {
+    options: { quiet: { type: 'boolean' } },
+    usage: 'verify <slug> [--quiet]',
+    about:
+      "An auditor's check: rebuilds the ledger from the database and compares it with the published folder line by line. Exit 0 when they agree; otherwise each ballot stored, changed, excluded, replaced or removed since publication, by its ledger line.",
+    run: verifyCommand,
   },
 };
 
@@ -215,7 +249,7 @@ const name = argv[0] === 'writeins' && ['resolve', 'log', 'publish'].includes(ar
 const command = COMMANDS[name];
 if (!command)
   fail(
-    `Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report (--help explains them).`,
+    `Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report, publish, verify (--help explains them).`,
     2,
   );
 
@@ -253,6 +287,16 @@ try {
   // invite may be the one to write the survey's first prepopulation file.
   const prepopulation = name === 'invite' && !existsSync(prepopulationFile(survey)) ? {} : loadPrepopulation(survey);
   if (!command.offline) ({ db } = await openOperatorDatabase(readServerConfig()));
+  // publish weighs the close itself (its --force), so its seal is opened there.
+  if ((SEALED_COMMANDS as readonly string[]).includes(name) && name !== 'publish') {
+    const values = parsed.values as commands.Context['options'];
+    await openSeal(db!, survey, {
+      command: name,
+      unseal: Boolean(values.unseal),
+      why: typeof values.why === 'string' ? values.why : undefined,
+      actor: commands.who(values),
+    });
+  }
   await command.run({ db: db!, survey, nominees, prepopulation, options: parsed.values as commands.Context['options'], rest });
   await db?.destroy();
 } catch (error) {

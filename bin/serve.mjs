@@ -121,6 +121,7 @@ const server = http.createServer((req, res) => {
   const refused = refusedPath(req.url ?? '/');
   if (refused) return refuse(res, refused);
   const action = matchRule(rules(), url.pathname, clientDir);
+  if (action?.notFound) return notFound(req, res);
   if (action?.redirect) {
     res.writeHead(action.status, { Location: action.redirect + url.search }).end();
     return;

@@ -24,7 +24,8 @@ export function parseRules(text) {
 }
 
 /**
- * Finds what to do with a path: `{ redirect, status }`, `{ rewrite }`, or undefined to serve it as is.
+ * Finds what to do with a path: `{ redirect, status }`, `{ rewrite }`, `{ notFound: true }` (a
+ * 404 rule: the not-found page, as a static host answers it), or undefined to serve it as is.
  * A rule that is not forced yields to a file that exists at the path (a static host's "shadowing").
  * @param {ReturnType<typeof parseRules>} rules
  * @param {string} pathname
@@ -36,6 +37,7 @@ export function matchRule(rules, pathname, clientDir) {
     if (!match) continue;
     if (!rule.force && resolveFile(clientDir, pathname)) return undefined;
     const target = rule.names.reduce((to, name, i) => to.replace(`:${name}`, match[i + 1]), rule.to);
+    if (rule.status === 404) return { notFound: true };
     return rule.status === 200 ? { rewrite: target } : { redirect: target, status: rule.status };
   }
   return undefined;

@@ -3,23 +3,24 @@ import type { AstroIntegration } from 'astro';
 import { listSurveySlugs, loadSite } from '../survey/loader.ts';
 import { HEADER_ONLY_DIRECTIVES, MEDIA_CONTENT_SECURITY_POLICY, mergePolicies, staticHeaders } from '../survey/headers.ts';
 
+/** The page a static host sends for an address that names no file; `bin/serve.mjs` does the same. */
+const NOT_FOUND_PAGE = '/404.html';
+
 /**
  * The rules a static host needs, in the `_redirects` format that Netlify and Cloudflare
  * Pages read (and that `bin/serve.mjs` applies too): index.html to its folder, `/` to the
  * default survey, and every personal link `/{slug}/{secret}` rewritten to its survey's
  * personal-link page, which reads the secret in the browser. A `!` forces a rule even
- * where a file exists at the path.
+ * where a file exists at the path. `/{slug}/results` is never a secret: it is the results
+ * page once published, and until then (no file there) the not-found page, with its 404.
  */
 export function redirectRules(slugs: string[], defaultSurvey: string): string {
   const lines = ['/index.html  /  301!', `/  /${defaultSurvey}/  302!`];
   for (const slug of slugs) {
-    lines.push(`/${slug}/index.html  /${slug}/  301!`, `/${slug}/:secret  /${slug}/personal-link/  200`);
+    lines.push(`/${slug}/index.html  /${slug}/  301!`, `/${slug}/results  ${NOT_FOUND_PAGE}  404`, `/${slug}/:secret  /${slug}/personal-link/  200`);
   }
   return `${lines.join('\n')}\n`;
 }
-
-/** The page a static host sends for an address that names no file; `bin/serve.mjs` does the same. */
-const NOT_FOUND_PAGE = '/404.html';
 
 /** The images the site serves from `public/`: their own policy, since an SVG opened on its own is a document. */
 const MEDIA_PATHS = ['/media/*', '/favicon.svg'];

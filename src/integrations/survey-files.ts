@@ -1,5 +1,8 @@
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { AstroIntegration } from 'astro';
-import { loadAllSurveys, loadPrepopulation } from '../survey/loader.ts';
+import { listSurveySlugs, loadAllSurveys, loadPrepopulation } from '../survey/loader.ts';
+import { PUBLISHED_DOWNLOADS, hasPublishedResults, publishedDir, receiptShards } from '../survey/published-folder.ts';
 import { loadNominees } from '../survey/nominee-file.ts';
 
 /**
@@ -30,6 +33,35 @@ export function personalLinks(): AstroIntegration {
       'astro:config:setup': ({ logger }) => {
         const count = loadAllSurveys().reduce((n, survey) => n + Object.keys(loadPrepopulation(survey)).length, 0);
         logger.info(`personal links are strong enough (${count})`);
+      },
+    },
+  };
+}
+
+/**
+ * Copies every published results folder (surveys/<slug>/results/) into the built site beside
+ * its results page, byte for byte, and writes the page's receipt lookup files from the ledger
+ * (`receipts/<two hex digits>.json`).
+ */
+export function publishedResults(): AstroIntegration {
+  return {
+    name: 'peervote:published-results',
+    hooks: {
+      'astro:build:done': async ({ dir, logger }) => {
+        const published = listSurveySlugs().filter((slug) => hasPublishedResults(slug));
+        for (const slug of published) {
+          const target = new URL(`${slug}/results/`, dir);
+          mkdirSync(new URL('receipts/', target), { recursive: true });
+          for (const name of PUBLISHED_DOWNLOADS) {
+            const file = path.join(publishedDir(slug), name);
+            if (existsSync(file)) copyFileSync(file, new URL(name, target));
+          }
+          const ledger = path.join(publishedDir(slug), 'ledger.jsonl');
+          for (const [shard, entries] of existsSync(ledger) ? await receiptShards(ledger) : []) {
+            writeFileSync(new URL(`receipts/${shard}.json`, target), JSON.stringify(entries));
+          }
+        }
+        if (published.length) logger.info(`published results copied beside their pages (${published.join(', ')})`);
       },
     },
   };

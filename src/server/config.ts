@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { coerce, create, define, type Infer, type Struct, StructError, type, unknown } from 'superstruct';
+import { DEFAULT_POOL_SIZE, type MailSettings } from '../mail/transport.ts';
 
 /** The survey API's settings, read from the environment once (see docs/api.md for each variable). */
 export interface ServerConfig {
@@ -37,6 +38,8 @@ export interface ServerConfig {
   readonly signalsSecret?: string;
   /** Where the signals' secret is kept when SIGNALS_SECRET is unset: created on first use, readable by the owner only. */
   readonly signalsKeyFile: string;
+  /** Where mail goes: SMTP_URL with MAIL_FROM and MAIL_POOL_SIZE, else `.eml` files under DATA_DIR/mail (the CLI reads the same). */
+  readonly mail: MailSettings;
 }
 
 /** A setting that the environment gives wrongly: names the variable and what was expected. */
@@ -166,6 +169,18 @@ const Environment = type({
     (raw): string | undefined | Unreadable => (raw.length >= 32 ? raw : new Unreadable(`${raw.length} characters`)),
     undefined,
   ),
+  // The password in the URL never goes into an error message: only the scheme that was wrong.
+  SMTP_URL: variable(
+    'an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587',
+    (raw): string | undefined | Unreadable => (/^smtps?:\/\/[^\s]+$/.test(raw) && URL.canParse(raw) ? raw : new Unreadable(`${raw.split(':')[0]}:…`)),
+    undefined,
+  ),
+  MAIL_FROM: variable(
+    'a mail address such as "Metro Health <votes@example.com>"',
+    (raw): string | undefined | Unreadable => (/@[^@\s>]+\.[^@\s>]+>?$/.test(raw) ? raw : new Unreadable(raw)),
+    undefined,
+  ),
+  MAIL_POOL_SIZE: wholeNumber(DEFAULT_POOL_SIZE, 1),
 });
 
 /** Reads every variable of an environment; throws an EnvError naming the first variable that is wrong. */
@@ -184,6 +199,8 @@ function readEnvironment(env: Env): Infer<typeof Environment> {
 export function readServerConfig(env: Env = process.env): ServerConfig {
   const vars = readEnvironment(env);
   const dataDir = path.resolve(vars.DATA_DIR);
+  // A real server needs a real sender: the stated default is for the files only.
+  if (vars.SMTP_URL && !vars.MAIL_FROM) throw new EnvError('MAIL_FROM', 'a sender address whenever SMTP_URL is set', '');
   return Object.freeze({
     databaseUrl: vars.DATABASE_URL,
     sqliteFile: path.resolve(dataDir, vars.SQLITE_FILE),
@@ -204,6 +221,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     sentry: vars.SENTRY_DSN ? Object.freeze({ dsn: vars.SENTRY_DSN, environment: vars.SENTRY_ENVIRONMENT, release: vars.SENTRY_RELEASE }) : undefined,
     signalsSecret: vars.SIGNALS_SECRET,
     signalsKeyFile: path.resolve(dataDir, 'signals.key'),
+    mail: Object.freeze({ smtpUrl: vars.SMTP_URL, from: vars.MAIL_FROM, mailDir: path.resolve(dataDir, 'mail'), poolSize: vars.MAIL_POOL_SIZE }),
   });
 }
 

@@ -1,3 +1,4 @@
+import type { BallotStanding } from './published-results.ts';
 import type { Problem } from './errors.ts';
 
 // The survey API's replies (its response bodies), shared by the server that writes them and the
@@ -17,6 +18,8 @@ export interface BallotReceipt {
   /** The voter's receipt code (see receipt-code.ts): proof the ballot went in, to check at `/{slug}/receipt`. */
   receipt: string;
   reservations: ReservationOutcome[];
+  /** When the ballot this one replaced was sent (ISO 8601 UTC), under `amend: until_close`; absent when it replaced none. */
+  replaced_sent_at?: string;
 }
 
 /** Every 4xx answer of the survey API: a code to branch on, a sentence for people, and each offending field. */
@@ -57,6 +60,10 @@ export interface ReceiptCheck {
   received: boolean;
   /** ISO 8601 UTC, when received. */
   received_at?: string;
+  /** Once results are published: whether the ballot was counted, in part, not at all, or replaced by a newer one. */
+  status?: BallotStanding;
+  /** Once results are published: each vote not counted, and why, in words. */
+  reasons?: string[];
 }
 
 /**

@@ -58,6 +58,20 @@ const Categories = refine(
   },
 );
 
+/** A mail address, bare (`votes@example.com`) or with a name (`Metro Health <votes@example.com>`). */
+const MailAddress = refine(string(), 'MailAddress', (value) =>
+  /^([^<>@\n]*<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)$/.test(value.trim())
+    ? true
+    : `expected a mail address such as votes@example.com or "Metro Health <votes@example.com>", got "${value}"`,
+);
+
+/** The survey's mail: its sender and reply address (over MAIL_FROM), and whether a ballot from a personal link gets a receipt by mail. */
+const MailConfig = object({
+  from: optional(MailAddress),
+  reply_to: optional(MailAddress),
+  receipt: defaulted(boolean(), false),
+});
+
 /** A reservation tile: written as its title, or with a slug and a `taken` flag. */
 export const Tile = coerce(object({ title: nonempty(string()), slug: optional(string()), taken: optional(boolean()) }), string(), (title) => ({ title }));
 
@@ -128,8 +142,12 @@ export const SurveyConfig = object({
   name_fields: optional(array(FieldName)),
   /** The methodology the operators' tally counts by (see tally.struct.ts); the defaults are the sample rules. */
   tally: defaulted(TallyConfig, {}),
+  /** Who may see the standings: `sealed: true` keeps tally, export, report and publish shut until `expiration_date`. */
+  results: defaulted(object({ sealed: defaulted(boolean(), false) }), {}),
   /** Roster columns besides layout fields that `invite` keeps with each person, for `responses --by` (specialty, region…). */
   roster_columns: defaulted(array(FieldName), []),
+  /** Invitations, reminders and receipts sent by Peervote: sender, reply address, receipts by mail. */
+  mail: defaulted(MailConfig, {}),
 });
 
 /** A survey configuration after validation and defaults. */

@@ -7,7 +7,7 @@ export const DEMO_SECRET = 'demo';
 export type LinkState = 'form' | 'invalid' | 'expired' | 'old-browser' | 'checking';
 
 /** Path segments under a survey that are pages, not secrets. */
-const PAGE_SEGMENTS = ['thankyou', 'receipt', 'stats', 'workplace-stats', 'personal-link', 'index.html'] as const;
+const PAGE_SEGMENTS = ['thankyou', 'receipt', 'stats', 'workplace-stats', 'personal-link', 'index.html', 'results'] as const;
 
 /** True once the survey's expiration_date has passed at `now`. A bare date means the end of that day, UTC. */
 export function isExpired(config: Pick<SurveyConfig, 'expiration_date'>, now: number = Date.now()): boolean {

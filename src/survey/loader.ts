@@ -84,6 +84,9 @@ function crossCheck(config: SurveyConfig): Problem[] {
       message: `must name a field of the layout that holds the voter's region when the rule is ${region.rule}${region.voter_field ? `; there is no field "${region.voter_field}"` : ''}`,
     });
   }
+  if (config.results.sealed && !config.expiration_date) {
+    problems.push({ path: 'results.sealed', message: 'needs an expiration_date: the results stay sealed until that close' });
+  }
   if (config.vote_requirement > ballotSlots(config).length + config.write_in_limit) {
     problems.push({ path: 'vote_requirement', message: 'is more than the ballot has places for votes' });
   }

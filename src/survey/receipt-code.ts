@@ -1,4 +1,5 @@
 // Receipt codes as voters read and type them: shared by the API, the check form and the tools.
+import { STANDING_WORDS, type BallotStanding } from './published-results.ts';
 
 /** The letters of a receipt code: Crockford's base 32, no I, L, O or U to misread. */
 export const RECEIPT_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -23,12 +24,18 @@ export function formatReceipt(code: string): string {
 }
 
 /** What a receipt check found, in the voter's words: shared by the check page and the API's plain-HTML answer. */
-export function receiptAnswerText(answer: { received: boolean; received_at?: string } | 'bad-code' | 'too-many' | 'failed', code: string): string {
+export function receiptAnswerText(
+  answer: { received: boolean; received_at?: string; status?: BallotStanding; reasons?: string[] } | 'bad-code' | 'too-many' | 'failed',
+  code: string,
+): string {
   if (answer === 'bad-code') return 'That is not a receipt code. A receipt code has 12 letters and digits, such as 7K3M-Q9TD-2XHB.';
   if (answer === 'too-many') return 'Too many checks from this address. Please try again in a minute.';
   if (answer === 'failed') return 'The check could not be made just now. Please try again later.';
   const shown = formatReceipt(normalizeReceipt(code) ?? code);
   if (!answer.received || !answer.received_at) return `No ballot with the receipt ${shown} has been received. Check the code against your thank-you page.`;
   const when = new Date(answer.received_at).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
-  return `Your ballot with the receipt ${shown} was received on ${when} UTC.`;
+  const received = `Your ballot with the receipt ${shown} was received on ${when} UTC.`;
+  if (!answer.status) return received;
+  const reasons = answer.status === 'replaced' || !answer.reasons?.length ? '' : ` Not counted: ${answer.reasons.join('; ')}.`;
+  return `${received} ${STANDING_WORDS[answer.status]}${reasons}`;
 }

@@ -38,6 +38,8 @@ const ENDPOINT = 'An endpoint stays thin';
 const ENDPOINT_SIDE = 'An endpoint imports server code and the domain';
 const CYCLE = 'This import is part of a cycle.';
 const ROUTE_TABLE = 'The route table imports nothing';
+const MAIL = "mail/ is shared by the survey API and the operator's CLI";
+const MAIL_SIDE = "mail/ runs on the server and the operator's side";
 
 const cases: Case[] = [
   // a ballot component imports no island and nothing from server/ or results/
@@ -75,6 +77,13 @@ const cases: Case[] = [
   { file: 'src/server/intake/probe.ts', source: "import { x } from '../../results/tally/tally.ts';", refused: RESULTS },
   { file: 'src/server/probe.ts', source: "import { x } from '../survey/ballot-keys.ts';" },
   { file: 'src/server/probe.ts', source: "import { x } from './routes.ts';" },
+  // the mail transport, shared by the API and the CLI
+  { file: 'src/mail/probe.ts', source: "import { x } from '../server/config.ts';", refused: MAIL },
+  { file: 'src/mail/probe.ts', source: "import { x } from '../results/operator.ts';", refused: MAIL },
+  { file: 'src/mail/probe.ts', source: "import { x } from '../ballot/store.ts';", refused: MAIL_SIDE },
+  { file: 'src/mail/probe.ts', source: "import { x } from '../survey/config.struct.ts';" },
+  { file: 'src/server/probe.ts', source: "import { x } from '../mail/transport.ts';" },
+  { file: 'src/results/probe.ts', source: "import { x } from '../mail/transport.ts';" },
   // the route table, which bin/serve.mjs runs in plain Node (its rule names the file: one case)
   { file: 'src/server/routes.ts', source: "import { x } from './http.ts';", refused: ROUTE_TABLE },
   // the operator's side

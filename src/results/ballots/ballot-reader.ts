@@ -15,6 +15,9 @@ export interface ReadOptions extends BallotShape {
   pageSize?: number;
 }
 
+/** A ballot's standing: `current` counts; `replaced` was followed by a later ballot of the same voter and never counts. */
+type BallotStatus = 'current' | 'replaced';
+
 /**
  * One stored ballot as read: its own columns, `answers[i]` for `answerFields[i]` (null when
  * unanswered), and each child list as the database aggregated it (JSON text, read with
@@ -25,8 +28,16 @@ export interface StoredBallot {
   link: string;
   personal_secret: string | null;
   created_at: string;
+  status: BallotStatus;
+  /** The later ballot that replaced this one, and when; null while current. */
+  replaced_by: string | null;
+  replaced_at: string | null;
+  /** The address the voter proved with a code, when the survey verifies voters. */
+  verified_email: string | null;
   client_hash?: string | null;
   agent_hash?: string | null;
+  /** The receipt code, when asked for. */
+  receipt?: string;
   answers: Array<string | null>;
   children: Partial<Record<ChildList, string | null>>;
 }
@@ -126,25 +137,34 @@ async function* readInThread(job: ReaderJob): AsyncGenerator<unknown[]> {
 export async function* readBallots(db: Kysely<Database>, projectId: string, options: ReadOptions): AsyncGenerator<StoredBallot[]> {
   const answers = options.answerFields.length;
   const children = options.children.length;
-  const hashes = options.hashes ? 2 : 0;
-  const width = 4 + hashes + answers + children;
-  // Columns by place, from `at` in `cells`: id, link, personal_secret, created_at, the hashes, the answers, the children.
+  // The receipt, when asked for, is read as one more of the hashes' columns, after them.
+  const hashes = (options.hashes ? 2 : 0) + (options.receipts ? 1 : 0);
+  // id, link, personal_secret, created_at, replaced_by, replaced_at, verified_email.
+  const own = 7;
+  const width = own + hashes + answers + children;
+  // Columns by place, from `at` in `cells`: the ballot's own, the hashes, the answers, the children.
   const ballotOf = (cells: ReadonlyArray<unknown>, at = 0): StoredBallot => {
     const kids: StoredBallot['children'] = {};
-    for (let c = 0; c < children; c++) kids[options.children[c]] = cells[at + 4 + hashes + answers + c] as string | null;
-    const values = cells.slice(at + 4 + hashes, at + 4 + hashes + answers) as Array<string | null>;
+    for (let c = 0; c < children; c++) kids[options.children[c]] = cells[at + own + hashes + answers + c] as string | null;
+    const values = cells.slice(at + own + hashes, at + own + hashes + answers) as Array<string | null>;
+    const replacedBy = cells[at + 4] as string | null;
     const ballot: StoredBallot = {
       id: cells[at] as string,
       link: cells[at + 1] as string,
       personal_secret: cells[at + 2] as string | null,
       created_at: cells[at + 3] as string,
+      status: replacedBy === null ? 'current' : 'replaced',
+      replaced_by: replacedBy,
+      replaced_at: cells[at + 5] as string | null,
+      verified_email: cells[at + 6] as string | null,
       answers: values,
       children: kids,
     };
-    if (hashes) {
-      ballot.client_hash = cells[at + 4] as string | null;
-      ballot.agent_hash = cells[at + 5] as string | null;
+    if (options.hashes) {
+      ballot.client_hash = cells[at + own] as string | null;
+      ballot.agent_hash = cells[at + own + 1] as string | null;
     }
+    if (options.receipts) ballot.receipt = cells[at + own + hashes - 1] as string;
     return ballot;
   };
 

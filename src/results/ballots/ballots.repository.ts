@@ -21,6 +21,8 @@ export interface BallotShape {
   answerFields: readonly string[];
   children: readonly ChildList[];
   hashes?: boolean;
+  /** The ballot's receipt code, for the published ledger. */
+  receipts?: boolean;
 }
 
 /** How many ballots a survey has. */
@@ -47,7 +49,8 @@ export async function sqliteFile(db: Kysely<Database>): Promise<string | undefin
 }
 
 /**
- * The columns of a ballot row, by place: id, link, personal_secret, created_at; client_hash and
+ * The columns of a ballot row, by place: id, link, personal_secret, created_at, replaced_by,
+ * replaced_at, verified_email; client_hash and
  * agent_hash with `hashes`; one per answer field (null when unanswered); one per child list.
  * A child list is JSON text of arrays in the columns of CHILDREN (null or "[]" when it has none),
  * but nominations, which are text: each nomination's group, sub-category, slot and nominee id,
@@ -75,8 +78,9 @@ function ballotColumns(db: Kysely<Database>, shape: BallotShape): RawBuilder<unk
     return sql`(SELECT ${sql.raw(aggregate)} FROM ${sql.table(table)} WHERE ballot_id = b.id) AS ${sql.ref(`c_${name}`)}`;
   };
   return [
-    sql`b.id, b.link, b.personal_secret, b.created_at`,
+    sql`b.id, b.link, b.personal_secret, b.created_at, b.replaced_by, b.replaced_at, b.verified_email`,
     ...(shape.hashes ? [sql`b.client_hash, b.agent_hash`] : []),
+    ...(shape.receipts ? [sql`b.receipt`] : []),
     ...shape.answerFields.map(answer),
     ...shape.children.map(child),
   ];

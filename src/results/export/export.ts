@@ -92,6 +92,8 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
         'submitted_at',
         'link',
         'personal_secret',
+        'status',
+        'verified_email',
         ...answerFields,
         ...slots.flatMap(({ group, subcategory, slot }) => [
           `${categoryKey(group, subcategory)} #${slot} id`,
@@ -132,7 +134,7 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
 
   // A line's cells go into one list, place by place: a million lines built from spread pieces spent seconds copying them.
   const csvOf = (ballot: StoredBallot) => {
-    const cells: Array<string | undefined | null> = [ballot.id, ballot.created_at, ballot.link, ballot.personal_secret];
+    const cells: Array<string | undefined | null> = [ballot.id, ballot.created_at, ballot.link, ballot.personal_secret, ballot.status, ballot.verified_email];
     for (const cell of answerCells(ballot)) cells.push(cell);
     const slotsFrom = cells.length;
     cells.length += slots.length * 2;
@@ -174,6 +176,9 @@ export async function exportBallots(db: Kysely<Database>, input: ExportInput): P
       submitted_at: ballot.created_at,
       link: ballot.link,
       personal_secret: ballot.personal_secret,
+      status: ballot.status,
+      replaced_by: ballot.replaced_by,
+      verified_email: ballot.verified_email,
       answers,
       nominations: nominationRows(ballot.children.nominations).map(([category, subcategory, slot, id]) => ({
         category,

@@ -211,6 +211,7 @@ export function tallySummary(results: readonly SubcategoryResult[], tally: Tally
   lines.push(
     `Ballots: ${totals.ballots.toLocaleString('en')} read, ${totals.ballotsCounted.toLocaleString('en')} counted. Votes: ${totals.votesCounted.toLocaleString('en')} counted.`,
   );
+  if (totals.ballotsReplaced) lines.push(`Replaced by a later ballot of the same voter, not counted: ${plural(totals.ballotsReplaced, 'ballot')}.`);
   const rules = tally.rules ?? DEFAULT_TALLY;
   for (const reason of EXCLUSION_REASONS) {
     const excluded = totals.excluded[reason];

@@ -6,7 +6,7 @@ import type { LoadedSurvey } from '../../survey/loader.ts';
 import type { Nominee } from '../../survey/nominee.struct.ts';
 import { personOf } from '../../survey/secrets.ts';
 import { decisionKey, writeInDecisionsInForce } from '../writeins/writeins.repository.ts';
-import { answersByField, childRows, nominationRows, readBallots } from '../ballots/ballot-reader.ts';
+import { answersByField, childRows, nominationRows, readBallots, type StoredBallot } from '../ballots/ballot-reader.ts';
 import { identityKeys, threadRegister } from './identities.ts';
 import { nameKey, nameWords } from './identity-keys.ts';
 import type { TallyConfig } from '../../survey/tally.struct.ts';
@@ -56,6 +56,8 @@ export interface Exclusion {
 export interface TallyTotals {
   ballots: number;
   ballotsCounted: number;
+  /** Ballots a later ballot of the same voter replaced (`amend: until_close`): kept, never counted, not among `ballots`. */
+  ballotsReplaced: number;
   votesCounted: number;
   /** Excluded votes by reason: every reason the tally can give, no other. */
   excluded: Partial<Record<ExclusionReason, number>>;
@@ -92,6 +94,8 @@ export interface TallyInput {
   onExclusion?: (exclusion: Exclusion) => void | Promise<void>;
   /** Called for every ballot with how many votes it carries (counted or not). */
   onVerdicts?: (ballotId: string, votes: number) => void;
+  /** Called for every ballot, in the order received, with the verdict on each of its votes (its receipt read too): the published ledger's line. */
+  onBallot?: (ballot: StoredBallot, verdicts: readonly Verdict[]) => void | Promise<void>;
   /** Called after every page with the ballots read so far. */
   onProgress?: (ballots: number) => void;
   pageSize?: number;
@@ -105,6 +109,10 @@ export interface TallyInput {
 /** A count per reason, all zero: the reasons given, every reason by default. */
 const noExclusions = (reasons: readonly ExclusionReason[] = EXCLUSION_REASONS): Partial<Record<ExclusionReason, number>> =>
   Object.fromEntries(reasons.map((reason) => [reason, 0]));
+
+/** The points a vote earns when counted: its slot's (a write-in, the last slot's). */
+export const votePoints = (rules: Pick<TallyConfig, 'points'>, vote: Pick<Vote, 'slot'>): number =>
+  rules.points[Math.min(vote.slot ?? rules.points.length, rules.points.length) - 1];
 
 /** The nominees the tally knows: the list, and the new nominees write-in decisions created. */
 export function nomineeFacts(nominees: readonly Nominee[], decisions: Iterable<WriteInDecisionRow>): Map<string, NomineeFacts> {
@@ -151,6 +159,10 @@ export function votesOf(
   return votes;
 }
 
+/** A ballot's filled slots as votes. */
+const slotVotes = (ballot: StoredBallot): Vote[] =>
+  nominationRows(ballot.children.nominations, (group, subcategory, slot, nomineeId): Vote => ({ group, subcategory, nomineeId, source: 'slot', slot }));
+
 /** For a purged ballot, the nominee id and name matches kept at purge time, which the self-vote rule reads instead of the name. */
 function purgedVoter(voter: Voter, purged: BallotPseudonymRow | undefined): Voter {
   if (!purged) return voter;
@@ -196,10 +208,18 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
     }
     return sub;
   };
-  const totals: TallyTotals = { ballots: 0, ballotsCounted: 0, votesCounted: 0, excluded: noExclusions(reasons), writeInsPending: 0, writeInsRejected: 0 };
+  const totals: TallyTotals = {
+    ballots: 0,
+    ballotsCounted: 0,
+    ballotsReplaced: 0,
+    votesCounted: 0,
+    excluded: noExclusions(reasons),
+    writeInsPending: 0,
+    writeInsRejected: 0,
+  };
   const screened = new Set(rules.duplicates);
   const lookup = (id: string) => facts.get(id);
-  const pointsOf = (vote: Vote) => rules.points[Math.min(vote.slot ?? rules.points.length, rules.points.length) - 1];
+  const pointsOf = (vote: Vote) => votePoints(rules, vote);
 
   return db.connection().execute(async (connection) => {
     const register = threadRegister();
@@ -208,9 +228,17 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
       const answersOf = answersByField(answerFields);
       // Only a survey `purge-personal` has been through has pseudonym rows: the others skip a query a page.
       const purgedAny = await anyPseudonyms(connection, survey.config.project_id);
-      const pages = readBallots(connection, survey.config.project_id, { pageSize: input.pageSize, answerFields, children: ['nominations', 'writeIns'] });
+      const pages = readBallots(connection, survey.config.project_id, {
+        pageSize: input.pageSize,
+        answerFields,
+        children: ['nominations', 'writeIns'],
+        receipts: Boolean(input.onBallot),
+      });
       let counting: (() => Promise<void>) | undefined;
-      for await (const page of pages) {
+      for await (const read of pages) {
+        // A replaced ballot is its voter's earlier word: kept for the record, never counted.
+        const page = read.filter((ballot) => ballot.status === 'current');
+        totals.ballotsReplaced += read.length - page.length;
         const purged = purgedAny
           ? await pseudonymsOf(
               connection,
@@ -229,7 +257,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
               id: ballot.id,
               keys: identityKeys(
                 screened.has('secret') ? ballot.personal_secret : null,
-                screened.has('email') ? email : '',
+                screened.has('email') ? (ballot.verified_email ?? email) : '',
                 screened.has('license') ? license : '',
               ),
             },
@@ -241,7 +269,24 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
         const count = async () => {
           const repeats = await checked;
           const duplicateOf = new Map(candidates.map((candidate, i) => [candidate.id, repeats[i]]));
+          // The ledger has a line for a replaced ballot too, in its place: its votes, none counted.
+          let next = 0;
+          const replacedUntil = async (ballot: StoredBallot | undefined) => {
+            for (; next < read.length && read[next] !== ballot; next++) {
+              const replaced = read[next];
+              const votes = votesOf(slotVotes(replaced), childRows<[string, string, string]>(replaced.children.writeIns), decisions, {
+                writeInsPending: 0,
+                writeInsRejected: 0,
+              });
+              await input.onBallot?.(
+                replaced,
+                votes.map((vote) => ({ vote, counted: false })),
+              );
+            }
+            next++;
+          };
           for (const [i, ballot] of page.entries()) {
+            if (input.onBallot) await replacedUntil(ballot);
             const verdicts = judgeBallot(
               {
                 id: ballot.id,
@@ -249,15 +294,7 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
                 excluded: input.excludedBallots?.get(ballot.id),
                 duplicateOf: duplicateOf.get(ballot.id),
                 voter: voters[i],
-                votes: votesOf(
-                  nominationRows(
-                    ballot.children.nominations,
-                    (group, subcategory, slot, nomineeId): Vote => ({ group, subcategory, nomineeId, source: 'slot', slot }),
-                  ),
-                  childRows<[string, string, string]>(ballot.children.writeIns),
-                  decisions,
-                  totals,
-                ),
+                votes: votesOf(slotVotes(ballot), childRows<[string, string, string]>(ballot.children.writeIns), decisions, totals),
               },
               lookup,
               rules,
@@ -301,7 +338,9 @@ export async function tallySurvey(db: Kysely<Database>, input: TallyInput): Prom
               }
             }
             for (const sub of named) sub.ballots++;
+            await input.onBallot?.(ballot, verdicts);
           }
+          if (input.onBallot) await replacedUntil(undefined);
           input.onProgress?.(totals.ballots);
         };
         await counting?.();

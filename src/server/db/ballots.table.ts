@@ -3,7 +3,10 @@ import type { Insertable, Selectable } from 'kysely';
 /** How a ballot reached the API: the public link, a personal secret link, or the demo secret. */
 export type BallotLink = 'public' | 'personal' | 'demo';
 
-/** `ballots`: one row per received ballot. At most one per (project_id, personal_secret); NULLs never clash. */
+/**
+ * `ballots`: one row per received ballot. At most one CURRENT ballot (replaced_by NULL) per
+ * (project_id, personal_secret) and per (project_id, verified_email); NULLs never clash.
+ */
 export interface BallotsTable {
   /** A random UUID, the receipt's `ballot_id`. */
   id: string;
@@ -19,6 +22,12 @@ export interface BallotsTable {
   client_hash: string | null;
   /** Salted hash of the client's User-Agent header, likewise. */
   agent_hash: string | null;
+  /** The later ballot of the same voter that took this one's place; NULL while this one is current. */
+  replaced_by: string | null;
+  /** When it was replaced (ISO 8601 UTC); NULL while current. */
+  replaced_at: string | null;
+  /** The address the voter proved with a mailed code (`verify: email` or `roster`); NULL otherwise. */
+  verified_email: string | null;
 }
 
 /** A stored ballot. */

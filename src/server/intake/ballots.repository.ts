@@ -26,6 +26,48 @@ export interface BallotRecord {
   /** Salted hashes of the client's address and user agent, for fraud signals (src/server/intake/signals-salt.ts). */
   clientHash?: string;
   agentHash?: string;
+  /** The address the voter proved with a mailed code; one current ballot per address. */
+  verifiedEmail?: string;
+  /**
+   * True when the survey lets a voter change their ballot (`amend: until_close`): the voter's
+   * current ballot (same personal secret, or same verified address) is marked replaced by this
+   * one, its tiles let go, instead of this one being refused.
+   */
+  replaces?: boolean;
+}
+
+/** The voter's current ballots (by personal secret or verified address) inside a transaction, to be replaced. */
+async function currentBallotsOf(trx: Kysely<Database>, ballot: BallotRecord): Promise<Array<{ id: string; created_at: string }>> {
+  if (!ballot.personalSecret && !ballot.verifiedEmail) return [];
+  return trx
+    .selectFrom('ballots')
+    .select(['id', 'created_at'])
+    .where('project_id', '=', ballot.projectId)
+    .where('replaced_by', 'is', null)
+    .where((eb) =>
+      eb.or([
+        ...(ballot.personalSecret ? [eb('personal_secret', '=', ballot.personalSecret)] : []),
+        ...(ballot.verifiedEmail ? [eb('verified_email', '=', ballot.verifiedEmail)] : []),
+      ]),
+    )
+    .execute();
+}
+
+/**
+ * Marks the voter's current ballots replaced by `ballotId` and lets their tiles go, so that the
+ * new ballot may claim the same tiles again (a tile it does not claim is free for others).
+ * Answers when the latest replaced ballot was sent, or undefined when there was none.
+ */
+async function replaceCurrent(trx: Kysely<Database>, ballot: BallotRecord, at: string): Promise<string | undefined> {
+  const earlier = await currentBallotsOf(trx, ballot);
+  if (!earlier.length) return undefined;
+  const ids = earlier.map((row) => row.id);
+  await trx.updateTable('ballots').set({ replaced_by: ballot.id, replaced_at: at }).where('id', 'in', ids).execute();
+  await trx.deleteFrom('tile_claims').where('ballot_id', 'in', ids).execute();
+  return earlier
+    .map((row) => row.created_at)
+    .sort()
+    .at(-1);
 }
 
 /** A second ballot for a personal secret that already has one. */
@@ -46,6 +88,7 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
   const ballotId = ballot.id;
   const code = ballot.receipt ?? newReceiptCode();
   return db.transaction().execute(async (trx) => {
+    const replacedSentAt = ballot.replaces ? await replaceCurrent(trx, ballot, createdAt) : undefined;
     const inserted = await trx
       .insertInto('ballots')
       .values({
@@ -57,8 +100,11 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
         receipt: code,
         client_hash: ballot.clientHash ?? null,
         agent_hash: ballot.agentHash ?? null,
+        verified_email: ballot.verifiedEmail ?? null,
       })
-      .onConflict((conflict) => conflict.columns(['project_id', 'personal_secret']).doNothing())
+      // No conflict target: a current ballot of the same secret or the same verified address
+      // (two partial unique indexes) both mean the voter has voted.
+      .onConflict((conflict) => conflict.doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new AlreadySubmittedError();
     checkpoint('ballot');
@@ -123,6 +169,7 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
     checkpoint('uploads');
 
     const receipt: BallotReceipt = { ballot_id: ballotId, receipt: code, reservations: outcomes };
+    if (replacedSentAt) receipt.replaced_sent_at = replacedSentAt;
     if (ballot.idempotencyKey) await completeIdempotencyKey(trx, ballot.idempotencyKey, { ballotId, status: 201, body: JSON.stringify(receipt) });
     checkpoint('idempotency');
     return receipt;

@@ -9,11 +9,13 @@ import { plainPage, wantsPage } from '../html-page.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { BallotRow } from '../db/ballots.table.ts';
+import { publishedStanding } from './published-ledger.ts';
 
 /**
  * Answers a voter's receipt check (`GET /api/survey/receipt/{projectId}/{code}`, or `?code=`
  * from the check form): whether and when a ballot with this code was received, nothing of its
- * answers or its voter. JSON, or a plain page for a browser that navigated here. Rate-limited
+ * answers or its voter; once results are published, whether it was counted and, for each vote
+ * not counted, why (to the code's holder only). JSON, or a plain page for a browser that navigated here. Rate-limited
  * per client address in a bucket of its own, so checking never eats into posting a ballot.
  */
 export async function checkReceipt(
@@ -45,7 +47,8 @@ export async function checkReceipt(
       : refuse(400, 'bad_receipt', 'A receipt code has 12 letters and digits, such as 7K3M-Q9TD-2XHB.', [{ path: 'code', message: 'is not a receipt code.' }]);
   }
   const ballot = await ballotByReceipt(db, survey.config.project_id, code);
-  const answer: ReceiptCheck = ballot ? { received: true, received_at: ballot.created_at } : { received: false };
+  const standing = ballot ? publishedStanding(survey.dir, code) : undefined;
+  const answer: ReceiptCheck = ballot ? { received: true, received_at: ballot.created_at, ...standing } : { received: false };
   return asPage ? page(200, receiptAnswerText(answer, code)) : json(200, answer);
 }
 

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../src/server/db/schema.ts';
 import { answersByField, childRows, nominationRows, readBallots, type StoredBallot } from '../../../src/results/ballots/ballot-reader.ts';
 import { ballotInSurvey, ballotsPage, countBallots, type BallotShape } from '../../../src/results/ballots/ballots.repository.ts';
+import { AlreadySubmittedError, storeBallot } from '../../../src/server/intake/ballots.repository.ts';
 import { scratchDatabase, storePeerCheck } from '../../support/results-db.ts';
 
 let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
@@ -67,7 +68,18 @@ describe('the ballot reader', () => {
 
   test('without the hashes a ballot carries none; with no answer field or child, its own columns alone', async () => {
     const [ballot] = (await readAll({ answerFields: [], children: [] })).flat();
-    expect(ballot).toEqual({ id: ids[0], link: 'public', personal_secret: null, created_at: '2030-01-01T09:00:00.000Z', answers: [], children: {} });
+    expect(ballot).toEqual({
+      id: ids[0],
+      link: 'public',
+      personal_secret: null,
+      created_at: '2030-01-01T09:00:00.000Z',
+      status: 'current',
+      replaced_by: null,
+      replaced_at: null,
+      verified_email: null,
+      answers: [],
+      children: {},
+    });
   });
 
   test('the thread on an SQLite file and the keyset pages give the same rows, cell for cell', async () => {
@@ -82,11 +94,42 @@ describe('the ballot reader', () => {
         b.link,
         b.personal_secret,
         b.created_at,
+        b.replaced_by,
+        b.replaced_at,
+        b.verified_email,
         b.client_hash,
         b.agent_hash,
         ...b.answers,
         ...EVERYTHING.children.map((c) => b.children[c]),
       ]),
     );
+  });
+
+  test('a ballot a later one of the same voter replaced reads as replaced, the later one as current', async () => {
+    const replacedScratch = await scratchDatabase();
+    try {
+      const record = (id: string, at: string) => ({
+        id,
+        projectId: 'peer-check',
+        link: 'personal' as const,
+        personalSecret: 'sec-1',
+        createdAt: new Date(at),
+        parts: { answers: [], nominations: [], writeIns: [], reservations: [] },
+        uploads: [],
+        verifiedEmail: 'ann@example.org',
+      });
+      await storeBallot(replacedScratch.db, record('b-1', '2030-01-01T09:00:00.000Z'));
+      await expect(storeBallot(replacedScratch.db, record('b-2', '2030-01-01T10:00:00.000Z'))).rejects.toThrow(AlreadySubmittedError);
+      const receipt = await storeBallot(replacedScratch.db, { ...record('b-3', '2030-01-01T11:00:00.000Z'), replaces: true });
+      expect(receipt.replaced_sent_at).toBe('2030-01-01T09:00:00.000Z');
+      const read: StoredBallot[] = [];
+      for await (const page of readBallots(replacedScratch.db, 'peer-check', { answerFields: [], children: [] })) read.push(...page);
+      expect(read.map((b) => [b.id, b.status, b.replaced_by, b.replaced_at, b.verified_email])).toEqual([
+        ['b-1', 'replaced', 'b-3', '2030-01-01T11:00:00.000Z', 'ann@example.org'],
+        ['b-3', 'current', null, null, 'ann@example.org'],
+      ]);
+    } finally {
+      await replacedScratch.close();
+    }
   });
 });

@@ -39,6 +39,8 @@ test('the CSV export has the columns the field table gives each kind, and a pair
     'submitted_at',
     'link',
     'personal_secret',
+    'status',
+    'verified_email',
     ...columnsOf('answer'),
     ...slots,
     ...writeIns,

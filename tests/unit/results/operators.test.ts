@@ -67,11 +67,13 @@ describe('export', () => {
   test('CSV: a header from the layout, a line per ballot with slots, write-ins and reservations', async () => {
     const [header, first, second, end] = (await exported('csv')).split('\r\n');
     const columns = header.split(',');
-    expect(columns.slice(0, 9)).toEqual([
+    expect(columns.slice(0, 11)).toEqual([
       'ballot_id',
       'submitted_at',
       'link',
       'personal_secret',
+      'status',
+      'verified_email',
       'name-first',
       'name-last',
       'medical-license',
@@ -91,7 +93,7 @@ describe('export', () => {
       'asktheexpert outcome',
     ]);
     expect(first).toBe(
-      `${ids[0]},2030-01-01T09:00:00.000Z,public,,"'=HYPERLINK(""x"")","Lee, Jr.",,,,c-2,Bo Lindqvist,c-3,Chen Wei,,,,,,,,,Dr. Chen  Wie,Medicine / Cardiology,,,,,,,,cardiology,reserved,held,,,`,
+      `${ids[0]},2030-01-01T09:00:00.000Z,public,,current,,"'=HYPERLINK(""x"")","Lee, Jr.",,,,c-2,Bo Lindqvist,c-3,Chen Wei,,,,,,,,,Dr. Chen  Wie,Medicine / Cardiology,,,,,,,,cardiology,reserved,held,,,`,
     );
     expect(second).toMatch(/,cardiology,lost,lost,,,$/);
     expect(end).toBe('');
@@ -125,6 +127,9 @@ describe('export', () => {
       submitted_at: '2030-01-01T09:01:00.000Z',
       link: 'public',
       personal_secret: null,
+      status: 'current',
+      replaced_by: null,
+      verified_email: null,
       answers: { 'name-first': 'Ada', 'name-last': 'Roe' },
       nominations: [{ category: 'Medicine', subcategory: 'Dermatology', slot: 1, nominee_id: 'd-1', nominee: 'Émile Roux' }],
       write_ins: [

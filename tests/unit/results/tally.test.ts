@@ -26,6 +26,7 @@ describe('tally of hand-built ballots', () => {
     expect(tally.totals).toEqual({
       ballots: 9,
       ballotsCounted: 6,
+      ballotsReplaced: 0,
       votesCounted: 13,
       excluded: { demo_ballot: 1, operator_excluded: 0, duplicate_ballot: 2, not_on_list: 0, repeat_on_ballot: 1, self_vote: 2 },
       writeInsPending: 1,
@@ -67,6 +68,20 @@ describe('tally of hand-built ballots', () => {
     expect(exclusions.some((e) => e.ballotId === ids[1])).toBe(false);
     expect(exclusions.find((e) => e.ballotId === ids[6])?.verdict.reason).toBeUndefined();
     expect(tally.totals).toMatchObject({ ballotsCounted: 7, excluded: { operator_excluded: 3, duplicate_ballot: 0 } });
+  });
+
+  test('a ballot its voter replaced is never counted, the summary says how many were, and the later one stands alone', async () => {
+    await db.updateTable('ballots').set({ replaced_by: ids[1], replaced_at: '2030-01-01T09:05:00.000Z' }).where('id', '=', ids[0]).execute();
+    try {
+      const exclusions: Exclusion[] = [];
+      const tally = await tallySurvey(db, { survey, nominees, prepopulation, onExclusion: (e) => void exclusions.push(e) });
+      expect(tally.totals).toMatchObject({ ballots: 8, ballotsReplaced: 1, ballotsCounted: 7 });
+      // Ballots 2 and 7 repeated ballot 1 (email, license); with 1 replaced, they stand.
+      expect(exclusions.some((e) => e.ballotId === ids[0] || e.ballotId === ids[1])).toBe(false);
+      expect(tallySummary(rankTally(survey.config, tally), tally, 2)).toContain('Replaced by a later ballot of the same voter, not counted: 1 ballot.');
+    } finally {
+      await db.updateTable('ballots').set({ replaced_by: null, replaced_at: null }).where('id', '=', ids[0]).execute();
+    }
   });
 
   test('pages of any size give the same tally: the rows, and the totals the duplicate register decides', async () => {

@@ -10,7 +10,9 @@ mkdirSync(path.join(client, 'demo', 'thankyou'), { recursive: true });
 writeFileSync(path.join(client, 'index.html'), '');
 writeFileSync(path.join(client, 'demo', 'index.html'), '');
 writeFileSync(path.join(client, 'demo', 'thankyou', 'index.html'), '');
-const rules = parseRules(redirectRules(['demo'], 'demo'));
+mkdirSync(path.join(client, 'published', 'results'), { recursive: true });
+writeFileSync(path.join(client, 'published', 'results', 'index.html'), '');
+const rules = parseRules(redirectRules(['demo', 'published'], 'demo'));
 
 describe('the static host rules', () => {
   it.each([
@@ -20,6 +22,11 @@ describe('the static host rules', () => {
     ['/demo/s3cr3t', { rewrite: '/demo/personal-link/' }],
     ['/demo/s3cr3t/', { rewrite: '/demo/personal-link/' }],
     ['/demo/thankyou', undefined],
+    // "results" is never a secret: the not-found page until results are published, then the page.
+    ['/demo/results', { notFound: true }],
+    ['/demo/results/', { notFound: true }],
+    ['/published/results/', undefined],
+    ['/published/s3cr3t', { rewrite: '/published/personal-link/' }],
     ['/demo/', undefined],
     ['/demo/a/b', undefined],
     ['/elsewhere/s3cr3t', undefined],

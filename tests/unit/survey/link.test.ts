@@ -43,6 +43,8 @@ describe('the secret in a personal link', () => {
     ['/top-doctors-demo/', undefined],
     ['/top-doctors-demo/thankyou', undefined],
     ['/top-doctors-demo/personal-link/', undefined],
+    ['/top-doctors-demo/results', undefined],
+    ['/top-doctors-demo/results/', undefined],
     ['/other-survey/k7Qm2RzX4pWv', undefined],
     ['/top-doctors-demo/a%20b', 'a b'],
   ])('%s → %s', (pathname, secret) => {

@@ -1,0 +1,96 @@
+// The published results folder (surveys/<slug>/results/) as the results page, the receipt check
+// and the operator's tools read it: results.json and the lines of ledger.jsonl.
+
+/** The categories a vote not counted is published under (never the reason itself, which could tell who voted). */
+export type NotCounted = 'ballot' | 'vote' | 'methodology' | 'replaced';
+
+/** A ballot's standing in the ledger: counted as it is, or replaced by a later ballot of the same voter. */
+export type LedgerStatus = 'current' | 'replaced';
+
+/** One vote of a ledger line. */
+export interface LedgerVote {
+  category: string;
+  subcategory: string;
+  /** The slot it filled, 1 first; null for a write-in matched to a nominee. */
+  slot: number | null;
+  nominee_id: string;
+  /** The points it earns when counted. */
+  points: number;
+  counted: boolean;
+  not_counted?: NotCounted;
+}
+
+/** One ballot of the ledger, as published: no id, time, name, address, licence or answer. */
+export interface LedgerLine {
+  /** Its place, 1 first. */
+  n: number;
+  /** The SHA-256 of the line before it, as written (64 zeros for the first). */
+  prev: string;
+  /** The SHA-256 of the receipt salt followed by the normalised receipt code, hex; null for a ballot stored before receipts. */
+  receipt: string | null;
+  status: LedgerStatus;
+  votes: LedgerVote[];
+}
+
+/** One nominee's published result in a sub-category. */
+interface PublishedNominee {
+  nominee_id: string;
+  name: string;
+  /** Place by points, shared by a tie (1, 2, 2, 4); null without a counted vote. */
+  rank: number | null;
+  counted: number;
+  points: number;
+  winner: boolean;
+}
+
+/** results.json: what the publication prints, and what verify.mjs checks against the ledger. */
+export interface PublishedResults {
+  survey: string;
+  title: string;
+  published_at: string;
+  config_digest: string;
+  audit_entry: string;
+  receipt_salt: string;
+  head: string;
+  ballots: { received: number; counted: number; replaced: number };
+  votes: { counted: number; not_counted: number };
+  exclusions: Record<string, number>;
+  /** The counting rules applied (the survey's resolved `tally:` block), which verify.mjs ranks by. */
+  methodology: {
+    points: number[];
+    min_votes: number;
+    min_share: number;
+    publish: { top?: number; ties: 'include' | 'exclude' };
+    [rule: string]: unknown;
+  };
+  subcategories: Array<{ category: string; subcategory: string; nominees: PublishedNominee[] }>;
+}
+
+/** Where a ballot stands for its voter: every vote counted, some, none, or replaced by a later ballot. */
+export type BallotStanding = 'counted' | 'partly_counted' | 'not_counted' | 'replaced';
+
+/** A ledger line's standing: what the receipt check and the results page tell the code's holder. */
+export function standingOf(line: Pick<LedgerLine, 'status' | 'votes'>): BallotStanding {
+  if (line.status === 'replaced') return 'replaced';
+  const counted = line.votes.filter((vote) => vote.counted).length;
+  if (counted === 0) return 'not_counted';
+  return counted === line.votes.length ? 'counted' : 'partly_counted';
+}
+
+/** Why a vote was not counted, in the voter's words, by its published category. */
+export const NOT_COUNTED_WORDS: Record<NotCounted, string> = {
+  ballot:
+    'the whole ballot was set aside: a demonstration ballot, a later ballot from someone who had voted already, or a ballot the editors took out after a review',
+  vote: 'the nominee is not on the nominee list, or was named twice in this sub-category on the ballot',
+  methodology: 'a rule of the published methodology leaves this vote out (see "How the votes are counted")',
+  replaced: 'the voter sent a newer ballot before the close, which replaced this one',
+};
+
+/** A ballot's standing in one sentence for its voter. */
+export const STANDING_WORDS: Record<BallotStanding | 'not_found', string> = {
+  counted: 'Your ballot was counted: every vote on it is in the published results.',
+  partly_counted: 'Your ballot was partly counted: some of its votes are in the published results, others were left out.',
+  not_counted: 'Your ballot was received, but none of its votes is in the published results.',
+  replaced: 'This ballot was replaced by a newer ballot you sent before the close; the newer one is the one counted.',
+  not_found: 'No ballot with this receipt code is in the published ledger. Check the code against your thank-you page.',
+};

@@ -1,0 +1,84 @@
+// A real SMTP server for the tests, on an ephemeral port: it keeps every message it accepts,
+// parsed by mailparser, and answers recipients as the test's `answer` says (a 550, a 421…).
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import type { AddressInfo } from 'node:net';
+
+/** One message the server accepted: its envelope and the parsed message. */
+interface Received {
+  from: string;
+  to: string[];
+  mail: ParsedMail;
+  raw: string;
+}
+
+/** What the server says to one RCPT TO: nothing accepts it, else an SMTP code and text. */
+export type RcptAnswer = (address: string, attempt: number) => { code: number; message: string } | undefined;
+
+/** A running test SMTP server. */
+export interface TestSmtp {
+  port: number;
+  url: string;
+  received: Received[];
+  /** RCPT TO attempts per address. */
+  attempts: Map<string, number>;
+  answer: RcptAnswer;
+  /** Resolves once `count` messages have arrived. */
+  waitFor(count: number): Promise<Received[]>;
+  close(): Promise<void>;
+}
+
+/** Starts an SMTP server on an ephemeral port (no TLS, any login accepted). */
+export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<TestSmtp> {
+  const received: Received[] = [];
+  const attempts = new Map<string, number>();
+  const waiters: Array<() => void> = [];
+  const state: TestSmtp = {
+    port: 0,
+    url: '',
+    received,
+    attempts,
+    answer,
+    waitFor: (count) =>
+      new Promise((resolve) => {
+        const check = () => (received.length >= count ? (resolve(received), true) : false);
+        if (!check()) waiters.push(() => void check());
+      }),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server = new SMTPServer({
+    secure: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onAuth: (_auth, _session, callback) => callback(null, { user: 'test' }),
+    onRcptTo(address: SMTPServerAddress, _session, callback) {
+      const attempt = (attempts.get(address.address) ?? 0) + 1;
+      attempts.set(address.address, attempt);
+      const reply = state.answer(address.address, attempt);
+      if (!reply) return callback();
+      const error = new Error(reply.message) as Error & { responseCode: number };
+      error.responseCode = reply.code;
+      callback(error);
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', async () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          mail: await simpleParser(raw),
+          raw,
+        });
+        for (const waiter of waiters.splice(0)) waiter();
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  state.port = (server.server.address() as AddressInfo).port;
+  state.url = `smtp://user:secret@127.0.0.1:${state.port}`;
+  return state;
+}

@@ -1,0 +1,80 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SENDER, createMailTransport, newMessageId, type MailSurvey } from '../../../src/mail/transport.ts';
+import { readServerConfig } from '../../../src/server/config.ts';
+import { startSmtp, type TestSmtp } from '../../support/smtp.ts';
+
+const survey: MailSurvey = { slug: 'demo', config: { mail: { receipt: false, reply_to: 'Desk <desk@example.org>' } } };
+const message = { to: 'ada@example.org', subject: 'Your ballot', text: 'Hello Ada', html: '<p>Hello Ada</p>', headers: { 'X-Probe': '1' } };
+
+describe('the file transport (no SMTP_URL)', () => {
+  it('writes one RFC 5322 .eml file a message under DATA_DIR/mail/<slug>/, from the stated default sender, named without the address', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'peervote-mail-'));
+    const transport = createMailTransport(readServerConfig({ DATA_DIR: dataDir }).mail);
+    const outcome = await transport.send(survey, message);
+    transport.close();
+    expect(outcome.status).toBe('sent');
+    const [file, ...others] = readdirSync(path.join(dataDir, 'mail', 'demo'));
+    expect(others).toEqual([]);
+    expect(file).toMatch(/\.eml$/);
+    expect(file).not.toContain('ada');
+    const mail = await simpleParser(readFileSync(path.join(dataDir, 'mail', 'demo', file)));
+    expect(mail.from?.value[0]).toEqual({ name: 'Peervote', address: 'no-reply@peervote.invalid' });
+    expect(DEFAULT_SENDER).toBe('Peervote <no-reply@peervote.invalid>');
+    expect(mail.replyTo?.value[0]).toEqual({ name: 'Desk', address: 'desk@example.org' });
+    expect(mail.messageId).toBe(outcome.messageId);
+    expect(mail.text?.trim()).toBe('Hello Ada');
+    expect(mail.html).toContain('<p>Hello Ada</p>');
+    expect(mail.headers.get('x-probe')).toBe('1');
+  });
+});
+
+describe('the SMTP transport', () => {
+  let smtp: TestSmtp;
+  beforeAll(async () => {
+    smtp = await startSmtp((address, attempt) => {
+      if (address.startsWith('gone@')) return { code: 550, message: '5.1.1 No such user' };
+      if (address.startsWith('busy@') && attempt === 1) return { code: 421, message: '4.7.0 Try again later' };
+      return undefined;
+    });
+  });
+  afterAll(() => smtp.close());
+
+  const transportFor = (url: string) =>
+    createMailTransport(readServerConfig({ DATA_DIR: tmpdir(), SMTP_URL: url, MAIL_FROM: 'Metro Health <votes@metro.example>' }).mail);
+
+  it('sends through the pool with the Message-ID chosen beforehand; 550 at RCPT is permanent, 421 temporary', async () => {
+    const transport = transportFor(smtp.url);
+    const messageId = newMessageId('Metro Health <votes@metro.example>');
+    expect(messageId).toMatch(/^<[\w-]{22}@metro\.example>$/);
+    const sent = await transport.send(survey, { ...message, messageId });
+    const gone = await transport.send(survey, { ...message, to: 'gone@example.org' });
+    const busy = await transport.send(survey, { ...message, to: 'busy@example.org' });
+    const again = await transport.send(survey, { ...message, to: 'busy@example.org' });
+    transport.close();
+    expect(sent).toMatchObject({ status: 'sent', messageId });
+    expect(gone).toMatchObject({ status: 'rejected', permanent: true, code: 550 });
+    expect(busy).toMatchObject({ status: 'rejected', permanent: false, code: 421 });
+    expect(again.status).toBe('sent');
+    expect(smtp.received.map((item) => item.to[0])).toEqual(['ada@example.org', 'busy@example.org']);
+    expect(smtp.received[0].mail.messageId).toBe(messageId);
+    expect(smtp.received[0].mail.from?.value[0].address).toBe('votes@metro.example');
+  });
+
+  it('says unreachable when no server listens, with no password in the reason', async () => {
+    const transport = transportFor('smtp://user:hunter2@127.0.0.1:1');
+    const outcome = await transport.send(survey, message);
+    transport.close();
+    expect(outcome.status).toBe('unreachable');
+    expect(JSON.stringify(outcome)).not.toContain('hunter2');
+    expect(transport.description).toBe('SMTP 127.0.0.1:1');
+  });
+
+  it('requires MAIL_FROM with SMTP_URL, and a readable SMTP_URL', () => {
+    expect(() => readServerConfig({ SMTP_URL: 'smtp://127.0.0.1:25' })).toThrow(/MAIL_FROM/);
+    expect(() => readServerConfig({ SMTP_URL: 'http://x', MAIL_FROM: 'a@b.example' })).toThrow(/SMTP_URL/);
+  });
+});
