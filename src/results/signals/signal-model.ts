@@ -106,9 +106,13 @@ export function strength(score: number): 'high' | 'medium' | 'low' {
 /** Names a nominee in evidence: "Ana Ferreira (c-1)", or the id alone. */
 export type NomineeName = (id: string) => string;
 
-/** Groups of items joined by shared links: a small union-find. */
-export function unionFind(size: number): { union(a: number, b: number): void; groups(): number[][] } {
-  const parent = Array.from({ length: size }, (_, i) => i);
+/**
+ * Groups of items joined by shared links: a small union-find. `groups(min)` lists the groups of
+ * at least `min` items, each in item order, ordered by their first item; no list is made for a
+ * smaller group, which at a million ballots are nearly all of them.
+ */
+export function unionFind(size: number): { union(a: number, b: number): void; groups(min?: number): number[][] } {
+  const parent = Int32Array.from({ length: size }, (_, i) => i);
   const find = (i: number): number => {
     while (parent[i] !== i) {
       parent[i] = parent[parent[i]];
@@ -121,10 +125,14 @@ export function unionFind(size: number): { union(a: number, b: number): void; gr
       const [x, y] = [find(a), find(b)];
       if (x !== y) parent[Math.max(x, y)] = Math.min(x, y);
     },
-    groups() {
+    groups(min = 1) {
+      // A root is its group's smallest item, so the groups come out in the order of their first item.
+      const sizes = new Int32Array(size);
+      for (let i = 0; i < size; i++) sizes[find(i)]++;
       const groups = new Map<number, number[]>();
       for (let i = 0; i < size; i++) {
         const root = find(i);
+        if (sizes[root] < min) continue;
         const group = groups.get(root);
         if (group) group.push(i);
         else groups.set(root, [i]);

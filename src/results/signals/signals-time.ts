@@ -52,17 +52,29 @@ export function bursts(events: ReadonlyMap<string, Timed[]>, windowMs: number, m
   return found;
 }
 
-function groupBy(ballots: readonly SignalBallot[], key: (ballot: SignalBallot) => string | null | undefined): Map<string, Timed[]> {
-  const groups = new Map<string, Timed[]>();
-  for (const ballot of ballots) {
+/**
+ * Ballots by key, as their places in `ballots`: a key met once holds its one place as a number,
+ * so that a million ballots each from an address of its own cost no list apiece.
+ */
+type Places = Map<string, number | number[]>;
+
+function groupBy(ballots: readonly SignalBallot[], key: (ballot: SignalBallot) => string | null | undefined): Places {
+  const groups: Places = new Map();
+  ballots.forEach((ballot, i) => {
     const k = key(ballot);
-    if (!k) continue;
-    const list = groups.get(k);
-    if (list) list.push({ id: ballot.id, at: ballot.at });
-    else groups.set(k, [{ id: ballot.id, at: ballot.at }]);
-  }
+    if (k) add(groups, k, i);
+  });
   return groups;
 }
+
+function add(groups: Places, key: string, place: number): void {
+  const known = groups.get(key);
+  if (known === undefined) groups.set(key, place);
+  else if (typeof known === 'number') groups.set(key, [known, place]);
+  else known.push(place);
+}
+
+const countOf = (places: number | number[]) => (typeof places === 'number' ? 1 : places.length);
 
 /** "2030-01-01 09:00:00–09:04:10 UTC", or the two full times when the days differ. */
 function span(from: number, to: number): string {
@@ -83,19 +95,21 @@ function pace(ballots: readonly SignalBallot[], windowMs: number): { usual: (eve
   return { usual: (events) => events / windows };
 }
 
-/** The bursts of events grouped by key that reach `min` and are unlikely at the key's own pace. */
-function unlikelyBursts(
-  events: ReadonlyMap<string, Timed[]>,
-  ballots: readonly SignalBallot[],
-  windowMs: number,
-  min: number,
-): Array<Burst & { usual: number }> {
+/**
+ * The bursts of ballots grouped by key that reach `min` and are unlikely at the key's own pace;
+ * each key's events are made from its ballots only when it has `min` of them, one key at a time.
+ */
+function unlikelyBursts(groups: Places, ballots: readonly SignalBallot[], windowMs: number, min: number): Array<Burst & { usual: number }> {
   const { usual } = pace(ballots, windowMs);
-  return bursts(events, windowMs, min).flatMap((burst) => {
-    const count = events.get(burst.key)!.length;
+  const found: Array<Burst & { usual: number }> = [];
+  for (const [key, places] of groups) {
+    const count = countOf(places);
+    if (count < min || typeof places === 'number') continue;
+    const events = new Map([[key, places.map((i) => ({ id: ballots[i].id, at: ballots[i].at }))]]);
     const expected = usual(count);
-    return chanceOfPeak(burst.peak, expected, count) <= BURST_CHANCE ? [{ ...burst, usual: expected }] : [];
-  });
+    for (const burst of bursts(events, windowMs, min)) if (chanceOfPeak(burst.peak, expected, count) <= BURST_CHANCE) found.push({ ...burst, usual: expected });
+  }
+  return found;
 }
 
 const atPace = (usual: number) => (usual < 0.1 ? 'under 0.1' : usual.toFixed(1));
@@ -117,13 +131,17 @@ export function addressBursts(ballots: readonly SignalBallot[], t: SignalThresho
 
 /** Ballots from one user agent in a short window, from more than one address (one address is an address burst). */
 export function deviceBursts(ballots: readonly SignalBallot[], t: SignalThresholds): SignalCluster[] {
-  const client = new Map(ballots.map((b) => [b.id, b.clientHash]));
-  return unlikelyBursts(
+  const found = unlikelyBursts(
     groupBy(ballots, (b) => b.agentHash),
     ballots,
     t.windowMinutes * 60_000,
     t.deviceMin,
-  ).flatMap((burst): SignalCluster[] => {
+  );
+  // The addresses of the ballots in bursts only: a map of every ballot's would cost more than the ballots.
+  const inBursts = new Set(found.flatMap((burst) => burst.ids));
+  const client = new Map<string, string | null>();
+  if (inBursts.size) for (const b of ballots) if (inBursts.has(b.id)) client.set(b.id, b.clientHash);
+  return found.flatMap((burst): SignalCluster[] => {
     const addresses = new Set(burst.ids.map((id) => client.get(id) ?? '')).size;
     if (addresses < 2) return [];
     return [
@@ -144,14 +162,17 @@ export function deviceBursts(ballots: readonly SignalBallot[], t: SignalThreshol
  * in a minute are.
  */
 export function nomineeBursts(ballots: readonly SignalBallot[], t: SignalThresholds, name: NomineeName): SignalCluster[] {
-  const events = new Map<string, Timed[]>();
-  for (const ballot of ballots) {
-    for (const key of new Set(ballot.votes.map((v) => `${v.group}\u0000${v.subcategory}\u0000${v.nomineeId}`))) {
-      const list = events.get(key);
-      if (list) list.push({ id: ballot.id, at: ballot.at });
-      else events.set(key, [{ id: ballot.id, at: ballot.at }]);
-    }
-  }
+  const events: Places = new Map();
+  // Votes are shared between ballots (signalBallots): each one's key is made once.
+  const keyOf = new Map<SignalBallot['votes'][number], string>();
+  const voteKey = (v: SignalBallot['votes'][number]) => {
+    let key = keyOf.get(v);
+    if (key === undefined) keyOf.set(v, (key = `${v.group}\u0000${v.subcategory}\u0000${v.nomineeId}`));
+    return key;
+  };
+  ballots.forEach((ballot, i) => {
+    for (const key of new Set(ballot.votes.map(voteKey))) add(events, key, i);
+  });
   return unlikelyBursts(events, ballots, t.windowMinutes * 60_000, t.nomineeMin).flatMap((burst): SignalCluster[] => {
     const [, subcategory, nomineeId] = burst.key.split('\u0000');
     const ratio = burst.peak / burst.usual;

@@ -1,8 +1,8 @@
-import MiniSearch from 'minisearch';
 import { DETAIL_COLUMNS, type Nominee } from '../../survey/nominee.struct.ts';
 import { HITS_PER_PAGE, type NomineeHit } from '../../survey/nominee-search.ts';
 import { foldText, nomineeTerms, queryTerms } from '../../survey/nominee-text.ts';
 import { prefixTable, type PrefixTable } from './prefix-table.ts';
+import { wordIndex, type WordIndex } from './word-index.ts';
 
 /** One page of hits for a query, with the count of all matches. */
 interface EnginePage {
@@ -43,30 +43,63 @@ export function toHit(nominee: Nominee): NomineeHit {
   return { objectID: nominee.id, ...shown };
 }
 
-/** How closely a name's words match the query words: 0 every word exactly, 1 at least as prefixes, 2 with a typo. */
-function tier(words: readonly string[], terms: readonly string[]): 0 | 1 | 2 {
-  let worst: 0 | 1 | 2 = 0;
-  for (const term of terms) {
-    if (words.includes(term)) continue;
-    if (!words.some((word) => word.startsWith(term))) return 2;
-    worst = 1;
+/** A term's match with a word: 0 the word itself, 1 to FAR letters more for a word it begins, TYPO one edit away, NONE no match. */
+const TYPO = 16;
+const NONE = 255;
+/** Prefix matches this many letters or more longer than the term rank together. */
+const FAR = 15;
+
+/** One edit or less between two words (Levenshtein: a letter replaced, dropped or added), checked in one pass. */
+function withinOneEdit(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  let j = 0;
+  let edits = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    if (++edits > 1) return false;
+    if (a.length > b.length) i++;
+    else if (b.length > a.length) j++;
+    else {
+      i++;
+      j++;
+    }
   }
-  return worst;
+  return edits + (a.length - i) + (b.length - j) <= 1;
 }
 
-/** True when a word of the sorted list starts with `prefix`. */
-function hasPrefix(sorted: readonly string[], prefix: string): boolean {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (sorted[mid] < prefix) low = mid + 1;
-    else high = mid;
+/**
+ * How `term` matches each word of a vocabulary, by word id (TYPO only in words of MIN_TYPO_WORD
+ * letters or more), and the ids of the words it matches at all.
+ */
+function termMatches(vocabulary: WordIndex, term: string, typos: boolean): { code: Uint8Array; matched: number[] } {
+  const code = new Uint8Array(vocabulary.vocabulary.length).fill(NONE);
+  const matched: number[] = [];
+  const [from, to] = vocabulary.range(term);
+  for (let w = from; w < to; w++) {
+    code[w] = Math.min(vocabulary.vocabulary[w].length - term.length, FAR);
+    matched.push(w);
   }
-  return low < sorted.length && sorted[low].startsWith(prefix);
+  if (typos && term.length >= MIN_TYPO_WORD)
+    vocabulary.vocabulary.forEach((word, w) => {
+      if (code[w] === NONE && withinOneEdit(word, term)) {
+        code[w] = TYPO;
+        matched.push(w);
+      }
+    });
+  return { code, matched };
 }
 
-const startsAny = (words: readonly string[], term: string) => words.some((word) => word.startsWith(term));
+/** The best match of a term's codes among an item's words. */
+function bestOf(code: Uint8Array, words: Uint32Array): number {
+  let best = NONE;
+  for (let k = 0; k < words.length; k++) if (code[words[k]] < best) best = code[words[k]];
+  return best;
+}
 
 /**
  * Orders `order` by a small whole-number key, lowest first, keeping the order within a key: a
@@ -83,38 +116,26 @@ function byKey(order: ArrayLike<number>, key: (i: number) => number): number[] {
  * of the name, case and accents folded, with one typo allowed in words of five letters or
  * more; a word that starts no name but starts a word of a detail column ("riverside",
  * "cardio") narrows the matches to nominees with that specialty, city or practice. Exact
- * matches rank first, then prefix matches, then those that needed a typo; within a rank
- * MiniSearch's BM25 score decides.
+ * matches rank first, then prefix matches, then those that needed a typo; within a rank the
+ * names whose words are nearest the typed ones ("smit": Smith before Smithson), then the list's order.
  *
- * Words of up to three letters match so many names at 100,000 nominees that scoring them is
- * slow and tells nothing: they filter the matches of the longer words, and a query of short
- * words alone is answered from a table of prefixes built with the index, whole words first,
- * then the names whose words are nearest the typed letters ("mar": Mary before Martínez).
+ * The index is a vocabulary of the names' words with each word's nominees, in typed arrays
+ * (word-index.ts): a national list of a million nominees fits in some tens of megabytes. A query
+ * starts from the words of its rarest term and checks each of those nominees' own words against
+ * the other terms, so it costs the nominees that term matches, not the list.
+ *
+ * Words of up to three letters match so many names that they filter the matches of the
+ * longer words, and a query of short words alone is answered from a table of prefixes built
+ * with the index, whole words first, then the names whose words are nearest the typed letters
+ * ("mar": Mary before Martínez).
  *
  * A search for a slot names the slot's sub-category as `preferSpecialty`: nominees of that
  * specialty rank first within each level of match, as Algolia's optionalFilters rank them
  * after typos and before the rest of its criteria.
  */
 export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine {
-  const names = nominees.map((nominee) => nomineeTerms(nominee.name));
-  const details = nominees.map((nominee) => DETAIL_COLUMNS.flatMap((column) => nomineeTerms(nominee[column] ?? '')));
-  const nameVocabulary = [...new Set(names.flat())].sort();
-  const detailVocabulary = [...new Set(details.flat())].sort();
-  const index = new MiniSearch<{ i: number; name: string }>({
-    idField: 'i',
-    fields: ['name'],
-    storeFields: [],
-    tokenize: nomineeTerms,
-    processTerm: (term) => term,
-    searchOptions: {
-      tokenize: (text) => text.split(' '),
-      processTerm: (term) => term,
-      prefix: true,
-      fuzzy: (term) => (term.length >= MIN_TYPO_WORD ? 1 : false),
-      combineWith: 'AND',
-    },
-  });
-  index.addAll(nominees.map(({ name }, i) => ({ i, name })));
+  const names = wordIndex(nominees.length, (i) => nomineeTerms(nominees[i].name));
+  const details = wordIndex(nominees.length, (i) => DETAIL_COLUMNS.flatMap((column) => nomineeTerms(nominees[i][column] ?? '')));
   let table: PrefixTable | undefined;
 
   // Each nominee's specialty as a number, so that ranking a slot's specialty first compares numbers.
@@ -124,33 +145,76 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
     if (!specialtyIds.has(key)) specialtyIds.set(key, specialtyIds.size);
     return specialtyIds.get(key)!;
   });
+  const startsWord = (index: WordIndex, term: string) => {
+    const [from, to] = index.range(term);
+    return from < to;
+  };
 
   function ranked(terms: string[], prefer: (i: number) => number, preferring: boolean): ArrayLike<number> {
     // A word is a name word unless it starts no name and does start a detail (a typo in a name stays a name word).
-    const detailTerms = terms.filter((term) => !hasPrefix(nameVocabulary, term) && hasPrefix(detailVocabulary, term));
+    const detailTerms = terms.filter((term) => !startsWord(names, term) && startsWord(details, term));
     const nameTerms = terms.filter((term) => !detailTerms.includes(term));
-    const long = nameTerms.filter((term) => term.length > SHORT_WORD);
-    const short = nameTerms.filter((term) => term.length <= SHORT_WORD);
-    const keep = (i: number) => short.every((term) => startsAny(names[i], term)) && detailTerms.every((term) => startsAny(details[i], term));
+    const nameCodes = nameTerms.map((term) => termMatches(names, term, term.length > SHORT_WORD));
+    const detailCodes = detailTerms.map((term) => termMatches(details, term, false).code);
+    const keep = (i: number) => detailCodes.every((code) => bestOf(code, details.wordsOf(i)) !== NONE);
+    const long = nameTerms.flatMap((term, t) => (term.length > SHORT_WORD ? [nameCodes[t]] : []));
     if (long.length) {
-      const tiers: number[][] = [[], [], []];
-      for (const result of index.search(long.join(' '))) {
-        const i = result.id as number;
-        if (keep(i)) tiers[tier(names[i], nameTerms)].push(i);
+      // The nominees of the term matching fewest, each checked against every term by its own words.
+      const size = (matches: { matched: number[] }) => matches.matched.reduce((sum, w) => sum + names.itemsOf(w).length, 0);
+      const rarest = long.reduce((best, matches) => (size(matches) < size(best) ? matches : best));
+      const candidates = new Uint32Array(size(rarest));
+      let at = 0;
+      for (const w of rarest.matched) {
+        candidates.set(names.itemsOf(w), at);
+        at += names.itemsOf(w).length;
       }
+      if (rarest.matched.length > 1) candidates.sort();
+      // Sorted by level of match (exact, prefix, typo), then nearness, then the list's order: one number each.
+      const found: number[] = [];
+      const rank: number[] = [];
+      for (let k = 0; k < candidates.length; k++) {
+        const i = candidates[k];
+        if (k > 0 && candidates[k - 1] === i) continue;
+        const own = names.wordsOf(i);
+        let level = 0;
+        let distance = 0;
+        let matchesAll = true;
+        for (const { code } of nameCodes) {
+          const best = bestOf(code, own);
+          if (best === NONE) {
+            matchesAll = false;
+            break;
+          }
+          if (best === TYPO) level = 2;
+          else if (best > 0) {
+            level = Math.max(level, 1);
+            distance += best;
+          }
+        }
+        if (!matchesAll || !keep(i)) continue;
+        found.push(i);
+        rank.push(level * 256 + Math.min(distance, 255));
+      }
+      const sorted = byKey(Uint32Array.from(found.keys()), (k) => rank[k]);
+      const order = sorted.map((k) => found[k]);
+      if (!preferring) return order;
       // Typos count before the slot's specialty; whole words before prefixes after it.
-      if (!preferring) return tiers.flat();
-      return [...byKey([...tiers[0], ...tiers[1]], prefer), ...byKey(tiers[2], prefer)];
+      const typos = sorted.findIndex((k) => rank[k] >= 512);
+      return typos < 0 ? byKey(order, prefer) : [...byKey(order.slice(0, typos), prefer), ...byKey(order.slice(typos), prefer)];
     }
-    table ??= prefixTable(names, SHORT_WORD, (i) => foldText(nominees[i].name));
+    table ??= prefixTable(names, nominees.length, SHORT_WORD, (i) => foldText(nominees[i].name));
+    const short = nameTerms.map((term) => table!.lookup(term));
     if (short.length) {
-      const [first, ...rest] = short.map((term) => table!.lookup(term)).sort((a, b) => a.length - b.length);
-      const matches = rest.length || detailTerms.length ? first.filter(keep) : first;
+      const [first] = [...short].sort((a, b) => a.length - b.length);
+      const matches =
+        nameTerms.length > 1 || detailTerms.length
+          ? Array.from(first).filter((i) => keep(i) && nameCodes.every(({ code }) => bestOf(code, names.wordsOf(i)) !== NONE))
+          : first;
       // The table lists the nearest words first (Mary before Martínez); the slot's specialty goes before the rest.
       return preferring ? byKey(matches, prefer) : matches;
     }
     // Only detail words ("cardiology"): every nominee with them, the slot's specialty first, in name order.
-    const matches = table.order.filter(keep);
+    const matches = Array.from(table.order).filter(keep);
     return preferring ? byKey(matches, prefer) : matches;
   }
 

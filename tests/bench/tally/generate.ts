@@ -36,9 +36,12 @@ export function generateBallots(file: string, count: number, nominees: readonly 
   const counter = `WITH RECURSIVE c(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM c WHERE i < ${count - 1})`;
   const self = `(i % 100 = 3)`;
   db.exec('BEGIN');
-  db.exec(`${counter} INSERT INTO ballots (id, project_id, link, personal_secret, created_at)
+  // Client and browser hashes as the API keeps them (hex digests), for the signals: nearly every
+  // ballot its own address, browsers shared by many.
+  const digest = (text: string) => `printf('%032x', ${text})`;
+  db.exec(`${counter} INSERT INTO ballots (id, project_id, link, personal_secret, created_at, client_hash, agent_hash)
     SELECT ${id}, 'top-doctors-demo', CASE WHEN i % 200 = 7 THEN 'demo' ELSE 'public' END, NULL,
-      strftime('%Y-%m-%dT%H:%M:%S.000Z', ${start} + i, 'unixepoch') FROM c`);
+      strftime('%Y-%m-%dT%H:%M:%S.000Z', ${start} + i, 'unixepoch'), ${digest('i * 7919 + 13')}, ${digest('i % 5000 + 1000000007')} FROM c`);
   db.exec(`${counter} INSERT INTO answers (ballot_id, field, position, value)
     SELECT ${id}, f.field, 0, CASE f.field
       WHEN 'email' THEN 'voter' || (CASE WHEN i % 100 = 99 THEN i - 50 ELSE i END) || '@example.org'

@@ -5,15 +5,20 @@
 // tally reads the ballots through one statement in a thread of its own, a page at a time, and
 // keeps who has voted in a temporary SQLite file (another thread), so its live memory is the same
 // for both sizes.
-// Export is measured the same way. Each measurement runs `--runs` times (the median is shown):
-// on a machine others share, one run says little.
+// Export, signals and report (the commands as `npm run results` runs them) are measured the same
+// way. Each measurement runs `--runs` times (the median is shown): on a machine others share, one
+// run says little.
 //
-//   npm run bench:tally -- [--ballots 10000,1000000] [--runs 3]
+// The budgets, for up to 1,000,000 ballots (larger runs are shown, not judged): each command at
+// most 500 MB of peak resident memory, tally and export at most 10 s each. The script ends with a
+// line per budget missed and a non-zero exit, or one line saying all were met.
+//
+//   npm run bench:tally -- [--ballots 10000,1000000] [--runs 3] [--only tally,export,signals,report]
 //                             (or BENCH_SIZES=…); BENCH_KEEP=1 keeps the databases;
 //                             BENCH_HEAP_MB=N caps the measured processes' old-space heap (none by default:
 //                             the figures are those of `npm run results`, which sets no cap)
 //
-// The last lines are `tally: N ballots in S s (R ballots/s)` and `export: …` for each size.
+// Before the verdict come `tally: N ballots in S s (R ballots/s)` and the like for each command and size.
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,7 +30,18 @@ import { loadSurvey } from '../../../src/survey/loader.ts';
 import { loadNominees } from '../../../src/survey/nominee-file.ts';
 import { generateBallots, VOTES_PER_BALLOT } from './generate.ts';
 
-const { values: args } = parseArgs({ options: { ballots: { type: 'string' }, runs: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { ballots: { type: 'string' }, runs: { type: 'string' }, only: { type: 'string' } } });
+const COMMANDS = ['tally', 'export', 'signals', 'report'];
+const measured = args.only ? args.only.split(',') : COMMANDS;
+const unknown = measured.filter((what) => !COMMANDS.includes(what));
+if (unknown.length) throw new Error(`--only takes ${COMMANDS.join(', ')}; not ${unknown.join(', ')}.`);
+/** The budgets at up to this many ballots. */
+const BUDGET_BALLOTS = 1_000_000;
+/** Peak resident memory of each command, in MB. */
+const RSS_BUDGET_MB = 500;
+/** Time of the commands that have one, in seconds. */
+const TIME_BUDGET_S: Record<string, number> = { tally: 10, export: 10 };
+const missed: string[] = [];
 const sizes = (args.ballots ?? process.env.BENCH_SIZES ?? '10000,1000000').split(',').map(Number);
 const runs = Math.max(1, Number(args.runs ?? 1));
 const heapMB = process.env.BENCH_HEAP_MB;
@@ -46,7 +62,7 @@ for (const size of sizes) {
     console.log(
       `${size.toLocaleString('en')} ballots (${(size * VOTES_PER_BALLOT).toLocaleString('en')} nomination slots) generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
-    for (const what of ['tally', 'export']) {
+    for (const what of measured) {
       const results = Array.from({ length: runs }, () => {
         const output = execFileSync(
           process.execPath,
@@ -71,7 +87,14 @@ for (const size of sizes) {
         `${what.padEnd(7)}${size.toLocaleString('en').padStart(10)} ballots  ${(result.ms / 1000).toFixed(2).padStart(7)} s  cpu ${(result.cpuMs / 1000).toFixed(2).padStart(6)} s  ${rate.toLocaleString('en').padStart(8)} ballots/s  peak RSS ${String(result.rssMB).padStart(4)} MB  peak heap ${String(result.heapMB).padStart(4)} MB, live after GC ${String(result.liveMB).padStart(3)} MB${each}`,
       );
       console.log(rows[rows.length - 1]);
-      last.push(`${what}: ${size} ballots in ${(result.ms / 1000).toFixed(2)} s (${rate} ballots/s)`);
+      last.push(`${what}: ${size} ballots in ${(result.ms / 1000).toFixed(2)} s (${rate} ballots/s), peak RSS ${result.rssMB} MB`);
+      if (size <= BUDGET_BALLOTS) {
+        if (result.rssMB > RSS_BUDGET_MB)
+          missed.push(`${what} at ${size.toLocaleString('en')} ballots: peak RSS ${result.rssMB} MB, over its ${RSS_BUDGET_MB} MB budget`);
+        const budget = TIME_BUDGET_S[what];
+        if (budget && result.ms / 1000 > budget)
+          missed.push(`${what} at ${size.toLocaleString('en')} ballots: ${(result.ms / 1000).toFixed(2)} s, over its ${budget} s budget`);
+      }
     }
   } finally {
     if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
@@ -84,3 +107,10 @@ console.log(
     .join(' ')} on ${availableParallelism()} cores (cpu: all threads):\n${rows.join('\n')}\n`,
 );
 console.log(last.join('\n'));
+const budgets = `${RSS_BUDGET_MB} MB peak RSS each, ${Object.entries(TIME_BUDGET_S)
+  .map(([what, s]) => `${what} ${s} s`)
+  .join(', ')} at up to ${BUDGET_BALLOTS.toLocaleString('en')} ballots`;
+if (missed.length) {
+  console.log(`\nOVER BUDGET (${budgets}):\n${missed.join('\n')}`);
+  process.exitCode = 1;
+} else console.log(`\nwithin budget: ${budgets}`);
