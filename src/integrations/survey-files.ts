@@ -1,6 +1,7 @@
 import type { AstroIntegration } from 'astro';
 import { loadAllSurveys, loadPrepopulation } from '../survey/loader.ts';
 import { loadNominees } from '../survey/nominee-file.ts';
+import { loadMailTemplates } from '../survey/mail-templates.ts';
 
 /**
  * Reads and validates every survey's nominee list when a build or the dev server starts, so
@@ -30,6 +31,27 @@ export function personalLinks(): AstroIntegration {
       'astro:config:setup': ({ logger }) => {
         const count = loadAllSurveys().reduce((n, survey) => n + Object.keys(loadPrepopulation(survey)).length, 0);
         logger.info(`personal links are strong enough (${count})`);
+      },
+    },
+  };
+}
+
+/**
+ * Reads every survey's mail templates (`mail/invitation.md`, `reminder.md`, `receipt.md`) when a
+ * build starts, so that an unknown placeholder or an invitation without `{{url}}` stops it with
+ * the file and line, rather than a send to twenty thousand people.
+ */
+export function mailTemplates(): AstroIntegration {
+  return {
+    name: 'peervote:mail-templates',
+    hooks: {
+      'astro:config:setup': ({ logger }) => {
+        const own = loadAllSurveys().flatMap((survey) =>
+          Object.values(loadMailTemplates(survey.dir))
+            .filter((template) => template.source !== 'built-in')
+            .map((template) => `${survey.slug}/${template.kind}`),
+        );
+        logger.info(`mail templates are valid (${own.length ? own.join(', ') : 'built-in defaults'})`);
       },
     },
   };
