@@ -15,35 +15,45 @@ const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.ch
 
 // Placeholders become these marks before Markdown runs, so a value is never read as Markdown or HTML.
 const mark = (index: number) => `PVMAILVALUE${index}X`;
+const hrefMark = (index: number) => `PVMAILHREF${index}X`;
 const URL_PLACEHOLDERS = new Set<MailPlaceholder>(['url', 'unsubscribe_url']);
 
 const substitute = (text: string, value: (name: MailPlaceholder, index: number) => string) =>
   text.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (_all, name: MailPlaceholder) => value(name, MAIL_PLACEHOLDERS.indexOf(name)));
 
 /**
- * Fills a template for one person: the text part is the Markdown with the values in; the HTML part
- * is the Markdown drawn by marked, the values escaped in after, a bare link made a link. `footer`
- * (the unsubscribe line of invitations and reminders) closes both parts.
+ * Prepares a template for many people: Markdown runs once, on marks standing for the values, and
+ * each person's message is the marks replaced: in the text part by the values, in the HTML part
+ * by the values escaped (a bare link made a link), so a name is never read as Markdown or HTML.
+ * `footer` (the unsubscribe line of invitations and reminders) closes both parts.
  */
-export function renderMail(template: MailTemplate, values: MailValues, footer?: string): RenderedMail {
-  const subject = substitute(template.subject, (name) => values[name] ?? '')
-    .replace(/\s+/g, ' ')
-    .trim();
+export function compileMail(template: MailTemplate, footer?: string): (values: MailValues) => RenderedMail {
   const source = footer ? `${template.body}\n---\n\n${footer}\n` : template.body;
-  const text = substitute(source, (name) => values[name] ?? '');
-  let html = marked.parse(
+  let drawn = marked.parse(
     substitute(source, (_name, index) => mark(index)),
     { async: false, gfm: true },
   ) as string;
-  MAIL_PLACEHOLDERS.forEach((name, index) => {
-    const value = escapeHtml(values[name] ?? '');
-    html = html.replaceAll(`href="${mark(index)}"`, `href="${value}"`);
-    html = html.replaceAll(mark(index), URL_PLACEHOLDERS.has(name) && value ? `<a href="${value}">${value}</a>` : value);
+  MAIL_PLACEHOLDERS.forEach((_name, index) => {
+    drawn = drawn.replaceAll(`href="${mark(index)}"`, `href="${hrefMark(index)}"`);
   });
-  const title = escapeHtml(subject);
-  return {
-    subject,
-    text,
-    html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body style="font-family:system-ui,sans-serif;line-height:1.5;max-width:40em;margin:0 auto;padding:1em;color:#1a1a1a">\n${html}</body></html>\n`,
+  const shell = (subject: string, body: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="font-family:system-ui,sans-serif;line-height:1.5;max-width:40em;margin:0 auto;padding:1em;color:#1a1a1a">\n${body}</body></html>\n`;
+  return (values) => {
+    const subject = substitute(template.subject, (name) => values[name] ?? '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    const text = substitute(source, (name) => values[name] ?? '');
+    let html = drawn;
+    MAIL_PLACEHOLDERS.forEach((name, index) => {
+      const value = escapeHtml(values[name] ?? '');
+      html = html.replaceAll(hrefMark(index), value);
+      html = html.replaceAll(mark(index), URL_PLACEHOLDERS.has(name) && value ? `<a href="${value}">${value}</a>` : value);
+    });
+    return { subject, text, html: shell(subject, html) };
   };
+}
+
+/** Fills a template for one person (see compileMail). */
+export function renderMail(template: MailTemplate, values: MailValues, footer?: string): RenderedMail {
+  return compileMail(template, footer)(values);
 }
