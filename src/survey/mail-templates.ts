@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ConfigError, type Problem } from './errors.ts';
 
 /** The messages a survey sends, each from `surveys/<slug>/mail/<kind>.md` or its built-in default. */
-export const MAIL_TEMPLATE_KINDS = ['invitation', 'reminder', 'receipt'] as const;
+const MAIL_TEMPLATE_KINDS = ['invitation', 'reminder', 'receipt'] as const;
 
 /** One of the survey's messages. */
 export type MailTemplateKind = (typeof MAIL_TEMPLATE_KINDS)[number];
@@ -68,7 +68,7 @@ You can check at any time that your ballot was counted with this code on the rec
 const REQUIRED: Record<MailTemplateKind, MailPlaceholder[]> = { invitation: ['url'], reminder: [], receipt: [] };
 
 /** Where a survey's template of this kind lives. */
-export function mailTemplateFile(surveyDir: string, kind: MailTemplateKind): string {
+function mailTemplateFile(surveyDir: string, kind: MailTemplateKind): string {
   return path.join(surveyDir, 'mail', `${kind}.md`);
 }
 

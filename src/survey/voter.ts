@@ -81,3 +81,12 @@ export function rosterAddress(person: Readonly<Record<string, string | string[] 
   const value = person.email ?? (emailField ? person[emailField] : undefined);
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }
+
+/** The name a message greets a person on the roster by: their `name`, else their name fields joined. */
+export function rosterName(person: Readonly<Record<string, string | string[] | undefined>>, config: VoterSurvey): string {
+  if (typeof person.name === 'string') return person.name;
+  return voterFields(config)
+    .name.map((field) => person[field])
+    .filter((value): value is string => typeof value === 'string' && value !== '')
+    .join(' ');
+}

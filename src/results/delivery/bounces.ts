@@ -4,7 +4,7 @@ import type { Database } from '../../server/db/schema.ts';
 import { messageById, messageByLocalPart, noteDelay, recordReport, unsubscribeToken } from './delivery.repository.ts';
 
 /** What a report says: a delivery status notification (RFC 3464), an abuse report (RFC 5965), or neither. */
-export interface MailReport {
+interface MailReport {
   kind: 'dsn' | 'arf' | 'other';
   /** The DSN's status (`5.1.1`), when it has one. */
   status?: string;
@@ -19,7 +19,7 @@ export interface MailReport {
 }
 
 /** Splits a file into messages: an mbox (lines `From …` between messages) or one `.eml`. */
-export function splitMailbox(text: string): string[] {
+function splitMailbox(text: string): string[] {
   const normal = text.replace(/\r\n?/g, '\n');
   if (!normal.startsWith('From ')) return [normal];
   return normal
@@ -32,7 +32,7 @@ const headerOf = (raw: string) => raw.slice(0, raw.search(/\n\n|$/)).replace(/\n
 const field = (header: string, name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(header)?.[1]?.trim() ?? '';
 
 /** Reads one report: its kind, status, the Message-IDs of the message it answers, any VERP local part. */
-export function readReport(raw: string): MailReport {
+function readReport(raw: string): MailReport {
   const text = raw.replace(/\r\n?/g, '\n');
   const header = headerOf(text);
   const body = text.slice(header.length);

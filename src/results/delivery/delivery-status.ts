@@ -1,7 +1,7 @@
 import type { MailHistory } from './delivery.repository.ts';
 
 /** Where one invited person's mail stands, as `deliveries` prints it. */
-export type DeliveryStatus = 'not_sent' | 'sent' | 'unknown' | 'failed' | 'bounced' | 'complained' | 'unsubscribed';
+type DeliveryStatus = 'not_sent' | 'sent' | 'unknown' | 'failed' | 'bounced' | 'complained' | 'unsubscribed';
 
 /** Every status, in the order summaries list them. */
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['not_sent', 'sent', 'unknown', 'failed', 'bounced', 'complained', 'unsubscribed'];

@@ -50,7 +50,7 @@ export interface SendSummary {
 }
 
 /** The default waits between tries: 5 tries of a message within about two and a half minutes. */
-export const RETRY_DELAYS_MS = [5_000, 15_000, 40_000, 90_000] as const;
+const RETRY_DELAYS_MS = [5_000, 15_000, 40_000, 90_000] as const;
 
 /** One person to mail: their secret, values, address and its key. */
 interface Recipient {
