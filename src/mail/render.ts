@@ -52,8 +52,3 @@ export function compileMail(template: MailTemplate, footer?: string): (values: M
     return { subject, text, html: shell(subject, html) };
   };
 }
-
-/** Fills a template for one person (see compileMail). */
-export function renderMail(template: MailTemplate, values: MailValues, footer?: string): RenderedMail {
-  return compileMail(template, footer)(values);
-}

@@ -76,6 +76,8 @@ function mailTemplateFile(surveyDir: string, kind: MailTemplateKind): string {
  * Reads a template's text: a front matter block (`---`, a `subject:` line, `---`) over a Markdown
  * body; every `{{…}}` must be a known placeholder, and the kind's required ones must be there.
  * Throws a ConfigError naming the file and the line of each problem.
+ * Exported only so its unit test can check it directly; the product reaches it through loadMailTemplate.
+ * @internal
  */
 export function parseMailTemplate(kind: MailTemplateKind, source: string, text: string): MailTemplate {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');

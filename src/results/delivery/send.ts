@@ -278,7 +278,6 @@ export async function sendCampaign(
   } finally {
     if (ticker) clearInterval(ticker);
   }
-  report();
   if (stopped) {
     const error = new OperatorError(
       `Cannot reach the mail server (${transport.description}): ${stopped}. ${summary.sent} sent before it stopped; the others keep their state.`,
@@ -286,5 +285,6 @@ export async function sendCampaign(
     (error as OperatorError & { summary?: SendSummary }).summary = summary;
     throw error;
   }
+  report();
   return summary;
 }

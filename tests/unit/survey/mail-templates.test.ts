@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closesInWords, loadMailTemplate, loadMailTemplates, parseMailTemplate } from '../../../src/survey/mail-templates.ts';
-import { renderMail } from '../../../src/mail/render.ts';
+import { compileMail } from '../../../src/mail/render.ts';
 import { ConfigError } from '../../../src/survey/errors.ts';
 
 const problemsOf = (run: () => unknown) => {
@@ -49,7 +49,7 @@ describe('mail templates', () => {
 
   it('renders text and HTML, values escaped and never read as Markdown, links as links, the footer last', () => {
     const template = parseMailTemplate('invitation', 'built-in', '---\nsubject: Vote, {{name}}\n---\nDear **{{name}}**,\n\n[Open]({{url}})\n\n{{url}}\n');
-    const mail = renderMail(template, { name: 'Ada <b>*L*</b>', url: 'https://vote.example/s/abc?x=1&y=2' }, 'Unsubscribe: {{unsubscribe_url}}');
+    const mail = compileMail(template, 'Unsubscribe: {{unsubscribe_url}}')({ name: 'Ada <b>*L*</b>', url: 'https://vote.example/s/abc?x=1&y=2' });
     expect(mail.subject).toBe('Vote, Ada <b>*L*</b>');
     expect(mail.text).toContain('Dear **Ada <b>*L*</b>**,');
     expect(mail.text).toMatch(/Unsubscribe: \n?$/);
