@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { MailMessageRow } from '../db/mail-messages.table.ts';
 import { database } from '../db/database.ts';
-import { findSurvey } from '../surveys.ts';
+import { findSurvey, type ServerSurvey } from '../surveys.ts';
 import { mailTransport } from '../mail.ts';
 import { queuedMessages, settleMessage } from './mail.repository.ts';
-import { compileMail } from '../../mail/render.ts';
+import { compileMail, type MailValues, type RenderedMail } from '../../mail/render.ts';
 import { closesInWords, loadMailTemplate } from '../../survey/mail-templates.ts';
 import { formatReceipt } from '../../survey/receipt-code.ts';
 
@@ -22,6 +22,17 @@ export interface ReceiptPayload {
 const POLL_MS = 5_000;
 /** Tries of a receipt a server refuses for now (4xx) before it is `failed`. */
 const MAX_ATTEMPTS = 5;
+
+// A survey object lives until its files change (surveys.ts reads them again then): its compiled receipt with it.
+const compiled = new WeakMap<ServerSurvey, (values: MailValues) => RenderedMail>();
+const receiptOf = (survey: ServerSurvey) => {
+  let render = compiled.get(survey);
+  if (!render) compiled.set(survey, (render = compileMail(loadMailTemplate(survey.dir, 'receipt'))));
+  return render;
+};
+
+/** How long a nudge waits before the outbox drains, so that a burst of ballots is sent as one batch. */
+const BATCH_MS = 250;
 
 let started = false;
 let draining: Promise<void> | undefined;
@@ -44,7 +55,7 @@ async function sendReceipt(db: Kysely<Database>, row: MailMessageRow): Promise<b
     await settleMessage(db, row.message_id, { status: 'failed', detail: 'the survey is no longer served' });
     return true;
   }
-  const mail = compileMail(loadMailTemplate(survey.dir, 'receipt'))({
+  const mail = receiptOf(survey)({
     name: payload.name,
     url: payload.url,
     survey_title: survey.config.survey_title ?? survey.slug,
@@ -70,7 +81,7 @@ async function drain(): Promise<void> {
   const { db } = await database();
   for (;;) {
     if (Date.now() < pausedUntil) return;
-    const rows = await queuedMessages(db, 'receipt', 20);
+    const rows = await queuedMessages(db, 'receipt', 50);
     if (!rows.length) return;
     const results = await Promise.all(rows.map((row) => sendReceipt(db, row)));
     if (results.includes(false)) {
@@ -89,7 +100,8 @@ export function nudgeOutbox(): void {
     again = true;
     return;
   }
-  draining = drain()
+  draining = new Promise((resolve) => setTimeout(resolve, BATCH_MS))
+    .then(drain)
     .catch((error) => console.warn(`mail outbox: ${(error as Error).message.split('\n')[0]}`))
     .finally(() => {
       draining = undefined;
