@@ -42,7 +42,11 @@ const csvRows = (text: string) =>
     .slice(1)
     .map((line) => line.split(','));
 const statusOf = async () =>
-  Object.fromEntries(csvRows((await results(['deliveries', 'peer-check'])).stdout).filter(([email]) => email).map(([email, status]) => [email.split('@')[0], status]));
+  Object.fromEntries(
+    csvRows((await results(['deliveries', 'peer-check'])).stdout)
+      .filter(([email]) => email)
+      .map(([email, status]) => [email.split('@')[0], status]),
+  );
 const unsubscribeUrl = (raw: string) => /^List-Unsubscribe:\s*<([^>]+)>/m.exec(raw)?.[1] ?? '';
 const receivedBy = (local: string) => smtp.received.filter((one) => one.to[0] === `${local}@peer.example`);
 
