@@ -8,7 +8,7 @@
 //    true` (the receipts queued with each ballot and written by the outbox) and without; prints
 //    ballots/s of each and the ratio (goal >= 0.9). Each measurement runs --runs times; medians shown.
 //
-//   npm run bench:mail -- [--count 20000] [--runs 3] [--seconds 10]
+//   npm run bench:mail -- [--count 20000] [--runs 3] [--seconds 10] [--part send|ingest]
 import { spawn, execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { demoBallotFields, multipart } from '../../support/ballots.mjs';
 import { loadSurvey } from '../../../src/survey/loader.ts';
 import { campaignMessages, rosterRecipients } from '../../../src/results/delivery/send.ts';
 
-const { values: args } = parseArgs({ options: { count: { type: 'string' }, runs: { type: 'string' }, seconds: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { count: { type: 'string' }, runs: { type: 'string' }, seconds: { type: 'string' }, part: { type: 'string' } } });
 const COUNT = Number(args.count ?? process.env.BENCH_COUNT ?? 20_000);
 const RUNS = Math.max(1, Number(args.runs ?? 3));
 const SECONDS = Number(args.seconds ?? process.env.BENCH_SECONDS ?? 10);
@@ -165,8 +165,8 @@ async function receipts(): Promise<void> {
 }
 
 try {
-  await sending();
-  await receipts();
+  if (args.part !== 'ingest') await sending();
+  if (args.part !== 'send') await receipts();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
