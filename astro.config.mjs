@@ -5,7 +5,7 @@ import react from '@astrojs/react';
 import staticHostRules from './src/integrations/static-host-rules.ts';
 import precompress from './src/integrations/precompress.ts';
 import afterPaint from './src/integrations/after-paint/index.ts';
-import { nomineeLists, personalLinks, publishedResults } from './src/integrations/survey-files.ts';
+import { mailTemplates, nomineeLists, personalLinks, publishedResults } from './src/integrations/survey-files.ts';
 import { loadSite } from './src/survey/loader.ts';
 import { readServerConfig } from './src/server/config.ts';
 import { clientCodeSplitting } from './src/integrations/client-chunks.ts';
@@ -22,7 +22,7 @@ export default defineConfig({
   // Middleware mode: bin/serve.mjs serves the files and hands Astro the API; `staticHeaders` gives
   // each built page's headers (its Content-Security-Policy) to the build instead of a <meta>.
   adapter: node({ mode: 'middleware', bodySizeLimit, staticHeaders: true }),
-  integrations: [react(), afterPaint(), nomineeLists(), personalLinks(), publishedResults(), staticHostRules(), precompress()],
+  integrations: [react(), afterPaint(), nomineeLists(), personalLinks(), mailTemplates(), publishedResults(), staticHostRules(), precompress()],
   security: {
     // src/middleware.ts checks the origin of every API post instead: Astro's check admits only
     // the request's own origin, and a site served from a CDN posts from another (ALLOWED_ORIGINS).

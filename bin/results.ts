@@ -17,6 +17,7 @@ import { purgeCommand } from './lib/purge-command.ts';
 import * as integrity from './lib/integrity-commands.ts';
 import { publishCommand, verifyCommand } from './lib/publish-commands.ts';
 import { openSeal, SEALED_COMMANDS } from '../src/results/publish/seal.ts';
+import * as mail from './lib/mail-commands.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const by: Options = { by: { type: 'string' } };
@@ -194,6 +195,40 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
     about: 'Puts an excluded ballot back into the count; the audit trail keeps who, when and why.',
     run: (context) => integrity.exclusionCommand('include', context),
   },
+  send: {
+    options: {
+      'dry-run': { type: 'boolean' },
+      rate: { type: 'string' },
+      limit: { type: 'string' },
+      only: { type: 'string' },
+      preview: { type: 'string' },
+      'base-url': { type: 'string' },
+      'min-gap': { type: 'string' },
+      'resend-unknown': { type: 'boolean' },
+      ...by,
+    },
+    usage:
+      'send <slug> invitations|reminders [--dry-run] [--rate N] [--limit N] [--only EMAIL] [--preview EMAIL] [--base-url URL] [--min-gap DAYS] [--resend-unknown] [--by WHO]',
+    about:
+      "Mails the survey's invitations (to every invited person not sent one) or reminders (to invited people with no ballot whose invitation went, at most one per --min-gap days, default 3) from its mail/ templates, " +
+      "over SMTP_URL, else as .eml files under DATA_DIR/mail/<slug>/. --rate caps messages a minute; --limit the messages of this run; --only one address; --preview EMAIL prints that person's message and sends nothing; --dry-run counts who would get one. " +
+      'A 5xx marks the person bounced; a 4xx is tried 5 times, then failed (the next run tries again); messages in flight when a run was killed are unknown and go again only with --resend-unknown. Progress and the summary on stderr.',
+    run: mail.sendCommand,
+  },
+  deliveries: {
+    options: { out: { type: 'string' } },
+    usage: 'deliveries <slug> [--out FILE]',
+    about:
+      'One CSV line per invited person: email,status,invitations,reminders,last_sent_at,detail; status is not_sent, sent, unknown, failed, bounced, complained or unsubscribed.',
+    run: mail.deliveriesCommand,
+  },
+  bounces: {
+    options: { ...by },
+    usage: 'bounces <slug> FILE… [--by WHO]',
+    about:
+      'Reads delivery status notifications (RFC 3464) and abuse reports (RFC 5965), as .eml files or an mbox, and matches each to the message it answers (Message-ID or VERP): 5.x.x marks the person bounced, a report complained, 4.x.x is noted. Reports that match nothing are listed by file and Message-ID.',
+    run: mail.bouncesCommand,
+  },
   report: {
     options: {
       out: { type: 'string' },
@@ -249,7 +284,7 @@ const name = argv[0] === 'writeins' && ['resolve', 'log', 'publish'].includes(ar
 const command = COMMANDS[name];
 if (!command)
   fail(
-    `Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report, publish, verify (--help explains them).`,
+    `Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report, publish, verify, send, deliveries, bounces (--help explains them).`,
     2,
   );
 

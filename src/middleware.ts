@@ -36,7 +36,9 @@ export const onRequest = defineMiddleware(async (context, next) => {
     if (context.request.method === 'OPTIONS') return preflight(origin, context.url.origin, config, match.route.methods);
     const nul = nulProblems(context.url.searchParams.entries());
     if (nul.length) return refuse(400, 'bad_query', 'A query parameter holds a NUL character.', nul);
-    if (!isSafeMethod(context.request.method) && !originAllowed(origin, context.url.origin, config) && !sameOriginFormPost(context.request)) {
+    // A mail provider's one-click unsubscribe (RFC 8058) posts from its own servers, with no Origin: the token is the proof.
+    const oneClick = match.route.path === '/api/unsubscribe/:token';
+    if (!oneClick && !isSafeMethod(context.request.method) && !originAllowed(origin, context.url.origin, config) && !sameOriginFormPost(context.request)) {
       const what = match.route.path.startsWith('/api/search/') ? 'Searches' : 'Ballots';
       return refuse(403, 'forbidden_origin', `${what} are accepted only from the survey site itself.`, [
         { path: 'Origin', message: origin ? `${origin} is not allowed.` : 'is missing.' },

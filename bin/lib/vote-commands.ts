@@ -9,6 +9,8 @@ import { formatReceipt } from '../../src/survey/receipt-code.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
 import { OperatorError } from '../../src/results/operator.ts';
 import { openOutput } from './output.ts';
+import { deliveryRows } from '../../src/results/delivery/deliveries.ts';
+import { DELIVERY_STATUSES } from '../../src/results/delivery/delivery-status.ts';
 
 const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 const percent = (part: number, whole: number) => (whole ? `${Math.round((part / whole) * 100)}%` : '-');
@@ -69,6 +71,10 @@ export async function responsesCommand({ db, survey, prepopulation, options }: C
     for (const c of counts)
       await output.write(row([c.group, c.invited, c.responded, percent(c.responded, c.invited), c.opened + c.notOpened, c.opened, c.notOpened]));
     await output.write('\n"opened": the link was opened and no ballot sent; "unopened": never opened. Opening a link never uses it up.\n');
+    // Where the invitations and reminders Peervote sent stand (npm run results -- deliveries lists each person).
+    const deliveries = await deliveryRows(db, survey, prepopulation);
+    const mailCounts = DELIVERY_STATUSES.map((status) => `${deliveries.filter((row) => row.status === status).length} ${status}`);
+    await output.write(`Mail: ${mailCounts.join(', ')}.\n`);
   }
   await output.close();
 }

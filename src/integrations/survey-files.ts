@@ -4,6 +4,7 @@ import type { AstroIntegration } from 'astro';
 import { listSurveySlugs, loadAllSurveys, loadPrepopulation } from '../survey/loader.ts';
 import { PUBLISHED_DOWNLOADS, hasPublishedResults, publishedDir, receiptShards } from '../survey/published-folder.ts';
 import { loadNominees } from '../survey/nominee-file.ts';
+import { loadMailTemplates } from '../survey/mail-templates.ts';
 
 /**
  * Reads and validates every survey's nominee list when a build or the dev server starts, so
@@ -62,6 +63,27 @@ export function publishedResults(): AstroIntegration {
           }
         }
         if (published.length) logger.info(`published results copied beside their pages (${published.join(', ')})`);
+      },
+    },
+  };
+}
+
+/**
+ * Reads every survey's mail templates (`mail/invitation.md`, `reminder.md`, `receipt.md`) when a
+ * build starts, so that an unknown placeholder or an invitation without `{{url}}` stops it with
+ * the file and line, rather than a send to twenty thousand people.
+ */
+export function mailTemplates(): AstroIntegration {
+  return {
+    name: 'peervote:mail-templates',
+    hooks: {
+      'astro:config:setup': ({ logger }) => {
+        const own = loadAllSurveys().flatMap((survey) =>
+          Object.values(loadMailTemplates(survey.dir))
+            .filter((template) => template.source !== 'built-in')
+            .map((template) => `${survey.slug}/${template.kind}`),
+        );
+        logger.info(`mail templates are valid (${own.length ? own.join(', ') : 'built-in defaults'})`);
       },
     },
   };

@@ -12,6 +12,7 @@ export function mailTransport(): MailTransport {
 /**
  * Sends one message for a survey through this process's transport and says what became of it
  * (`sent`, `rejected` with the SMTP code, or `unreachable`); it never throws for a refusal.
+ * @public
  */
 export function sendMail(survey: MailSurvey, message: MailMessage): Promise<MailOutcome> {
   return mailTransport().send(survey, message);

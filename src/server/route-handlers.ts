@@ -5,6 +5,7 @@ import { searchReply } from './search/search-reply.ts';
 import { healthReply, linkReply, statsReply } from './survey-routes.ts';
 import { reservationReply } from './reservations/lookup.ts';
 import { checkReceipt } from './receipts/receipts.ts';
+import { unsubscribeNow, unsubscribePage } from './mail/unsubscribe.ts';
 
 /** What a route runs: the request's context and the values of its path's `:name` parts in, the answer out. */
 type RouteHandler<Path extends string> = (context: APIContext, params: RouteParams<Path>) => Promise<Response>;
@@ -35,6 +36,8 @@ const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
     checkReceipt(request, clientAddress, projectId, url.searchParams.get('code') ?? ''),
   // Readiness: 200 once the database is open and migrated (bin/serve.mjs asks this at start).
   '/api/health': () => healthReply(),
+  // One-click unsubscribe (RFC 8058) from invitations and reminders: GET shows a confirmation with a button, POST records it.
+  '/api/unsubscribe/:token': ({ request }, { token }) => (request.method === 'POST' ? unsubscribeNow(request, token) : unsubscribePage(request, token)),
 };
 
 /**

@@ -9,6 +9,7 @@ import { personOf } from '../survey/secrets.ts';
 import { allFields } from '../survey/layout.ts';
 import { noteLinkOpen } from './links/link-opens.repository.ts';
 import { secretHash } from './tokens.ts';
+import { startOutbox } from './mail/outbox.ts';
 
 /** GET /api/survey/{stats|workplace-stats}/{projectId}. */
 export async function statsReply(projectId: string | undefined, which: 'participation' | 'workplaces'): Promise<Response> {
@@ -17,10 +18,12 @@ export async function statsReply(projectId: string | undefined, which: 'particip
   return json(200, which === 'participation' ? await participationStats(survey) : await workplaceStats(survey));
 }
 
-/** GET /api/health: loads the surveys, opens and migrates the database; 200 once ready. */
+/** GET /api/health: loads the surveys, opens and migrates the database, starts the mail outbox; 200 once ready. */
 export async function healthReply(): Promise<Response> {
   const surveys = surveyCount();
   const { dialect } = await database();
+  // bin/serve.mjs asks this at start: receipts a crash left queued go out now, without waiting for the next ballot.
+  startOutbox();
   return json(200, { ok: true, database: dialect, surveys });
 }
 

@@ -71,3 +71,22 @@ export function voterAnswers(fields: VoterFields, answer: (field: string) => str
     ...(fields.region ? { region: text(fields.region) } : {}),
   };
 }
+
+/**
+ * The address a person on the roster (a prepopulated person) is mailed at: their `email`, else the
+ * layout's email field; undefined when they have none.
+ */
+export function rosterAddress(person: Readonly<Record<string, string | string[] | undefined>>, config: VoterSurvey): string | undefined {
+  const emailField = voterFields(config).email;
+  const value = person.email ?? (emailField ? person[emailField] : undefined);
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+/** The name a message greets a person on the roster by: their `name`, else their name fields joined. */
+export function rosterName(person: Readonly<Record<string, string | string[] | undefined>>, config: VoterSurvey): string {
+  if (typeof person.name === 'string') return person.name;
+  return voterFields(config)
+    .name.map((field) => person[field])
+    .filter((value): value is string => typeof value === 'string' && value !== '')
+    .join(' ');
+}

@@ -23,6 +23,12 @@ export interface TestSmtp {
   /** RCPT TO attempts per address. */
   attempts: Map<string, number>;
   answer: RcptAnswer;
+  /** While true, messages are read but never answered: the sender waits with them in flight. */
+  hold: boolean;
+  /** Messages held unanswered so far. */
+  held: number;
+  /** Resolves once `count` messages are held. */
+  waitForHeld(count: number): Promise<void>;
   /** Resolves once `count` messages have arrived. */
   waitFor(count: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -32,17 +38,27 @@ export interface TestSmtp {
 export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<TestSmtp> {
   const received: Received[] = [];
   const attempts = new Map<string, number>();
-  const waiters: Array<() => void> = [];
+  const waiters: Array<() => boolean> = [];
+  const notify = () => {
+    for (const waiter of waiters.splice(0)) if (!waiter()) waiters.push(waiter);
+  };
   const state: TestSmtp = {
     port: 0,
     url: '',
     received,
     attempts,
     answer,
+    hold: false,
+    held: 0,
+    waitForHeld: (count) =>
+      new Promise((resolve) => {
+        const check = () => (state.held >= count ? (resolve(), true) : false);
+        if (!check()) waiters.push(check);
+      }),
     waitFor: (count) =>
       new Promise((resolve) => {
         const check = () => (received.length >= count ? (resolve(received), true) : false);
-        if (!check()) waiters.push(() => void check());
+        if (!check()) waiters.push(check);
       }),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -51,6 +67,8 @@ export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<T
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // A held connection is dropped at once when the test closes the server.
+    closeTimeout: 50,
     onAuth: (_auth, _session, callback) => callback(null, { user: 'test' }),
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       const attempt = (attempts.get(address.address) ?? 0) + 1;
@@ -65,6 +83,11 @@ export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<T
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', async () => {
+        if (state.hold) {
+          state.held++;
+          notify();
+          return;
+        }
         const raw = Buffer.concat(chunks).toString('utf8');
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -72,7 +95,7 @@ export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<T
           mail: await simpleParser(raw),
           raw,
         });
-        for (const waiter of waiters.splice(0)) waiter();
+        notify();
         callback();
       });
     },

@@ -5,7 +5,7 @@ import { allFields } from '../../survey/layout.ts';
 import { answerStruct } from '../../survey/ballot-rules.ts';
 import { toProblems, type Problem } from '../../survey/errors.ts';
 import { emailKey } from '../tally/identity-keys.ts';
-import { voterFields } from '../../survey/voter.ts';
+import { rosterName, voterFields } from '../../survey/voter.ts';
 import { OperatorError } from '../operator.ts';
 import { isKind } from '../../survey/fields.ts';
 
@@ -170,13 +170,9 @@ export function planInvitations(
   return plan;
 }
 
-/** The name a mailing greets a person by: the roster's `name`, else their name fields joined. */
+/** The name a mailing greets a person by: the roster's `name`, else their name fields joined (the domain's rule). */
 export function greetingName(person: PersonValues, config: SurveyConfig): string {
-  if (typeof person.name === 'string') return person.name;
-  return voterFields(config)
-    .name.map((field) => person[field])
-    .filter((value): value is string => typeof value === 'string' && value !== '')
-    .join(' ');
+  return rosterName(person, config);
 }
 
 /** A person's personal link: the site's address, the survey's slug and the secret. */

@@ -10,6 +10,8 @@ import type { RefusedBallotsTable } from './refused-ballots.table.ts';
 import type { LinkOpensTable } from './link-opens.table.ts';
 import type { BallotPseudonymsTable } from './ballot-pseudonyms.table.ts';
 import type { BallotExclusionsTable } from './ballot-exclusions.table.ts';
+import type { MailMessagesTable } from './mail-messages.table.ts';
+import type { MailRecipientsTable } from './mail-recipients.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -29,4 +31,6 @@ export interface Database {
   link_opens: LinkOpensTable;
   ballot_pseudonyms: BallotPseudonymsTable;
   ballot_exclusions: BallotExclusionsTable;
+  mail_messages: MailMessagesTable;
+  mail_recipients: MailRecipientsTable;
 }

@@ -10,6 +10,9 @@ import { removeFiles, storeFiles, type StoredFile } from './uploads.ts';
 import type { CheckedBallot } from './ballot-checks.ts';
 import type { BallotTarget } from './ballot-request.ts';
 import { refused, type Refused, type Stored } from './intake-outcome.ts';
+import { newReceiptCode } from '../tokens.ts';
+import { receiptMail } from '../mail/receipt-mail.ts';
+import { nudgeOutbox } from '../mail/outbox.ts';
 
 /** One checked ballot on its way into the database, with the request it came in. */
 export interface BallotToStore {
@@ -35,6 +38,8 @@ export async function storeChecked(db: Kysely<Database>, config: ServerConfig, b
   try {
     await holdBallot(request);
     files = await storeFiles(config.uploadsDir, checked.files);
+    const code = newReceiptCode();
+    const mail = receiptMail(request, target, code, now, config.mail);
     const receipt = await storeBallot(
       db,
       {
@@ -46,10 +51,13 @@ export async function storeChecked(db: Kysely<Database>, config: ServerConfig, b
         parts: checked.parts,
         uploads: files.map((file) => ({ id: file.id, field: file.field, original_name: file.originalName, content_type: file.contentType, size: file.size })),
         idempotencyKey: key,
+        receipt: code,
+        receiptMail: mail,
         ...requestHashes(request, ballot.connection, config, projectId),
       },
       ballotCheckpoints(request),
     );
+    if (mail) nudgeOutbox();
     return { kind: 'stored', slug: target.survey.slug, receipt };
   } catch (error) {
     await removeFiles(config.uploadsDir, files);

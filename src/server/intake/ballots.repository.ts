@@ -7,6 +7,7 @@ import { EXPERT_HOLD_MS } from '../../survey/tiles.ts';
 import { claimTile } from '../reservations/tile-claims.repository.ts';
 import { completeIdempotencyKey } from './idempotency.repository.ts';
 import { newReceiptCode } from '../tokens.ts';
+import type { NewMailMessage } from '../db/mail-messages.table.ts';
 
 /** Where a fault may be injected between the writes of one ballot (tests only). */
 export type Checkpoint = 'ballot' | 'answers' | 'nominations' | 'write-ins' | 'reservations' | 'uploads' | 'idempotency';
@@ -34,6 +35,8 @@ export interface BallotRecord {
    * one, its tiles let go, instead of this one being refused.
    */
   replaces?: boolean;
+  /** A receipt by mail, queued in the ballot's own transaction so that it is stored with the ballot or not at all. */
+  receiptMail?: Omit<NewMailMessage, 'status' | 'kind' | 'project_id' | 'attempts' | 'sent_at' | 'detail'>;
 }
 
 /** The voter's current ballots (by personal secret or verified address) inside a transaction, to be replaced. */
@@ -167,6 +170,12 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
         .values(ballot.uploads.map((u) => ({ ...u, ballot_id: ballotId, created_at: createdAt })))
         .execute();
     checkpoint('uploads');
+    if (ballot.receiptMail) {
+      await trx
+        .insertInto('mail_messages')
+        .values({ ...ballot.receiptMail, project_id: ballot.projectId, kind: 'receipt', status: 'queued', attempts: 0, sent_at: null, detail: null })
+        .execute();
+    }
 
     const receipt: BallotReceipt = { ballot_id: ballotId, receipt: code, reservations: outcomes };
     if (replacedSentAt) receipt.replaced_sent_at = replacedSentAt;

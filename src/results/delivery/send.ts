@@ -1,0 +1,290 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../server/db/schema.ts';
+import type { PersonValues } from '../../survey/config.struct.ts';
+import type { LoadedSurvey } from '../../survey/loader.ts';
+import { rosterAddress } from '../../survey/voter.ts';
+import { closesInWords, loadMailTemplate } from '../../survey/mail-templates.ts';
+import { compileMail, type RenderedMail } from '../../mail/render.ts';
+import { newMessageId, senderOf, type MailOutcome, type MailSettings, type MailTransport } from '../../mail/transport.ts';
+import { deleteMessage, insertMessage, markInterrupted, recipientKey, settleMessage } from '../../server/mail/mail.repository.ts';
+import { ensureRecipients, mailHistories, unsubscribeToken } from './delivery.repository.ts';
+import { deliveryOf } from './delivery-status.ts';
+import { greetingName, personalLink } from '../voters/roster.ts';
+import { votedSecrets } from '../voters/voters.repository.ts';
+import { OperatorError } from '../operator.ts';
+
+/** What `send` mails: the first message to each person, or a reminder to those who have not voted. */
+export type Campaign = 'invitation' | 'reminder';
+
+/** How one run of `send` goes. */
+export interface SendOptions {
+  campaign: Campaign;
+  baseUrl: string;
+  dryRun?: boolean;
+  /** Messages a minute; unset sends as fast as the pool goes. */
+  rate?: number;
+  limit?: number;
+  /** Only this address (as compared: trimmed, lower case). */
+  only?: string;
+  /** Days since the last message to a person before a reminder may go (reminders only). */
+  minGapDays?: number;
+  /** Send again to people whose message is `unknown` (it was in flight when a run was killed). */
+  resendUnknown?: boolean;
+  /** Waits between tries of a message a server refused for now (4xx): five tries within five minutes. */
+  retryDelaysMs?: readonly number[];
+  now?: () => Date;
+  /** A progress line on standard error: counts, never addresses. */
+  progress?: (line: string) => void;
+}
+
+/** What a run did: sent, bounced (5xx), failed (4xx to the last try), skipped by reason, and the `sending` left from a killed run marked unknown. */
+export interface SendSummary {
+  campaign: Campaign;
+  eligible: number;
+  sent: number;
+  bounced: number;
+  failed: number;
+  skipped: Record<string, number>;
+  interrupted: number;
+  dryRun: boolean;
+}
+
+/** The default waits between tries: 5 tries of a message within about two and a half minutes. */
+const RETRY_DELAYS_MS = [5_000, 15_000, 40_000, 90_000] as const;
+
+/** One person to mail: their secret, values, address and its key. */
+interface Recipient {
+  secret: string;
+  person: PersonValues;
+  address: string;
+  key: string;
+}
+
+/** The people of the roster with an address, each address once (the first person on file who has it). */
+export function rosterRecipients(survey: LoadedSurvey, prepopulation: Record<string, PersonValues>): { recipients: Recipient[]; noAddress: number } {
+  const seen = new Set<string>();
+  const recipients: Recipient[] = [];
+  let noAddress = 0;
+  for (const [secret, person] of Object.entries(prepopulation)) {
+    const address = rosterAddress(person, survey.config);
+    if (!address) {
+      noAddress++;
+      continue;
+    }
+    const key = recipientKey(address);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    recipients.push({ secret, person, address, key });
+  }
+  return { recipients, noAddress };
+}
+
+/** The footer every invitation and reminder closes with: the unsubscribe link. */
+const FOOTER =
+  'You receive this message because you are invited to vote in {{survey_title}}. [Unsubscribe]({{unsubscribe_url}}) from these messages: {{unsubscribe_url}}';
+
+/**
+ * The campaign's template compiled once: each person's message (text, HTML, subject) and the
+ * unsubscribe link it carries, for sending and for `--preview`.
+ */
+export function campaignMessages(survey: LoadedSurvey, campaign: Campaign, baseUrl: string) {
+  const render = compileMail(loadMailTemplate(survey.dir, campaign), FOOTER);
+  const common = { survey_title: survey.config.survey_title ?? survey.slug, closes: closesInWords(survey.config.expiration_date), receipt: '' };
+  return (recipient: Recipient, token: string): { mail: RenderedMail; unsubscribeUrl: string } => {
+    const unsubscribeUrl = `${baseUrl.replace(/\/+$/, '')}/api/unsubscribe/${token}`;
+    const mail = render({
+      ...common,
+      name: greetingName(recipient.person, survey.config),
+      url: personalLink(baseUrl, survey.slug, recipient.secret),
+      unsubscribe_url: unsubscribeUrl,
+    });
+    return { mail, unsubscribeUrl };
+  };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Decides who gets this campaign's message and why the others do not. Invitations: everyone on
+ * the roster with no invitation that went (or may have), and not stopped by an unsubscribe, bounce
+ * or complaint. Reminders: people with no ballot whose invitation went or may have, no message to
+ * them within the gap, and nothing stopping their mail.
+ */
+async function plan(db: Kysely<Database>, survey: LoadedSurvey, recipients: Recipient[], options: SendOptions, now: Date) {
+  const histories = await mailHistories(db, survey.config.project_id);
+  const voted = options.campaign === 'reminder' ? await votedSecrets(db, survey.config.project_id) : new Set<string | null>();
+  const skipped: Record<string, number> = {};
+  const skip = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
+  const chosen: Recipient[] = [];
+  const gapMs = (options.minGapDays ?? 3) * DAY_MS;
+  for (const recipient of recipients) {
+    const delivery = deliveryOf(histories.get(recipient.key));
+    if (delivery.status === 'unsubscribed' || delivery.status === 'bounced' || delivery.status === 'complained') {
+      skip(delivery.status);
+      continue;
+    }
+    if (options.campaign === 'invitation') {
+      if (delivery.invitation === 'sent') skip('already_invited');
+      else if (delivery.invitation === 'unknown' && !options.resendUnknown) skip('unknown (use --resend-unknown)');
+      else chosen.push(recipient);
+      continue;
+    }
+    if (voted.has(recipient.secret)) skip('voted');
+    else if (delivery.invitation === 'none') skip('not_invited');
+    else if (delivery.invitation === 'failed') skip('invitation_failed');
+    else if (delivery.lastSentAt && now.getTime() - Date.parse(delivery.lastSentAt) < gapMs) skip('too_soon (--min-gap)');
+    else chosen.push(recipient);
+  }
+  return { chosen, skipped };
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Sends one campaign to the survey's roster. Each message's row (its Message-ID, status `sending`)
+ * is written before the message is handed to the transport, so a run killed at any moment leaves
+ * those in flight `unknown` for the next run, which sends them again only with --resend-unknown.
+ * A 5xx marks the person bounced; a 4xx is tried again (five tries), then failed; a server that
+ * cannot be reached stops the run with an OperatorError, the message in hand forgotten so that
+ * everyone keeps the state they had.
+ */
+export async function sendCampaign(
+  db: Kysely<Database>,
+  survey: LoadedSurvey,
+  prepopulation: Record<string, PersonValues>,
+  transport: MailTransport,
+  settings: Pick<MailSettings, 'from' | 'poolSize'>,
+  secret: string,
+  options: SendOptions,
+): Promise<SendSummary> {
+  const now = options.now ?? (() => new Date());
+  const projectId = survey.config.project_id;
+  if (options.campaign === 'reminder' && survey.config.expiration_date && Date.parse(survey.config.expiration_date) <= now().getTime()) {
+    throw new OperatorError(`${survey.slug} closed on ${survey.config.expiration_date}: reminders go only while the survey is open.`);
+  }
+  const interrupted = options.dryRun ? 0 : await markInterrupted(db, ['invitation', 'reminder'], projectId);
+  const roster = rosterRecipients(survey, prepopulation);
+  let recipients = roster.recipients;
+  if (options.only !== undefined) {
+    const only = recipientKey(options.only);
+    recipients = recipients.filter((recipient) => recipient.key === only);
+    if (!recipients.length) throw new OperatorError(`--only: no one on ${survey.slug}'s roster has that address.`);
+  }
+  const { chosen, skipped } = await plan(db, survey, recipients, options, now());
+  if (roster.noAddress && options.only === undefined) skipped.no_address = roster.noAddress;
+  const queue = options.limit !== undefined ? chosen.slice(0, options.limit) : chosen;
+  if (queue.length < chosen.length) skipped['over --limit'] = chosen.length - queue.length;
+  const summary: SendSummary = {
+    campaign: options.campaign,
+    eligible: queue.length,
+    sent: 0,
+    bounced: 0,
+    failed: 0,
+    skipped,
+    interrupted,
+    dryRun: Boolean(options.dryRun),
+  };
+  if (options.dryRun || !queue.length) return summary;
+
+  await ensureRecipients(
+    db,
+    projectId,
+    secret,
+    queue.map((recipient) => recipient.key),
+  );
+  const messageOf = campaignMessages(survey, options.campaign, options.baseUrl);
+  const from = senderOf(survey, settings);
+  const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
+  const interval = options.rate ? 60_000 / options.rate : 0;
+  let nextSlot = Date.now();
+  let stopped: string | undefined;
+  let next = 0;
+  const progress = options.progress;
+  const report = () =>
+    progress?.(
+      `send ${options.campaign}s: ${summary.sent + summary.bounced + summary.failed} of ${queue.length} done (${summary.sent} sent, ${summary.bounced} bounced, ${summary.failed} failed)`,
+    );
+  const ticker = progress ? setInterval(report, 2000) : undefined;
+  ticker?.unref();
+
+  async function deliver(recipient: Recipient): Promise<void> {
+    const { mail, unsubscribeUrl } = messageOf(recipient, unsubscribeToken(secret, projectId, recipient.key));
+    const messageId = newMessageId(from);
+    await insertMessage(db, {
+      message_id: messageId,
+      project_id: projectId,
+      kind: options.campaign,
+      email_key: recipient.key,
+      recipient: recipient.address,
+      status: 'sending',
+      attempts: 1,
+      created_at: new Date().toISOString(),
+      sent_at: null,
+      detail: null,
+      payload: null,
+    });
+    let outcome: MailOutcome;
+    for (let attempt = 1; ; attempt++) {
+      outcome = await transport.send(survey, {
+        to: recipient.address,
+        ...mail,
+        messageId,
+        headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      });
+      if (outcome.status !== 'rejected' || outcome.permanent || attempt > delays.length || stopped) break;
+      await settleMessage(db, messageId, { status: 'sending', detail: `${outcome.code} ${outcome.response}`, attempts: attempt + 1 });
+      await wait(delays[attempt - 1]);
+    }
+    if (outcome.status === 'sent') {
+      summary.sent++;
+      await settleMessage(db, messageId, { status: 'sent', detail: outcome.response.slice(0, 200), sentAt: new Date().toISOString() });
+    } else if (outcome.status === 'rejected') {
+      const detail = `${outcome.code} ${outcome.response}`;
+      if (outcome.permanent) {
+        summary.bounced++;
+        await db.transaction().execute(async (trx) => {
+          await settleMessage(trx, messageId, { status: 'bounced', detail });
+          await trx
+            .updateTable('mail_recipients')
+            .set({ bounced_at: new Date().toISOString(), detail })
+            .where('project_id', '=', projectId)
+            .where('email_key', '=', recipient.key)
+            .execute();
+        });
+      } else {
+        summary.failed++;
+        await settleMessage(db, messageId, { status: 'failed', detail });
+      }
+    } else {
+      stopped ??= outcome.reason;
+      await deleteMessage(db, messageId);
+    }
+  }
+
+  async function worker(): Promise<void> {
+    while (!stopped && next < queue.length) {
+      const recipient = queue[next++];
+      if (interval) {
+        const slot = nextSlot;
+        nextSlot = Math.max(nextSlot, Date.now()) + interval;
+        if (slot > Date.now()) await wait(slot - Date.now());
+        if (stopped) break;
+      }
+      await deliver(recipient);
+    }
+  }
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, settings.poolSize) }, worker));
+  } finally {
+    if (ticker) clearInterval(ticker);
+  }
+  if (stopped) {
+    const error = new OperatorError(
+      `Cannot reach the mail server (${transport.description}): ${stopped}. ${summary.sent} sent before it stopped; the others keep their state.`,
+    );
+    (error as OperatorError & { summary?: SendSummary }).summary = summary;
+    throw error;
+  }
+  report();
+  return summary;
+}

@@ -1,0 +1,75 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { MailKind, MailMessageRow, MailStatus, NewMailMessage } from '../db/mail-messages.table.ts';
+import type { MailRecipientRow } from '../db/mail-recipients.table.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** An address as the mail tables key it: trimmed, lower case (as the roster compares addresses). */
+export function recipientKey(email: string): string {
+  const text = /^[\x20-\x7e]*$/.test(email) ? email : email.normalize('NFKC');
+  return text.trim().toLowerCase();
+}
+
+/** Records a message before it is handed over (status `sending`, or `queued` for the outbox). */
+export async function insertMessage(db: Db, row: NewMailMessage): Promise<void> {
+  await db.insertInto('mail_messages').values(row).execute();
+}
+
+/** Records what became of a message: its status, the server's answer, when it went, how many tries. */
+export async function settleMessage(
+  db: Db,
+  messageId: string,
+  update: { status: MailStatus; detail?: string | null; sentAt?: string | null; attempts?: number },
+): Promise<void> {
+  await db
+    .updateTable('mail_messages')
+    .set({
+      status: update.status,
+      detail: update.detail ?? null,
+      ...(update.sentAt !== undefined ? { sent_at: update.sentAt } : {}),
+      ...(update.attempts !== undefined ? { attempts: update.attempts } : {}),
+    })
+    .where('message_id', '=', messageId)
+    .execute();
+}
+
+/** Forgets a message that never left (the server could not be reached): its person keeps the state they had. */
+export async function deleteMessage(db: Db, messageId: string): Promise<void> {
+  await db.deleteFrom('mail_messages').where('message_id', '=', messageId).execute();
+}
+
+/**
+ * Marks as `unknown` the messages of these kinds still `sending`: the process that handed them
+ * over died before the answer was recorded, so they may or may not have gone.
+ */
+export async function markInterrupted(db: Db, kinds: readonly MailKind[], projectId?: string): Promise<number> {
+  let query = db
+    .updateTable('mail_messages')
+    .set({ status: 'unknown', detail: 'the sending process stopped before the server answered' })
+    .where('status', '=', 'sending')
+    .where('kind', 'in', kinds);
+  if (projectId) query = query.where('project_id', '=', projectId);
+  const [result] = await query.execute();
+  return Number(result.numUpdatedRows);
+}
+
+/** The oldest queued messages of a kind, for the outbox. */
+export async function queuedMessages(db: Db, kind: MailKind, limit: number): Promise<MailMessageRow[]> {
+  return db.selectFrom('mail_messages').selectAll().where('status', '=', 'queued').where('kind', '=', kind).orderBy('created_at').limit(limit).execute();
+}
+
+/** The recipient with this unsubscribe token, if any. */
+export async function recipientByToken(db: Db, token: string): Promise<MailRecipientRow | undefined> {
+  return db.selectFrom('mail_recipients').selectAll().where('unsubscribe_token', '=', token).executeTakeFirst();
+}
+
+/** Records an unsubscribe (the first one's time stays); false when the token names no one. */
+export async function unsubscribe(db: Db, token: string, at: string): Promise<MailRecipientRow | undefined> {
+  await db
+    .updateTable('mail_recipients')
+    .set({ unsubscribed_at: sql<string>`coalesce(unsubscribed_at, ${at})` })
+    .where('unsubscribe_token', '=', token)
+    .execute();
+  return recipientByToken(db, token);
+}

@@ -1,0 +1,92 @@
+import { database } from '../db/database.ts';
+import { appendAudit } from '../db/audit.repository.ts';
+import { escapeHtml, plainPage, wantsPage } from '../html-page.ts';
+import { json, refuse } from '../http.ts';
+import { readLimited } from '../intake/multipart.ts';
+import { findSurvey } from '../surveys.ts';
+import { recipientByToken, unsubscribe } from './mail.repository.ts';
+
+/** A token as `send` makes them: 32 bytes of HMAC in base64url. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** What RFC 8058 has a mail provider post: the one-click body. */
+const ONE_CLICK = 'List-Unsubscribe=One-Click';
+
+const siteOf = (projectId: string) => findSurvey(projectId)?.config.survey_title ?? 'Peervote';
+
+function unknownToken(request: Request): Response {
+  if (!wantsPage(request)) return refuse(404, 'unknown_token', 'This unsubscribe link is not known.');
+  return plainPage({
+    status: 404,
+    site: 'Peervote',
+    title: 'Unknown unsubscribe link',
+    text: 'This unsubscribe link is not known. Please copy the whole link from the message you received.',
+  });
+}
+
+/**
+ * `GET /api/unsubscribe/{token}`: a page asking the person to confirm with a button, never an
+ * unsubscribe itself, since mail scanners follow every link. 404 for a token no one holds.
+ */
+export async function unsubscribePage(request: Request, token: string): Promise<Response> {
+  const recipient = TOKEN.test(token) ? await recipientByToken((await database()).db, token) : undefined;
+  if (!recipient) return unknownToken(request);
+  const site = siteOf(recipient.project_id);
+  if (recipient.unsubscribed_at) {
+    return plainPage({
+      status: 200,
+      site,
+      title: 'You are unsubscribed',
+      calm: true,
+      text: `You will get no more invitations or reminders for ${site}. Your personal link still works.`,
+    });
+  }
+  return plainPage({
+    status: 200,
+    site,
+    calm: true,
+    form: true,
+    title: 'Stop the invitations and reminders?',
+    text: `You will get no more invitations or reminders for ${site}. Your personal link keeps working if you decide to vote.`,
+    html: `<form method="post" action="/api/unsubscribe/${escapeHtml(token)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button class="button" type="submit">Unsubscribe</button></form>`,
+  });
+}
+
+/**
+ * `POST /api/unsubscribe/{token}` with `List-Unsubscribe=One-Click` (RFC 8058): records the
+ * unsubscribe and answers 200, with no Origin needed (mail providers send none). A repeat is 200
+ * too; an unknown token 404 and a body without the one-click field 400, both changing nothing.
+ */
+export async function unsubscribeNow(request: Request, token: string): Promise<Response> {
+  const body = await readLimited(request, 4096);
+  if (body === 'too-large') return refuse(413, 'body_too_large', 'An unsubscribe request is one short field.');
+  const text = new TextDecoder().decode(body);
+  const { db } = await database();
+  const recipient = TOKEN.test(token) ? await recipientByToken(db, token) : undefined;
+  if (!recipient) return unknownToken(request);
+  // Form-encoded (RFC 8058's example) or multipart: the field's name and value are the same text in both.
+  if (!/List-Unsubscribe=One-Click|name="List-Unsubscribe"\r?\n\r?\nOne-Click/.test(text)) {
+    return refuse(400, 'bad_unsubscribe', `An unsubscribe request carries the body ${ONE_CLICK}.`);
+  }
+  const at = new Date().toISOString();
+  await db.transaction().execute(async (trx) => {
+    const before = recipient.unsubscribed_at;
+    await unsubscribe(trx, token, at);
+    if (!before)
+      await appendAudit(trx, {
+        projectId: recipient.project_id,
+        actor: 'recipient',
+        action: 'unsubscribe',
+        details: { via: wantsPage(request) ? 'page' : 'one-click' },
+      });
+  });
+  const site = siteOf(recipient.project_id);
+  if (!wantsPage(request)) return json(200, { unsubscribed: true });
+  return plainPage({
+    status: 200,
+    site,
+    title: 'You are unsubscribed',
+    calm: true,
+    text: `You will get no more invitations or reminders for ${site}. Your personal link still works.`,
+  });
+}

@@ -1,0 +1,343 @@
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { startApi, type Api, type Fields } from './helpers.ts';
+import { runResults } from '../support/results-cli.ts';
+import { startSmtp, type TestSmtp } from '../support/smtp.ts';
+
+// Invitations, reminders and receipts Peervote sends itself, against a real SMTP server started
+// here: every message's fate recorded (sent, bounced, failed, unknown after a kill -9), one-click
+// unsubscribe, reports that arrive later, and the file transport of npm start's defaults.
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const FROM = 'Peer Check <votes@peer.example>';
+const QUERY = { project_id: 'peer-check', project_type: 'form' };
+const SLOW = 120_000;
+
+let api: Api;
+let smtp: TestSmtp;
+let work: string;
+let surveys: string;
+let privateDir: string;
+const secrets = new Map<string, string>();
+
+const env = (extra: Record<string, string> = {}) => ({
+  SURVEYS_DIR: surveys,
+  DATA_DIR: api.dataDir,
+  DATABASE_URL: api.databaseUrl,
+  PEERVOTE_PRIVATE_DIR: privateDir,
+  SMTP_URL: smtp.url,
+  MAIL_FROM: FROM,
+  PEERVOTE_BASE_URL: 'https://vote.peer.example',
+  ...extra,
+});
+const results = (args: string[], extra: Record<string, string> = {}) => runResults(args, env(extra));
+const csvRows = (text: string) =>
+  text
+    .trim()
+    .split('\r\n')
+    .slice(1)
+    .map((line) => line.split(','));
+const statusOf = async () =>
+  Object.fromEntries(
+    csvRows((await results(['deliveries', 'peer-check'])).stdout)
+      .filter(([email]) => email)
+      .map(([email, status]) => [email.split('@')[0], status]),
+  );
+const unsubscribeUrl = (raw: string) => /^List-Unsubscribe:\s*<([^>]+)>/m.exec(raw)?.[1] ?? '';
+const receivedBy = (local: string) => smtp.received.filter((one) => one.to[0] === `${local}@peer.example`);
+
+async function invite(people: string[]): Promise<void> {
+  const roster = path.join(work, `roster-${people[0]}.csv`);
+  writeFileSync(
+    roster,
+    `email,name-first,name-last\n${people.map((name) => `${name}@peer.example,${name[0].toUpperCase()}${name.slice(1)},Test`).join('\n')}\n`,
+  );
+  const out = path.join(work, `links-${people[0]}.csv`);
+  const invited = await results(['invite', 'peer-check', '--roster', roster, '--out', out, '--base-url', 'https://vote.peer.example']);
+  expect(invited.code, invited.stderr).toBe(0);
+  for (const [, email, url] of csvRows(readFileSync(out, 'utf8'))) secrets.set(email.split('@')[0], url.split('/').at(-1)!);
+}
+
+function ballot(email: string): Fields {
+  return [
+    ['name-first', 'Dan'],
+    ['name-last', 'Test'],
+    ['email', email],
+    ['nominations[Medicine][Cardiology][1]', 'c-3'],
+    ['affirm', 'on'],
+  ];
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'peervote-mail-'));
+  surveys = path.join(work, 'surveys');
+  privateDir = path.join(work, 'private');
+  cpSync(inject('surveysDir'), surveys, { recursive: true });
+  appendFileSync(path.join(surveys, 'peer-check', 'survey.yaml'), '\nmail:\n  receipt: true\n  reply_to: desk@peer.example\n');
+  smtp = await startSmtp((address, attempt) => {
+    if (address.startsWith('bob@')) return { code: 550, message: '5.1.1 No such user here' };
+    if (address.startsWith('cat@') && attempt === 1) return { code: 421, message: '4.7.0 Too busy, try again later' };
+    return undefined;
+  });
+  api = await startApi({
+    SURVEYS_DIR: surveys,
+    PEERVOTE_PRIVATE_DIR: privateDir,
+    SMTP_URL: smtp.url,
+    MAIL_FROM: FROM,
+    PEERVOTE_BASE_URL: 'https://vote.peer.example',
+  });
+  await invite(['ann', 'bob', 'cat', 'dan']);
+});
+afterAll(async () => {
+  await api?.stop();
+  await smtp?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('invitations', () => {
+  test(
+    'go to every invited person once: a 550 at RCPT bounces, a 421 is tried again and goes; a second run sends nothing new',
+    async () => {
+      const preview = await results(['send', 'peer-check', 'invitations', '--preview', 'ANN@peer.example']);
+      expect(preview.code, preview.stderr).toBe(0);
+      expect(preview.stdout).toContain(`https://vote.peer.example/peer-check/${secrets.get('ann')}`);
+      expect(preview.stdout).toMatch(/^List-Unsubscribe: <https:\/\/vote\.peer\.example\/api\/unsubscribe\/[\w-]{43}>$/m);
+      const dry = await results(['send', 'peer-check', 'invitations', '--dry-run']);
+      expect(dry.stderr).toContain('would send 4');
+      expect(smtp.received).toHaveLength(0);
+
+      const sent = await results(['send', 'peer-check', 'invitations']);
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(sent.stderr).toContain('sent 3, bounced 1, failed 0');
+      expect(sent.stderr).not.toContain('@');
+      expect(smtp.received.map((one) => one.to[0]).sort()).toEqual(['ann@peer.example', 'cat@peer.example', 'dan@peer.example']);
+      expect(smtp.attempts.get('cat@peer.example')).toBe(2);
+      const [mail] = receivedBy('ann');
+      expect(mail.mail.from?.value[0].address).toBe('votes@peer.example');
+      expect(mail.mail.replyTo?.value[0].address).toBe('desk@peer.example');
+      expect(mail.mail.text).toContain(`https://vote.peer.example/peer-check/${secrets.get('ann')}`);
+      expect(mail.mail.html).toContain(`href="https://vote.peer.example/peer-check/${secrets.get('ann')}"`);
+      expect(mail.raw).toMatch(/Content-Type: multipart\/alternative/);
+      expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r$/m);
+      const unsubscribe = unsubscribeUrl(mail.raw);
+      expect(unsubscribe).toMatch(/^https:\/\/vote\.peer\.example\/api\/unsubscribe\/[\w-]{43}$/);
+      expect(unsubscribe).not.toContain(secrets.get('ann'));
+      expect(mail.mail.text).toContain(unsubscribe);
+
+      expect(await statusOf()).toEqual({ ann: 'sent', bob: 'bounced', cat: 'sent', dan: 'sent' });
+      const again = await results(['send', 'peer-check', 'invitations']);
+      expect(again.stderr).toContain('sent 0, bounced 0, failed 0; skipped: 3 already_invited, 1 bounced');
+      expect(smtp.received).toHaveLength(3);
+      const audit = csvRows((await results(['audit', 'peer-check'])).stdout).map((cells) => cells[3]);
+      expect(audit.filter((action) => action === 'send')).toHaveLength(2);
+    },
+    SLOW,
+  );
+
+  test(
+    'a run killed with kill -9 leaves the messages in flight unknown: the next run sends the others, --resend-unknown those',
+    async () => {
+      await invite(['eve', 'fay', 'gus', 'hal', 'ivy', 'jay', 'kai', 'lea']);
+      const slow = await startSmtp();
+      slow.hold = true;
+      const child = spawn(process.execPath, ['bin/results.ts', 'send', 'peer-check', 'invitations'], {
+        cwd: ROOT,
+        env: { ...process.env, ...env({ SMTP_URL: slow.url }) },
+        stdio: 'ignore',
+      });
+      await slow.waitForHeld(5);
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      await slow.close();
+      const inFlight = await api.db().selectFrom('mail_messages').select('status').where('status', '=', 'sending').execute();
+      expect(inFlight).toHaveLength(5);
+
+      const resumed = await results(['send', 'peer-check', 'invitations']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toContain('sent 3,');
+      expect(resumed.stderr).toContain('5 unknown (use --resend-unknown)');
+      expect(resumed.stderr).toContain('5 left in flight by an earlier run marked unknown');
+      const statuses = Object.values(await statusOf());
+      expect(statuses.filter((status) => status === 'unknown')).toHaveLength(5);
+      const resent = await results(['send', 'peer-check', 'invitations', '--resend-unknown']);
+      expect(resent.stderr).toContain('sent 5,');
+      expect(Object.values(await statusOf()).filter((status) => status === 'unknown')).toHaveLength(0);
+      for (const name of ['eve', 'fay', 'gus', 'hal', 'ivy', 'jay', 'kai', 'lea']) expect(receivedBy(name).length).toBeGreaterThanOrEqual(1);
+    },
+    SLOW,
+  );
+
+  test(
+    'a mail server that cannot be reached stops the command in one line, and everyone keeps their state',
+    async () => {
+      await invite(['max']);
+      const before = await statusOf();
+      const run = await results(['send', 'peer-check', 'invitations'], { SMTP_URL: 'smtp://user:hunter2@127.0.0.1:1' });
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toMatch(/^send invitations: through SMTP 127\.0\.0\.1:1\.\nCannot reach the mail server \(SMTP 127\.0\.0\.1:1\): .*\n$/);
+      expect(run.stderr).not.toContain('hunter2');
+      expect(await statusOf()).toEqual(before);
+      expect(before.max).toBe('not_sent');
+    },
+    SLOW,
+  );
+});
+
+describe('one-click unsubscribe', () => {
+  test(
+    'the GET asks to confirm and changes nothing; the POST, with no Origin, records it; an unknown token is 404',
+    async () => {
+      const url = unsubscribeUrl(receivedBy('ann')[0].raw);
+      const address = new URL(url).pathname;
+      const page = await api.get(address, { Accept: 'text/html' });
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('<button class="button" type="submit">Unsubscribe</button>');
+      expect(page.body).toContain(`<form method="post" action="${address}">`);
+      expect(page.headers.get('content-security-policy')).toContain("form-action 'self'");
+      expect((await statusOf()).ann).toBe('sent');
+
+      const bad = await api.request(address, { method: 'POST', body: 'unsubscribe=yes', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+      expect(bad).toMatchObject({ status: 400, body: { error: 'bad_unsubscribe' } });
+      const unknown = await api.request('/api/unsubscribe/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', {
+        method: 'POST',
+        body: 'List-Unsubscribe=One-Click',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
+      expect(unknown).toMatchObject({ status: 404, body: { error: 'unknown_token' } });
+      expect((await api.get('/api/unsubscribe/nope', { Accept: 'text/html' })).status).toBe(404);
+      expect((await statusOf()).ann).toBe('sent');
+
+      const one = await api.request(address, {
+        method: 'POST',
+        body: 'List-Unsubscribe=One-Click',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
+      expect(one).toMatchObject({ status: 200, body: { unsubscribed: true } });
+      const twice = await api.request(address, {
+        method: 'POST',
+        body: 'List-Unsubscribe=One-Click',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
+      expect(twice.status).toBe(200);
+      expect((await statusOf()).ann).toBe('unsubscribed');
+      expect((await api.get(address, { Accept: 'text/html' })).body).toContain('You are unsubscribed');
+      // Their personal link still works.
+      expect((await api.get(`/api/survey/link/peer-check?secret=${secrets.get('ann')}`)).status).toBe(200);
+      const audit = csvRows((await results(['audit', 'peer-check'])).stdout).map((cells) => cells[3]);
+      expect(audit.filter((action) => action === 'unsubscribe')).toHaveLength(1);
+      expect(api.log()).not.toContain('@peer.example');
+    },
+    SLOW,
+  );
+});
+
+describe('receipts and reminders', () => {
+  test(
+    "a ballot from a personal link gets a receipt at the roster's address, whatever address it typed; a public ballot gets none",
+    async () => {
+      const before = smtp.received.length;
+      const stored = await api.post(ballot('someone-else@elsewhere.example'), { query: { ...QUERY, secret: secrets.get('dan')! } });
+      expect(stored.status).toBe(201);
+      const [receipt] = (await smtp.waitFor(before + 1)).slice(before);
+      expect(receipt.to).toEqual(['dan@peer.example']);
+      expect(receipt.mail.subject).toBe('Your ballot was received: Peer Check');
+      const code = stored.body.receipt as string;
+      expect(receipt.mail.text).toContain(`${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8)}`);
+      expect(receipt.mail.text).toContain('https://vote.peer.example/peer-check/receipt');
+      expect(receipt.mail.text).not.toContain('c-3');
+      expect(receipt.raw).not.toMatch(/^List-Unsubscribe/im);
+
+      const open = await api.post(ballot('stranger@elsewhere.example'), { query: QUERY });
+      expect(open.status, JSON.stringify(open.body)).toBe(201);
+      const receipts = await api.db().selectFrom('mail_messages').select(['recipient']).where('kind', '=', 'receipt').execute();
+      expect(receipts).toEqual([{ recipient: 'dan@peer.example' }]);
+      expect(api.log()).not.toContain('@');
+    },
+    SLOW,
+  );
+
+  test(
+    'reminders skip voters, unsubscribed and bounced people; and wait --min-gap days',
+    async () => {
+      const soon = await results(['send', 'peer-check', 'reminders']);
+      expect(soon.stderr).toContain('sent 0,');
+      expect(soon.stderr).toMatch(/too_soon \(--min-gap\)/);
+      const before = smtp.received.length;
+      const sent = await results(['send', 'peer-check', 'reminders', '--min-gap', '0', '--only', 'cat@peer.example']);
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(sent.stderr).toContain('sent 1,');
+      const all = await results(['send', 'peer-check', 'reminders', '--min-gap', '0', '--limit', '0']);
+      expect(all.stderr).toMatch(/skipped: .*1 unsubscribed/);
+      expect(all.stderr).toMatch(/1 bounced/);
+      expect(all.stderr).toMatch(/1 voted/);
+      expect(all.stderr).toMatch(/1 not_invited/);
+      expect(smtp.received.slice(before).map((one) => one.to[0])).toEqual(['cat@peer.example']);
+      expect(smtp.received.at(-1)!.mail.subject).toBe('A reminder to vote: Peer Check');
+      const line = csvRows((await results(['deliveries', 'peer-check'])).stdout).find(([email]) => email === 'cat@peer.example')!;
+      expect(line.slice(1, 4)).toEqual(['sent', '1', '1']);
+      const summary = await results(['responses', 'peer-check']);
+      expect(summary.stdout).toMatch(/Mail: 3 not_sent, \d+ sent, 0 unknown, 0 failed, 1 bounced, 0 complained, 1 unsubscribed\./);
+    },
+    SLOW,
+  );
+});
+
+describe('reports that arrive later', () => {
+  test(
+    'a DSN 5.1.1 bounces, an abuse report complains, a 4.x.x delay is noted; a report that matches nothing is listed and the command succeeds',
+    async () => {
+      const fixture = (name: string, local: string, messageId: string) =>
+        readFileSync(path.join(ROOT, 'tests/api/fixtures/mail', name), 'utf8')
+          .replaceAll('{{recipient}}', `${local}@peer.example`)
+          .replaceAll('{{message_id}}', messageId);
+      const catReminder = smtp.received.at(-1)!.mail.messageId!;
+      const gusInvitation = receivedBy('gus')[0].mail.messageId!;
+      const eveInvitation = receivedBy('eve')[0].mail.messageId!;
+      const dsn = path.join(work, 'dsn.eml');
+      writeFileSync(dsn, fixture('dsn-550.eml', 'cat', catReminder));
+      const mbox = path.join(work, 'reports.mbox');
+      writeFileSync(
+        mbox,
+        `From MAILER-DAEMON Wed Nov 25 11:00:00 2026\n${fixture('arf-abuse.eml', 'gus', gusInvitation)}\nFrom MAILER-DAEMON Wed Nov 25 11:01:00 2026\n${fixture('dsn-delay.eml', 'eve', eveInvitation)}\nFrom MAILER-DAEMON Wed Nov 25 11:02:00 2026\n${fixture('dsn-550.eml', 'nobody', '<not-ours@elsewhere.example>')}`,
+      );
+      const run = await results(['bounces', 'peer-check', dsn, mbox]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain('bounces: 4 reports; 1 bounced, 1 complained, 1 delayed (noted), 0 changed nothing, 1 matched no message.');
+      expect(run.stderr).toContain(`unmatched: ${mbox} <dsn-1@mx.peer.example>`);
+      const statuses = await statusOf();
+      expect(statuses).toMatchObject({ cat: 'bounced', gus: 'complained', eve: 'sent' });
+      const eve = csvRows((await results(['deliveries', 'peer-check'])).stdout).find(([email]) => email === 'eve@peer.example')!;
+      expect(eve.join(',')).toContain('delayed: 4.4.7');
+      const audit = csvRows((await results(['audit', 'peer-check'])).stdout).map((cells) => cells[3]);
+      expect(audit).toContain('bounces');
+    },
+    SLOW,
+  );
+});
+
+describe("npm start's defaults: the file transport", () => {
+  test(
+    'without SMTP_URL the API writes receipts as .eml files under DATA_DIR/mail/<slug>/, those queued before a crash included',
+    async () => {
+      // A server that cannot reach its mail server keeps the receipt queued, and the ballot is stored at once.
+      await api.restart({ SMTP_URL: 'smtp://127.0.0.1:1' });
+      const stored = await api.post(ballot('x@elsewhere.example'), { query: { ...QUERY, secret: secrets.get('lea')! } });
+      expect(stored.status).toBe(201);
+      await api.restart({ SMTP_URL: '', MAIL_FROM: '' });
+      const folder = path.join(api.dataDir, 'mail', 'peer-check');
+      await expect.poll(() => (existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.eml')).length : 0), { timeout: 20_000 }).toBe(1);
+      const [file] = readdirSync(folder);
+      expect(file).not.toContain('lea');
+      const mail = await simpleParser(readFileSync(path.join(folder, file)));
+      expect(mail.to && 'value' in mail.to ? mail.to.value[0].address : '').toBe('lea@peer.example');
+      expect(mail.from?.value[0].address).toBe('no-reply@peervote.invalid');
+      const code = stored.body.receipt as string;
+      expect(mail.text).toContain(code.slice(0, 4));
+    },
+    SLOW,
+  );
+});
