@@ -19,7 +19,9 @@ export function wantsPage(request: Request): boolean {
 const STYLE = `body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1f2933;background:#f5f7fa}
 header{background:#0b3d91;color:#fff;padding:1rem}header h1{margin:0;font-size:1.25rem}
 main{max-width:40rem;margin:1.5rem auto;padding:1.5rem;background:#fff;border-radius:8px}
-h2{margin-top:0;color:#b42318}li{margin:.25rem 0}.button{display:inline-block;padding:.6rem 1.2rem;background:#0b3d91;color:#fff;border-radius:6px;text-decoration:none}`;
+h2{margin-top:0;color:#b42318}li{margin:.25rem 0}.button{display:inline-block;padding:.6rem 1.2rem;background:#0b3d91;color:#fff;border-radius:6px;text-decoration:none}
+label{display:block;font-weight:600;margin:1rem 0 .25rem}input{font:inherit;padding:.5rem;border:1px solid #52606d;border-radius:4px;width:100%;max-width:16rem;box-sizing:border-box}
+button{font:inherit;margin-top:1rem;padding:.6rem 1.2rem;background:#0b3d91;color:#fff;border:0;border-radius:6px;cursor:pointer}form{margin:0 0 1rem}`;
 
 /** The page's policy: nothing loads; only its own stylesheet applies. */
 const PAGE_POLICY = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
@@ -33,17 +35,19 @@ export interface PlainPage {
   text: string;
   html?: string;
   headers?: HeadersInit;
+  /** True when the page holds forms that post back to the survey API (the verification steps). */
+  forms?: boolean;
 }
 
 /**
  * A page the survey API answers a browser with when no script of the site runs (a ballot or a
  * receipt check sent without JavaScript): one small inline stylesheet, nothing to load, never cached.
  */
-export function plainPage({ status, site, title, text, html = '', headers }: PlainPage): Response {
+export function plainPage({ status, site, title, text, html = '', headers, forms }: PlainPage): Response {
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} · ${escapeHtml(site)}</title><style>${STYLE}</style></head><body><header><h1>${escapeHtml(site)}</h1></header><main><h2>${escapeHtml(title)}</h2><p>${escapeHtml(text)}</p>${html}</main></body></html>`;
   const all = new Headers(headers);
   all.set('Content-Type', 'text/html; charset=utf-8');
-  all.set('Content-Security-Policy', PAGE_POLICY);
+  all.set('Content-Security-Policy', forms ? PAGE_POLICY.replace("form-action 'none'", "form-action 'self'") : PAGE_POLICY);
   all.set('Cache-Control', 'no-store');
   return new Response(body, { status, headers: all });
 }

@@ -5,6 +5,7 @@ import { searchReply } from './search/search-reply.ts';
 import { healthReply, linkReply, statsReply } from './survey-routes.ts';
 import { reservationReply } from './reservations/lookup.ts';
 import { checkReceipt } from './receipts/receipts.ts';
+import { checkCodeReply, sendCodeReply } from './verify/verify-reply.ts';
 
 /** What a route runs: the request's context and the values of its path's `:name` parts in, the answer out. */
 type RouteHandler<Path extends string> = (context: APIContext, params: RouteParams<Path>) => Promise<Response>;
@@ -35,6 +36,10 @@ const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
     checkReceipt(request, clientAddress, projectId, url.searchParams.get('code') ?? ''),
   // Readiness: 200 once the database is open and migrated (bin/serve.mjs asks this at start).
   '/api/health': () => healthReply(),
+  // Verified voters: mails a 6-digit code to the address the voter's text names (`{ sent_to }`, masked).
+  '/api/survey/verify/:projectId': ({ request, clientAddress }, { projectId }) => sendCodeReply(request, clientAddress, projectId),
+  // Checks a mailed code: `{ proof, sent_to }`, the proof the ballot carries (a cookie for a browser without JavaScript).
+  '/api/survey/verify/:projectId/code': ({ request }, { projectId }) => checkCodeReply(request, projectId),
 };
 
 /**

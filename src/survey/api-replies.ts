@@ -59,6 +59,8 @@ export interface ReceiptCheck {
   received: boolean;
   /** ISO 8601 UTC, when received. */
   received_at?: string;
+  /** ISO 8601 UTC, when a later ballot of the same voter replaced it (`amend: until_close`); absent while it stands. */
+  replaced_at?: string;
 }
 
 /**

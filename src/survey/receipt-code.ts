@@ -23,12 +23,17 @@ export function formatReceipt(code: string): string {
 }
 
 /** What a receipt check found, in the voter's words: shared by the check page and the API's plain-HTML answer. */
-export function receiptAnswerText(answer: { received: boolean; received_at?: string } | 'bad-code' | 'too-many' | 'failed', code: string): string {
+export function receiptAnswerText(
+  answer: { received: boolean; received_at?: string; replaced_at?: string } | 'bad-code' | 'too-many' | 'failed',
+  code: string,
+): string {
   if (answer === 'bad-code') return 'That is not a receipt code. A receipt code has 12 letters and digits, such as 7K3M-Q9TD-2XHB.';
   if (answer === 'too-many') return 'Too many checks from this address. Please try again in a minute.';
   if (answer === 'failed') return 'The check could not be made just now. Please try again later.';
   const shown = formatReceipt(normalizeReceipt(code) ?? code);
   if (!answer.received || !answer.received_at) return `No ballot with the receipt ${shown} has been received. Check the code against your thank-you page.`;
-  const when = new Date(answer.received_at).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
-  return `Your ballot with the receipt ${shown} was received on ${when} UTC.`;
+  const when = (at: string) => new Date(at).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+  if (answer.replaced_at)
+    return `Your ballot with the receipt ${shown} was received on ${when(answer.received_at)} UTC, and replaced by a later ballot on ${when(answer.replaced_at)} UTC.`;
+  return `Your ballot with the receipt ${shown} was received on ${when(answer.received_at)} UTC.`;
 }

@@ -10,6 +10,7 @@ import type { RefusedBallotsTable } from './refused-ballots.table.ts';
 import type { LinkOpensTable } from './link-opens.table.ts';
 import type { BallotPseudonymsTable } from './ballot-pseudonyms.table.ts';
 import type { BallotExclusionsTable } from './ballot-exclusions.table.ts';
+import type { VerificationCodesTable } from './verification-codes.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -29,4 +30,5 @@ export interface Database {
   link_opens: LinkOpensTable;
   ballot_pseudonyms: BallotPseudonymsTable;
   ballot_exclusions: BallotExclusionsTable;
+  verification_codes: VerificationCodesTable;
 }

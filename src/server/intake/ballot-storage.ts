@@ -10,6 +10,7 @@ import { removeFiles, storeFiles, type StoredFile } from './uploads.ts';
 import type { CheckedBallot } from './ballot-checks.ts';
 import type { BallotTarget } from './ballot-request.ts';
 import { refused, type Refused, type Stored } from './intake-outcome.ts';
+import { VERIFY_WORDS } from '../../survey/verification.ts';
 
 /** One checked ballot on its way into the database, with the request it came in. */
 export interface BallotToStore {
@@ -46,6 +47,9 @@ export async function storeChecked(db: Kysely<Database>, config: ServerConfig, b
         parts: checked.parts,
         uploads: files.map((file) => ({ id: file.id, field: file.field, original_name: file.originalName, content_type: file.contentType, size: file.size })),
         idempotencyKey: key,
+        verifiedEmail: target.verifiedEmail,
+        // A voter on a personal link or verified may change their ballot until the close.
+        replaces: target.survey.config.amend === 'until_close' && (target.secret !== undefined || target.verifiedEmail !== undefined),
         ...requestHashes(request, ballot.connection, config, projectId),
       },
       ballotCheckpoints(request),
@@ -54,6 +58,10 @@ export async function storeChecked(db: Kysely<Database>, config: ServerConfig, b
   } catch (error) {
     await removeFiles(config.uploadsDir, files);
     if (key) await releaseIdempotencyKey(db, key).catch(() => {});
+    if (error instanceof AlreadySubmittedError && target.verifiedEmail && !target.secret)
+      return refused('already_submitted', `${VERIFY_WORDS.alreadyFromAddress} The first one is kept.`, [
+        { path: 'verification', message: 'has already been used to vote.' },
+      ]);
     if (error instanceof AlreadySubmittedError)
       return refused('already_submitted', 'A ballot has already been received for this personal link; the first one is kept.', [
         { path: 'secret', message: 'has already been used to vote.' },

@@ -45,7 +45,11 @@ export async function checkReceipt(
       : refuse(400, 'bad_receipt', 'A receipt code has 12 letters and digits, such as 7K3M-Q9TD-2XHB.', [{ path: 'code', message: 'is not a receipt code.' }]);
   }
   const ballot = await ballotByReceipt(db, survey.config.project_id, code);
-  const answer: ReceiptCheck = ballot ? { received: true, received_at: ballot.created_at } : { received: false };
+  const answer: ReceiptCheck = !ballot
+    ? { received: false }
+    : ballot.replaced_at
+      ? { received: true, received_at: ballot.created_at, replaced_at: ballot.replaced_at }
+      : { received: true, received_at: ballot.created_at };
   return asPage ? page(200, receiptAnswerText(answer, code)) : json(200, answer);
 }
 
