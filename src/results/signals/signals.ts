@@ -10,7 +10,7 @@ import { answersByField, childRows, nominationRows, readBallots } from '../ballo
 import { licenseKey, nameKey } from '../tally/identity-keys.ts';
 import { voterFieldNames, voterFields } from '../../survey/voter.ts';
 import { voterOf } from '../tally/voter.ts';
-import { addressBursts, deviceBursts, nomineeBursts } from './signals-time.ts';
+import { addressBursts, deviceBursts, fastBallots, nomineeBursts } from './signals-time.ts';
 import { licenseSignals, nearIdentical } from './signals-ballots.ts';
 import { blocs, reciprocalNominations } from './signals-ties.ts';
 import { DEFAULT_THRESHOLDS, SIGNAL_KINDS, type NomineeName, type SignalBallot, type SignalCluster, type SignalThresholds } from './signal-model.ts';
@@ -45,6 +45,7 @@ export async function signalBallots(db: Kysely<Database>, { survey, nominees, pr
         at: Date.parse(ballot.created_at),
         clientHash: ballot.client_hash ?? null,
         agentHash: ballot.agent_hash ?? null,
+        fillSeconds: ballot.fill_seconds,
         email: voter.email,
         license: voter.license,
         nomineeId: voter.nomineeId ?? (voter.license ? byLicense.get(voter.license) : undefined),
@@ -72,6 +73,7 @@ export function detectSignals(
     ...addressBursts(ballots, thresholds),
     ...deviceBursts(ballots, thresholds),
     ...nomineeBursts(ballots, thresholds, name),
+    ...fastBallots(ballots, thresholds),
     ...nearIdentical(ballots, thresholds),
     ...licenseSignals(ballots),
     ...reciprocalNominations(ballots, name),

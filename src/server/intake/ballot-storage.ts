@@ -48,6 +48,7 @@ export async function storeChecked(db: Kysely<Database>, config: ServerConfig, b
         uploads: files.map((file) => ({ id: file.id, field: file.field, original_name: file.originalName, content_type: file.contentType, size: file.size })),
         idempotencyKey: key,
         verifiedEmail: target.verifiedEmail,
+        fillSeconds: checked.fillSeconds,
         // A voter on a personal link or verified may change their ballot until the close.
         replaces: target.survey.config.amend === 'until_close' && (target.secret !== undefined || target.verifiedEmail !== undefined),
         ...requestHashes(request, ballot.connection, config, projectId),

@@ -6,7 +6,7 @@ import * as refusedBallots from './20261210090000-refused-ballots.ts';
 import * as voteTracking from './20261220000000-vote-tracking.ts';
 import * as fraudSignals from './20261230500000-fraud-signals.ts';
 import * as replaceableBallots from './20270110090000-replaceable-ballots.ts';
-import * as verificationCodes from './20270110100000-verification-codes.ts';
+import * as verifiedVoters from './20270110100000-verified-voters.ts';
 
 /**
  * Every migration, by name, in the order they run. Listed here rather than read from the
@@ -21,5 +21,5 @@ export const migrations: Record<string, Migration> = {
   '20261220000000-vote-tracking': voteTracking,
   '20261230500000-fraud-signals': fraudSignals,
   '20270110090000-replaceable-ballots': replaceableBallots,
-  '20270110100000-verification-codes': verificationCodes,
+  '20270110100000-verified-voters': verifiedVoters,
 };

@@ -2,8 +2,12 @@ import type { Kysely } from 'kysely';
 
 // Frozen in time: written against Kysely<any>, never against today's table types.
 
-/** The codes mailed to voters who prove an address (`verify: email` or `roster`), with their tries. */
+/**
+ * The codes mailed to voters who prove an address (`verify: email` or `roster`), with their
+ * tries; and each ballot's fill time, the whole seconds from the form becoming usable to Submit.
+ */
 export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('ballots').addColumn('fill_seconds', 'integer').execute();
   await db.schema
     .createTable('verification_codes')
     .addColumn('id', 'text', (col) => col.primaryKey())
@@ -19,7 +23,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('verification_codes_address').on('verification_codes').columns(['project_id', 'email', 'created_at']).execute();
 }
 
-/** Drops the codes. */
+/** Drops the codes and the fill time. */
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('verification_codes').ifExists().execute();
+  await db.schema.alterTable('ballots').dropColumn('fill_seconds').execute();
 }
