@@ -3,6 +3,7 @@ import { $draft, deviceStorage, keepsSomethingOf } from './drafts/draft-state.ts
 import { loadDeferred } from './store.ts';
 import { $thanksInPlace } from './submit/submit-state.ts';
 import { sendKeptBallots } from '../thanks/send-kept-ballots.ts';
+import { markFormReady } from './verify/proof.ts';
 import { setAffirmed, setAnswer, setFile } from './fields/answers.ts';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
@@ -33,6 +34,8 @@ export function startBallotPage(): void {
   $link.subscribe((link) => {
     showState();
     if (link.state === 'form' && !$draft.get().keeping) $draft.set({ keeping: deviceStorage() });
+    // The fill time counts from the form becoming usable; on a survey that verifies voters, from the right code.
+    if (link.state === 'form' && !root.querySelector('[data-verify]')) markFormReady();
   });
   $thanksInPlace.subscribe(showState);
   // The drafts' code loads at once when this device keeps something of the survey (to put the
