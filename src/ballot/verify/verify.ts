@@ -79,6 +79,7 @@ export function startVerifyStep(step: HTMLElement): void {
     }
     if (answer.body.error === 'too_many_tries' || answer.body.error === 'code_expired') {
       check.hidden = true;
+      status.textContent = '';
       return fail(answer.body.error === 'too_many_tries' ? VERIFY_WORDS.tooManyTries : VERIFY_WORDS.expired, address);
     }
     fail(answer.body.message ?? VERIFY_WORDS.wrongCode, code);

@@ -11,6 +11,7 @@ import { keepRefused } from './refusals.ts';
 import { storeChecked } from './ballot-storage.ts';
 import { isRefused, tryLater, type IntakeOutcome } from './intake-outcome.ts';
 import { provenTarget } from '../verify/ballot-proof.ts';
+import { burstFriction } from './burst-friction.ts';
 
 /**
  * Receives one ballot (`POST /api/survey`), step by step: the rate limit, the link and expiry,
@@ -46,6 +47,9 @@ export async function receiveBallot(
   const print = key ? await fingerprint(query, form) : '';
   const earlier = key && (await earlierOutcome(db, key, print, now, target.survey.slug));
   if (earlier) return earlier;
+
+  const burst = await burstFriction(db, config, proven, request, connection, now);
+  if (burst) return burst;
 
   const checked = await checkBallot(target.survey, proven.secret, form);
   if (isRefused(checked)) return keepRefused(checked, query, form, now);

@@ -28,6 +28,7 @@ const REFUSALS = {
 const WAITS = {
   request_in_progress: 409,
   rate_limited: 429,
+  burst: 429,
 } as const;
 
 /** Why a ballot was refused for a rule. */
