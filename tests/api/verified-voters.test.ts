@@ -181,6 +181,15 @@ describe('amend: until_close', () => {
       .where('replaced_by', 'is', null)
       .execute();
     expect(current).toEqual([{ id: second.body.ballot_id }]);
+    // The link reopens on its last ballot, for its holder.
+    const link = await api.get(`/api/survey/link/verify-amend?secret=${secret}`, at(62));
+    expect(link.status).toBe(200);
+    expect(link.body.last_ballot).toMatchObject({
+      sent_at: new Date(T0 + 61 * 60_000).toISOString(),
+      answers: { 'name-first': 'Ana', 'name-last': 'Tester' },
+      nominations: { 'nominations[Medicine][Cardiology][1]': 'c-4' },
+      nominees: { 'c-4': 'Dana Kowalski' },
+    });
   });
 });
 

@@ -139,6 +139,39 @@ test('a voter proves an address, is stopped after five wrong codes, votes, and c
   expect(stats.ballots).toBeGreaterThanOrEqual(1);
 });
 
+test('a personal link reopens on its last ballot, and sending again replaces it', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto(`/${SLUG}/vv-ana-7Qm2xK9pLw`);
+  await islandsHydrated(page);
+  // A personal link needs no code.
+  await expect(page.getByRole('heading', { name: 'First, confirm who you are' })).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'First name' })).toHaveValue('Ana');
+  const slot = page.getByRole('combobox', { name: 'Cardiology, First Nomination' });
+  await slot.fill('Bo');
+  await page
+    .getByRole('option', { name: /^Bo Lindqvist/ })
+    .first()
+    .click();
+  await page.getByRole('checkbox', { name: 'I Affirm' }).check();
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('Your ballot has been received.')).toBeVisible();
+
+  await page.goto(`/${SLUG}/vv-ana-7Qm2xK9pLw`);
+  await islandsHydrated(page);
+  await expect(slot).toHaveValue('Bo Lindqvist');
+  await slot.fill('Chen');
+  await page
+    .getByRole('option', { name: /^Chen Wei/ })
+    .first()
+    .click();
+  await page.getByRole('checkbox', { name: 'I Affirm' }).check();
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText(/^Your ballot replaced the one sent on /)).toBeVisible();
+  await page.goto(`/${SLUG}/vv-ana-7Qm2xK9pLw`);
+  await islandsHydrated(page);
+  await expect(slot).toHaveValue('Chen Wei');
+});
+
 test.describe('with JavaScript off', () => {
   test.use({ javaScriptEnabled: false });
 
