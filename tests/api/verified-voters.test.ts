@@ -186,7 +186,7 @@ describe('amend: until_close', () => {
     expect(link.status).toBe(200);
     expect(link.body.last_ballot).toMatchObject({
       sent_at: new Date(T0 + 61 * 60_000).toISOString(),
-      answers: { 'name-first': 'Ana', 'name-last': 'Tester' },
+      answers: { 'name-first': 'Ana', 'name-last': 'Ferreira' },
       nominations: { 'nominations[Medicine][Cardiology][1]': 'c-4' },
       nominees: { 'c-4': 'Dana Kowalski' },
     });
