@@ -141,11 +141,11 @@ test('a voter proves an address, is stopped after five wrong codes, votes, and c
 
 test('a personal link reopens on its last ballot, and sending again replaces it', async ({ page }) => {
   test.setTimeout(90_000);
-  await page.goto(`/${SLUG}/vv-ana-7Qm2xK9pLw`);
+  await page.goto(`/${SLUG}/vv-ines-7Qm2xK9pLw`);
   await islandsHydrated(page);
   // A personal link needs no code.
   await expect(page.getByRole('heading', { name: 'First, confirm who you are' })).toHaveCount(0);
-  await expect(page.getByRole('textbox', { name: 'First name' })).toHaveValue('Ana');
+  await expect(page.getByRole('textbox', { name: 'First name' })).toHaveValue('Ines');
   const slot = page.getByRole('combobox', { name: 'Cardiology, First Nomination' });
   await slot.fill('Bo');
   await page
@@ -156,7 +156,7 @@ test('a personal link reopens on its last ballot, and sending again replaces it'
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText('Your ballot has been received.')).toBeVisible();
 
-  await page.goto(`/${SLUG}/vv-ana-7Qm2xK9pLw`);
+  await page.goto(`/${SLUG}/vv-ines-7Qm2xK9pLw`);
   await islandsHydrated(page);
   await expect(slot).toHaveValue('Bo Lindqvist');
   await slot.fill('Chen');
@@ -167,7 +167,7 @@ test('a personal link reopens on its last ballot, and sending again replaces it'
   await page.getByRole('checkbox', { name: 'I Affirm' }).check();
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText(/^Your ballot replaced the one sent on /)).toBeVisible();
-  await page.goto(`/${SLUG}/vv-ana-7Qm2xK9pLw`);
+  await page.goto(`/${SLUG}/vv-ines-7Qm2xK9pLw`);
   await islandsHydrated(page);
   await expect(slot).toHaveValue('Chen Wei');
 });
