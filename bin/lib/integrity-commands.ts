@@ -17,6 +17,8 @@ const text = (value: string | boolean | undefined) => (typeof value === 'string'
 /** The `signals` options that set a threshold: option name → key and whether it may be fractional. */
 export const THRESHOLD_OPTIONS: Record<string, { key: keyof SignalThresholds; fraction?: boolean }> = {
   window: { key: 'windowMinutes', fraction: true },
+  'human-per-minute': { key: 'humanPerMinute', fraction: true },
+  'fast-seconds': { key: 'fastSeconds', fraction: true },
   'address-min': { key: 'addressMin' },
   'device-min': { key: 'deviceMin' },
   'nominee-min': { key: 'nomineeMin' },
@@ -43,22 +45,28 @@ function thresholdsOf(options: Context['options']): SignalThresholds {
 }
 
 /** Reads the ballots and finds the clusters, with progress on standard error. */
-async function findClusters({ db, survey, nominees, prepopulation, options }: Context): Promise<SignalCluster[]> {
+async function findClusters({ db, survey, nominees, prepopulation, options }: Context): Promise<{ clusters: SignalCluster[]; untimed: number }> {
   const thresholds = thresholdsOf(options);
   const total = await countBallots(db, survey.config.project_id);
   const shown = progress('signals', total, Boolean(options.quiet));
   const ballots = await signalBallots(db, { survey, nominees, prepopulation, onProgress: shown.update });
   shown.done(total);
   const names = new Map(nominees.map((n) => [n.id, n.name]));
-  return detectSignals(ballots, thresholds, (id) => (names.has(id) ? `${names.get(id)} (${id})` : id));
+  const clusters = detectSignals(ballots, thresholds, (id) => (names.has(id) ? `${names.get(id)} (${id})` : id));
+  // A ballot posted without the page carries no fill time: counted here, never flagged for it alone.
+  return { clusters, untimed: ballots.filter((ballot) => ballot.fillSeconds === null).length };
 }
+
+/** The summary's line for ballots that came without the page's fill time. */
+const untimedLine = (untimed: number) =>
+  `${untimed} ballot${untimed === 1 ? '' : 's'} came without the page's fill time (posted by other means than the ballot page): not judged by fast_ballot.`;
 
 /** `signals`: every cluster of ballots the evidence ties together, strongest first, as a table or CSV. */
 export async function signalsCommand(context: Context): Promise<void> {
   const { db, survey, options } = context;
   const format = text(options.format) ?? 'table';
   if (format !== 'table' && format !== 'csv') throw new OperatorError(`--format must be table or csv, got "${format}".`);
-  const clusters = await findClusters(context);
+  const { clusters, untimed } = await findClusters(context);
   const excluded = await ballotExclusions(db, survey.config.project_id);
   const excludedIn = (cluster: SignalCluster) => cluster.ballotIds.filter((id) => excluded.has(id)).length;
   const output = openOutput(text(options.out));
@@ -68,6 +76,7 @@ export async function signalsCommand(context: Context): Promise<void> {
       await output.write(csvLine([c.kind, strength(c.score), c.score.toFixed(2), c.ballotIds.length, excludedIn(c), c.evidence, c.ballotIds.join(' ')]));
   } else if (!clusters.length) {
     await output.write(`No signals in ${survey.slug}: no cluster reaches its threshold.\n`);
+    if (untimed) await output.write(`${untimedLine(untimed)}\n`);
   } else {
     for (const c of clusters) {
       const already = excludedIn(c);
@@ -79,6 +88,7 @@ export async function signalsCommand(context: Context): Promise<void> {
     await output.write(
       `\n${clusters.length} cluster${clusters.length === 1 ? '' : 's'}. Flags, not verdicts: exclude a ballot with npm run results -- exclude ${survey.slug} <ballot-id> --why "…"\n`,
     );
+    if (untimed) await output.write(`${untimedLine(untimed)}\n`);
   }
   await output.close();
 }
@@ -105,7 +115,7 @@ export async function reportCommand(context: Context): Promise<void> {
   const out = text(options.out);
   if (!out) throw new OperatorError('report needs --out FILE (an .html file): the report holds embargoed results and is never printed to the terminal.');
   const quiet = Boolean(options.quiet);
-  const clusters = await findClusters(context);
+  const { clusters } = await findClusters(context);
   const total = await countBallots(db, survey.config.project_id);
   const shown = progress('report: tally', total, quiet);
   const data = await reportData(db, { survey, nominees, prepopulation, clusters, onProgress: shown.update, now: new Date() });

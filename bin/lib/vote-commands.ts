@@ -85,8 +85,11 @@ export async function receiptCommand({ db, survey, nominees, prepopulation, rest
   if (!code) throw new OperatorError(`Which receipt? Usage: npm run results -- receipt ${survey.slug} <code>`);
   const status = await receiptStatus(db, { survey, nominees, prepopulation, code });
   const { ballot } = status;
-  const lines = [`Receipt ${formatReceipt(status.code)}: ballot ${ballot.id}, received ${ballot.created_at} by the ${ballot.link} link.`];
-  if (status.votes === 0) lines.push('It carries no votes the tally can count yet (no nominations, or write-ins awaiting a decision).');
+  const lines = [
+    `Receipt ${formatReceipt(status.code)}: ballot ${ballot.id}, received ${ballot.created_at} by the ${ballot.link} link${ballot.verified_email ? ' from a verified address' : ''}.`,
+  ];
+  if (ballot.replaced_at) lines.push(`It was replaced by a later ballot on ${ballot.replaced_at} (ballot ${ballot.replaced_by}): the tally does not count it.`);
+  else if (status.votes === 0) lines.push('It carries no votes the tally can count yet (no nominations, or write-ins awaiting a decision).');
   else if (!status.exclusions.length) lines.push(`The tally counts it: all ${status.votes} of its votes.`);
   else {
     lines.push(

@@ -2,7 +2,21 @@ import { atom } from 'nanostores';
 import { isExpired, linkState, secretFromPath, type LinkState } from '../survey/link.ts';
 import type { PersonValues } from '../survey/config.struct.ts';
 import { apiUrl } from '../survey/api-replies.ts';
-import { prefillAnswers } from './fields/answers.ts';
+import { $answers, prefillAnswers } from './fields/answers.ts';
+import { pickNominee } from './nominations/nominations.ts';
+
+/** A personal link's last ballot, as the survey API gives it back to the link's holder (`amend: until_close`). */
+interface LastBallot {
+  answers: Record<string, string | string[]>;
+  nominations: Record<string, string>;
+  nominees: Record<string, string>;
+}
+
+/** Puts the holder's last ballot back in the form: its answers, and each slot's nominee with its name. */
+function refillLastBallot(last: LastBallot): void {
+  for (const [name, value] of Object.entries(last.answers)) $answers.setKey(name, value);
+  for (const [slot, id] of Object.entries(last.nominations)) pickNominee(slot, id, last.nominees[id] ?? id);
+}
 
 /** What the page knows about the visitor's link: its state, the secret, and the holder's prepopulated answers. */
 export interface LinkInfo {
@@ -40,8 +54,10 @@ export async function checkLink(survey: LinkSurvey, pathname: string, oldBrowser
     if (response.status === 404) return $link.set({ state: 'invalid', secret, prefill: {} });
     if (response.status === 410) return $link.set({ state: 'expired', secret, prefill: {} });
     if (!response.ok) throw new Error(`link check answered ${response.status}`);
-    const body = (await response.json()) as { prepopulated: PersonValues };
+    const body = (await response.json()) as { prepopulated: PersonValues; last_ballot?: LastBallot };
     prefillAnswers(body.prepopulated);
+    // Under `amend: until_close` the link reopens on its holder's last ballot.
+    if (body.last_ballot) refillLastBallot(body.last_ballot);
     $link.set({ state: 'form', secret, prefill: body.prepopulated });
   } catch (error) {
     console.error(error);

@@ -3,6 +3,7 @@ import { $draft, deviceStorage, keepsSomethingOf } from './drafts/draft-state.ts
 import { loadDeferred } from './store.ts';
 import { $thanksInPlace } from './submit/submit-state.ts';
 import { sendKeptBallots } from '../thanks/send-kept-ballots.ts';
+import { markFormReady } from './verify/proof.ts';
 import { setAffirmed, setAnswer, setFile } from './fields/answers.ts';
 import type { BallotSurvey } from '../survey/ballot.struct.ts';
 import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
@@ -60,6 +61,8 @@ function startPageState(root: HTMLElement, survey: LinkSurvey): void {
   $link.subscribe((link) => {
     showState();
     if (link.state === 'form' && !$draft.get().keeping) $draft.set({ keeping: deviceStorage() });
+    // The fill time counts from the form becoming usable; on a survey that verifies voters, from the right code.
+    if (link.state === 'form' && !root.querySelector('[data-verify]')) markFormReady();
   });
   $thanksInPlace.subscribe(showState);
 

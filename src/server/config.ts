@@ -22,6 +22,8 @@ export interface ServerConfig {
   /** Ballot posts one client may make per window; 0 turns the limit off. */
   readonly rateLimitMax: number;
   readonly rateLimitWindowMs: number;
+  /** Verification codes one client may ask for in 10 minutes (VERIFY_RATE_LIMIT_MAX); 0 when RATE_LIMIT_MAX=0 turns limits off. */
+  readonly verifyRateLimitMax: number;
   /** Search requests one client may make per window; 0 turns the limit off. */
   readonly searchRateLimitMax: number;
   /** Personal-link checks one client may make per window (against guessing secrets); 0 turns the limit off. */
@@ -153,6 +155,7 @@ const Environment = type({
   SEARCH_RATE_LIMIT_MAX: wholeNumber(600),
   LINK_RATE_LIMIT_MAX: wholeNumber(60),
   RECEIPT_RATE_LIMIT_MAX: wholeNumber(10),
+  VERIFY_RATE_LIMIT_MAX: wholeNumber(10),
   IDEMPOTENCY_LOCK_SECONDS: wholeNumber(60, 1),
   PEERVOTE_TEST_HOOKS: flag(),
   SENTRY_DSN: variable(
@@ -216,6 +219,7 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     searchRateLimitMax: vars.SEARCH_RATE_LIMIT_MAX,
     linkRateLimitMax: vars.LINK_RATE_LIMIT_MAX,
     receiptRateLimitMax: vars.RECEIPT_RATE_LIMIT_MAX,
+    verifyRateLimitMax: vars.RATE_LIMIT_MAX === 0 ? 0 : vars.VERIFY_RATE_LIMIT_MAX,
     idempotencyLockMs: vars.IDEMPOTENCY_LOCK_SECONDS * 1000,
     testHooks: vars.PEERVOTE_TEST_HOOKS,
     sentry: vars.SENTRY_DSN ? Object.freeze({ dsn: vars.SENTRY_DSN, environment: vars.SENTRY_ENVIRONMENT, release: vars.SENTRY_RELEASE }) : undefined,

@@ -20,7 +20,9 @@ const STYLE = `body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1f2933;ba
 header{background:#0b3d91;color:#fff;padding:1rem}header h1{margin:0;font-size:1.25rem}
 main{max-width:40rem;margin:1.5rem auto;padding:1.5rem;background:#fff;border-radius:8px}
 h2{margin-top:0;color:#b42318}li{margin:.25rem 0}.button{display:inline-block;padding:.6rem 1.2rem;background:#0b3d91;color:#fff;border-radius:6px;text-decoration:none}
-button.button{border:0;font:inherit;cursor:pointer;min-height:44px}.button:focus-visible{outline:3px solid #f5a623;outline-offset:2px}h2.calm{color:#1f2933}`;
+button.button{border:0;font:inherit;cursor:pointer;min-height:44px}.button:focus-visible{outline:3px solid #f5a623;outline-offset:2px}h2.calm{color:#1f2933}
+label{display:block;font-weight:600;margin:1rem 0 .25rem}input{font:inherit;padding:.5rem;border:1px solid #52606d;border-radius:4px;width:100%;max-width:16rem;box-sizing:border-box}
+button{font:inherit;margin-top:1rem;padding:.6rem 1.2rem;background:#0b3d91;color:#fff;border:0;border-radius:6px;cursor:pointer}form{margin:0 0 1rem}`;
 
 /** The page's policy: nothing loads; only its own stylesheet applies; a form posts only to the API itself, when the page has one. */
 const pagePolicy = (form: boolean) =>

@@ -6,6 +6,7 @@ import { healthReply, linkReply, statsReply } from './survey-routes.ts';
 import { reservationReply } from './reservations/lookup.ts';
 import { checkReceipt } from './receipts/receipts.ts';
 import { unsubscribeNow, unsubscribePage } from './mail/unsubscribe.ts';
+import { checkCodeReply, sendCodeReply } from './verify/verify-reply.ts';
 
 /** What a route runs: the request's context and the values of its path's `:name` parts in, the answer out. */
 type RouteHandler<Path extends string> = (context: APIContext, params: RouteParams<Path>) => Promise<Response>;
@@ -38,6 +39,10 @@ const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
   '/api/health': () => healthReply(),
   // One-click unsubscribe (RFC 8058) from invitations and reminders: GET shows a confirmation with a button, POST records it.
   '/api/unsubscribe/:token': ({ request }, { token }) => (request.method === 'POST' ? unsubscribeNow(request, token) : unsubscribePage(request, token)),
+  // Verified voters: mails a 6-digit code to the address the voter's text names (`{ sent_to }`, masked).
+  '/api/survey/verify/:projectId': ({ request, clientAddress }, { projectId }) => sendCodeReply(request, clientAddress, projectId),
+  // Checks a mailed code: `{ proof, sent_to }`, the proof the ballot carries (a cookie for a browser without JavaScript).
+  '/api/survey/verify/:projectId/code': ({ request }, { projectId }) => checkCodeReply(request, projectId),
 };
 
 /**

@@ -25,6 +25,8 @@ export const API_ROUTES = [
   { path: '/api/survey/receipt/:projectId', methods: ['GET', 'HEAD'] },
   { path: '/api/health', methods: ['GET', 'HEAD'] },
   { path: '/api/unsubscribe/:token', methods: ['GET', 'HEAD', 'POST'] },
+  { path: '/api/survey/verify/:projectId', methods: ['POST'] },
+  { path: '/api/survey/verify/:projectId/code', methods: ['POST'] },
 ] as const satisfies readonly ApiRoute[];
 
 /** The path of one route of the table. */

@@ -10,6 +10,8 @@ import { allFields } from '../survey/layout.ts';
 import { noteLinkOpen } from './links/link-opens.repository.ts';
 import { secretHash } from './tokens.ts';
 import { startOutbox } from './mail/outbox.ts';
+import { lastBallotOf } from './links/last-ballot.repository.ts';
+import { nomineeIndex } from './search/nominees.ts';
 
 /** GET /api/survey/{stats|workplace-stats}/{projectId}. */
 export async function statsReply(projectId: string | undefined, which: 'participation' | 'workplaces'): Promise<Response> {
@@ -47,6 +49,16 @@ export async function linkReply(projectId: string | undefined, secret: string, r
   const prepopulated = Object.fromEntries(Object.entries(person ?? {}).filter(([name]) => fields.has(name)));
   // Opening a link is noted (for `responses`) and never uses it up: mail scanners open links too.
   if (person) await recordLinkOpen(survey.config.project_id, secret, now);
+  // A voter who may change their ballot reopens the form on their last one: the secret is theirs alone.
+  if (person && survey.config.amend === 'until_close') {
+    const { db } = await database();
+    const last = await lastBallotOf(db, survey.config.project_id, secret);
+    if (last) {
+      const names = nomineeIndex(survey);
+      const nominees = Object.fromEntries(Object.values(last.nominations).map((id) => [id, names.get(id)?.name ?? id]));
+      return json(200, { prepopulated, last_ballot: { ...last, nominees } });
+    }
+  }
   return json(200, { prepopulated });
 }
 

@@ -64,6 +64,8 @@ export interface ReceiptCheck {
   status?: BallotStanding;
   /** Once results are published: each vote not counted, and why, in words. */
   reasons?: string[];
+  /** ISO 8601 UTC, when a later ballot of the same voter replaced it (`amend: until_close`); absent while it stands. */
+  replaced_at?: string;
 }
 
 /**

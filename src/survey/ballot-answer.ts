@@ -12,7 +12,7 @@ import type { Problem } from './errors.ts';
  */
 export type BallotVerdict =
   | { kind: 'stored'; receipt: BallotReceipt }
-  | { kind: 'already-received' }
+  | { kind: 'already-received'; byAddress?: boolean }
   | { kind: 'in-progress' }
   | { kind: 'refused'; status: number; message?: string; problems: Problem[] }
   | { kind: 'try-later'; reason: string; offline: boolean };
@@ -41,7 +41,9 @@ export function classifyAnswer(answer: BallotAnswer): BallotVerdict {
     const receipt = answer.body && typeof answer.body === 'object' ? (answer.body as BallotReceipt) : { ballot_id: '', receipt: '', reservations: [] };
     return { kind: 'stored', receipt: { ...receipt, reservations: Array.isArray(receipt.reservations) ? receipt.reservations : [] } };
   }
-  if (status === 409 && body.error === 'already_submitted') return { kind: 'already-received' };
+  // A verified address that has voted names the proof, not the link, as what was used.
+  if (status === 409 && body.error === 'already_submitted')
+    return problemsOf(body).some((problem) => problem.path === 'verification') ? { kind: 'already-received', byAddress: true } : { kind: 'already-received' };
   // A 409 of any other kind comes from the idempotency lock: the same ballot is still being stored.
   if (status === 409) return { kind: 'in-progress' };
   if (status === 429 || status >= 500 || status < 400) return { kind: 'try-later', reason: `HTTP ${status}`, offline: false };

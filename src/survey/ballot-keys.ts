@@ -85,6 +85,12 @@ export function fieldNameOf(name: string): string {
   return bracket < 0 ? name : name.slice(0, bracket);
 }
 
+/** The form-data name of the fill time the page sends: whole seconds from the form becoming usable to Submit. */
+export const FILL_SECONDS_NAME = 'fill_seconds';
+
+/** The most fill time a ballot records: a day; a longer time says no more about the voter. */
+export const MAX_FILL_SECONDS = 86_400;
+
 /** The form-data name of the affirmation checkbox. */
 export const AFFIRM_NAME = 'affirm';
 

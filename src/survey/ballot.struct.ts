@@ -2,7 +2,7 @@ import { Struct, refine, validate, type Failure } from 'superstruct';
 import type { SurveyConfig } from './config.struct.ts';
 import type { FieldDef } from './field.struct.ts';
 import { allFields, ballotCategories, ballotSlots } from './layout.ts';
-import { AFFIRM_NAME, customReservationName, otherAnswerName, parseWriteInName, writeInIndices, writeInNames } from './ballot-keys.ts';
+import { AFFIRM_NAME, FILL_SECONDS_NAME, customReservationName, otherAnswerName, parseWriteInName, writeInIndices, writeInNames } from './ballot-keys.ts';
 import { asksOtherText, isKind } from './fields.ts';
 import { isBlank, textOf, type BallotInput } from './ballot-input.ts';
 import { MAX_SHORT_TEXT, MAX_TEXT_LENGTH, OptionalText, answerStruct, shortText } from './ballot-rules.ts';
@@ -61,6 +61,10 @@ function knownKeys(config: BallotSurvey, context: BallotContext): Map<string, St
     );
     for (const { name } of ballotSlots(config)) add(name, nominee);
   }
+  add(
+    FILL_SECONDS_NAME,
+    refine(OptionalText, 'seconds', (value) => isBlank(value) || /^\d{1,9}$/.test(value!.trim()) || 'The time spent on the ballot must be whole seconds.'),
+  );
   add(
     AFFIRM_NAME,
     refine(OptionalText, 'required', (value) => !affirmationRequired(config) || !isBlank(value) || AFFIRM_MESSAGE),

@@ -148,6 +148,13 @@ export const SurveyConfig = object({
   roster_columns: defaulted(array(FieldName), []),
   /** Invitations, reminders and receipts sent by Peervote: sender, reply address, receipts by mail. */
   mail: defaulted(MailConfig, {}),
+  /**
+   * Who may send a ballot on the public link: anyone (`none`); whoever proves an address with a
+   * mailed code (`email`); or an invited person found by licence number or address (`roster`).
+   */
+  verify: defaulted(enums(['none', 'email', 'roster']), 'none'),
+  /** Whether a voter on a personal link or verified may send a new ballot that replaces theirs before the close (`until_close`). */
+  amend: defaulted(enums(['never', 'until_close']), 'never'),
 });
 
 /** A survey configuration after validation and defaults. */

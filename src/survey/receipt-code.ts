@@ -25,7 +25,7 @@ export function formatReceipt(code: string): string {
 
 /** What a receipt check found, in the voter's words: shared by the check page and the API's plain-HTML answer. */
 export function receiptAnswerText(
-  answer: { received: boolean; received_at?: string; status?: BallotStanding; reasons?: string[] } | 'bad-code' | 'too-many' | 'failed',
+  answer: { received: boolean; received_at?: string; replaced_at?: string; status?: BallotStanding; reasons?: string[] } | 'bad-code' | 'too-many' | 'failed',
   code: string,
 ): string {
   if (answer === 'bad-code') return 'That is not a receipt code. A receipt code has 12 letters and digits, such as 7K3M-Q9TD-2XHB.';
@@ -33,9 +33,10 @@ export function receiptAnswerText(
   if (answer === 'failed') return 'The check could not be made just now. Please try again later.';
   const shown = formatReceipt(normalizeReceipt(code) ?? code);
   if (!answer.received || !answer.received_at) return `No ballot with the receipt ${shown} has been received. Check the code against your thank-you page.`;
-  const when = new Date(answer.received_at).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
-  const received = `Your ballot with the receipt ${shown} was received on ${when} UTC.`;
-  if (!answer.status) return received;
+  const when = (at: string) => new Date(at).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+  const received = `Your ballot with the receipt ${shown} was received on ${when(answer.received_at)} UTC`;
+  if (answer.replaced_at) return `${received}, and replaced by a later ballot on ${when(answer.replaced_at)} UTC.`;
+  if (!answer.status) return `${received}.`;
   const reasons = answer.status === 'replaced' || !answer.reasons?.length ? '' : ` Not counted: ${answer.reasons.join('; ')}.`;
-  return `${received} ${STANDING_WORDS[answer.status]}${reasons}`;
+  return `${received}. ${STANDING_WORDS[answer.status]}${reasons}`;
 }

@@ -5,6 +5,7 @@ import { refusalLines } from '../survey/ballot-answer.ts';
 import type { OutcomeField } from '../survey/tiles.ts';
 import { outcomeLine } from '../survey/reservation-outcome.ts';
 import { formatReceipt } from '../survey/receipt-code.ts';
+import { replacedSentence } from '../survey/verification.ts';
 
 /** Shows on the thank-you view how the last submission of its survey ended, and follows it as a kept ballot's answer comes in. */
 export function startThankYou(root: HTMLElement): void {
@@ -21,13 +22,18 @@ export function startThankYou(root: HTMLElement): void {
   };
   const show = (delivery?: Delivery) => {
     showReceipt(delivery);
-    for (const line of root.querySelectorAll<HTMLElement>('[data-outcome]')) line.hidden = line.dataset.outcome !== delivery?.status;
+    const shown = delivery?.status === 'already' && delivery.byAddress ? 'already-address' : delivery?.status;
+    for (const line of root.querySelectorAll<HTMLElement>('[data-outcome]')) line.hidden = line.dataset.outcome !== shown;
     // Why the ballot was refused, in the API's sentences and the fields' labels.
     refusal.replaceChildren(
       ...(delivery?.status === 'refused' ? refusalLines(delivery.refusal ?? { problems: [] }, labels) : []).map((text) => paragraph('', text, 'li')),
     );
     // What became of the reservations, from the API's receipt: the tile by its title, a lost one said plainly.
     const receipt = delivery?.status === 'sent' ? (delivery.receipt as BallotReceipt | undefined) : undefined;
+    // A ballot that took the place of the voter's earlier one says which.
+    const replaced = root.querySelector<HTMLElement>('[data-replaced]')!;
+    replaced.hidden = !receipt?.replaced_sent_at;
+    replaced.textContent = receipt?.replaced_sent_at ? replacedSentence(receipt.replaced_sent_at) : '';
     outcomes.replaceChildren(
       ...(receipt?.reservations ?? []).map((reservation) => {
         const { status, text } = outcomeLine(reservation, fields);

@@ -152,9 +152,11 @@ describe('rate limit', () => {
     const at = oneInstant();
     try {
       const statuses = [];
-      for (let i = 0; i < 3; i++) statuses.push((await api.post(demoBallot(i), { headers: { 'X-Forwarded-For': `10.0.0.${i}`, ...at } })).status);
+      // Three browsers: one browser's third ballot in a minute would be a burst (below), not the limit.
+      for (let i = 0; i < 3; i++)
+        statuses.push((await api.post(demoBallot(i), { headers: { 'X-Forwarded-For': `10.0.0.${i}`, 'User-Agent': `Browser/${i}`, ...at } })).status);
       expect(statuses).toEqual([201, 201, 201]);
-      const limited = await api.post(demoBallot(9), { headers: { 'X-Forwarded-For': '10.9.9.9', ...at } });
+      const limited = await api.post(demoBallot(9), { headers: { 'X-Forwarded-For': '10.9.9.9', 'User-Agent': 'Browser/9', ...at } });
       expect(limited.status).toBe(429);
       expect(limited.body.error).toBe('rate_limited');
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -177,6 +179,31 @@ describe('rate limit', () => {
       expect((await from('198.51.100.1', 2)).status).toBe(201);
       expect((await from('198.51.100.1', 3)).status).toBe(429);
       expect((await from('198.51.100.2', 4)).status).toBe(201);
+    } finally {
+      await api.stop();
+    }
+  });
+});
+
+describe('friction for a burst', () => {
+  test('a third public ballot within a minute from one browser at one address waits a stated time; another browser goes on', async () => {
+    const api = await startApi({ RATE_LIMIT_MAX: '30', TRUST_PROXY: '1' });
+    const at = oneInstant();
+    try {
+      const from = (agent: string, n: number) =>
+        api.post(demoBallot(n), { headers: { 'X-Forwarded-For': '1.2.3.4, 198.51.100.9', 'User-Agent': agent, ...at } });
+      expect([(await from('Script/1', 1)).status, (await from('Script/1', 2)).status]).toEqual([201, 201]);
+      const third = await from('Script/1', 3);
+      expect(third.status).toBe(429);
+      expect(third.body.error).toBe('burst');
+      const wait = Number(third.headers.get('retry-after'));
+      expect(wait).toBeGreaterThanOrEqual(1);
+      expect(third.body.message).toBe(
+        `Several ballots have just come from this browser. Please wait ${wait} seconds, then send your ballot again: your answers are kept.`,
+      );
+      expect((await from('Browser/2', 4)).status).toBe(201);
+      const stored = await api.db().selectFrom('refused_ballots').select('id').execute();
+      expect(stored).toEqual([]);
     } finally {
       await api.stop();
     }

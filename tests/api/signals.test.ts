@@ -98,7 +98,7 @@ describe('results signals, exclude and include', () => {
     expect(address!.split(',').pop()!.split(' ').sort()).toEqual([...burst].sort());
     expect(stderr).toContain('signals: 9 of 9 ballots (100%)');
     const table = await results(['signals', 'peer-check']);
-    expect(table.stdout).toMatch(/^low {6}1\.2 {2}address_burst {2}6 ballots from one address/);
+    expect(table.stdout).toMatch(/^low {6}1\.2 {2}address_burst {2}6 ballots from one address/m);
   });
 
   test('exclude takes a ballot out of the tally with the why, in the audit trail; include puts it back', async () => {

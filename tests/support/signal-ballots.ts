@@ -62,6 +62,8 @@ export function honestBallots(count: number, seed = 7, days = DAYS): SignalBallo
       at: START + Math.floor(random() * days * 86_400_000),
       clientHash: i % 10 === 0 ? `addr-hospital-${pick(5)}` : `addr-${i}`,
       agentHash: `agent-${agent}`,
+      // An honest voter takes minutes over a ballot.
+      fillSeconds: 120 + pick(600),
       email: `voter${i}@example.org`,
       license: i % 3 === 0 ? npiWithCheck(String(100000000 + i * 7919).slice(0, 9)) : `MD${100000 + i}`,
       nomineeId: i % 7 === 0 ? `c-${i / 7}` : undefined,
@@ -81,6 +83,7 @@ function planted(id: string, at: number, changes: Partial<SignalBallot>): Signal
     at,
     clientHash: `addr-${id}`,
     agentHash: `agent-${id}`,
+    fillSeconds: null,
     email: `${id}@example.org`,
     license: '',
     // A different dermatologist for each planted ballot, so that no pattern plants another by chance.
@@ -121,6 +124,8 @@ export function plantedPatterns(): Record<string, SignalBallot[]> {
       planted('rec-0', day(7), { nomineeId: 'c-160', votes: cardiology('c-161', 'c-5') }),
       planted('rec-1', day(8), { nomineeId: 'c-161', votes: cardiology('c-160', 'c-9') }),
     ],
+    // Four ballots from one address, days apart, each filled in seconds.
+    fast_ballot: range(4).map((i) => planted(`fast-${i}`, day(1 + i * 2) + minutes(i * 53), { clientHash: 'addr-fast', fillSeconds: 6 + i })),
     // Six ballots naming the same three little-known cardiologists, days apart.
     bloc: range(6).map((i) => planted(`bloc-${i}`, day(i * 2) + minutes(i * 101), { votes: cardiology('c-181', 'c-182', 'c-183') })),
   };

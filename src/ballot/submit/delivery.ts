@@ -13,6 +13,8 @@ export interface Delivery {
   key?: string;
   receipt?: unknown;
   refusal?: { message?: string; problems: Problem[] };
+  /** For `already`: the verified address had voted, rather than the link. */
+  byAddress?: boolean;
 }
 
 /** The sessionStorage key of a survey's last delivery (its name kept from before, so a session's record still reads). */
@@ -24,7 +26,7 @@ export const $deliveryChanged = atom<string | undefined>();
 /** The delivery a final verdict gives; undefined for a verdict that leaves the ballot waiting. */
 export function deliveryOf(verdict: BallotVerdict, key?: string): Delivery | undefined {
   if (verdict.kind === 'stored') return { status: 'sent', key, receipt: verdict.receipt };
-  if (verdict.kind === 'already-received') return { status: 'already', key };
+  if (verdict.kind === 'already-received') return verdict.byAddress ? { status: 'already', key, byAddress: true } : { status: 'already', key };
   if (verdict.kind === 'refused') return { status: 'refused', key, refusal: { message: verdict.message, problems: verdict.problems } };
   return undefined;
 }

@@ -2,6 +2,7 @@ import { apiUrl } from '../../survey/api-replies.ts';
 import { ballotSummary } from '../../survey/ballot-input.ts';
 import { isFinal } from '../../survey/ballot-answer.ts';
 import { ballotEntries, collectBallot, userOf } from '../ballot.ts';
+import { proofEntries } from '../verify/proof.ts';
 import { endDraft } from '../drafts/draft.ts';
 import { $link } from '../link.ts';
 import type { PageSurvey } from '../validation.ts';
@@ -24,7 +25,7 @@ export async function deliverBallot(survey: PageSurvey): Promise<void> {
     key: crypto.randomUUID(),
     slug: survey.slug,
     url: apiUrl('/api/survey', { sheet: survey.google_sheet_title, secret, project_id: survey.project_id, project_type: survey.project_type }),
-    entries: ballotEntries(input),
+    entries: [...ballotEntries(input), ...proofEntries()],
     createdAt: Date.now(),
   };
   let kept = true;

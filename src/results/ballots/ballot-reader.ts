@@ -34,6 +34,8 @@ export interface StoredBallot {
   replaced_at: string | null;
   /** The address the voter proved with a code, when the survey verifies voters. */
   verified_email: string | null;
+  /** Whole seconds the voter spent on the form, as the page measured them; null when posted without the page. */
+  fill_seconds: number | null;
   client_hash?: string | null;
   agent_hash?: string | null;
   /** The receipt code, when asked for. */
@@ -139,8 +141,8 @@ export async function* readBallots(db: Kysely<Database>, projectId: string, opti
   const children = options.children.length;
   // The receipt, when asked for, is read as one more of the hashes' columns, after them.
   const hashes = (options.hashes ? 2 : 0) + (options.receipts ? 1 : 0);
-  // id, link, personal_secret, created_at, replaced_by, replaced_at, verified_email.
-  const own = 7;
+  // id, link, personal_secret, created_at, replaced_by, replaced_at, verified_email, fill_seconds.
+  const own = 8;
   const width = own + hashes + answers + children;
   // Columns by place, from `at` in `cells`: the ballot's own, the hashes, the answers, the children.
   const ballotOf = (cells: ReadonlyArray<unknown>, at = 0): StoredBallot => {
@@ -157,6 +159,7 @@ export async function* readBallots(db: Kysely<Database>, projectId: string, opti
       replaced_by: replacedBy,
       replaced_at: cells[at + 5] as string | null,
       verified_email: cells[at + 6] as string | null,
+      fill_seconds: cells[at + 7] === null ? null : Number(cells[at + 7]),
       answers: values,
       children: kids,
     };

@@ -50,7 +50,7 @@ export async function sqliteFile(db: Kysely<Database>): Promise<string | undefin
 
 /**
  * The columns of a ballot row, by place: id, link, personal_secret, created_at, replaced_by,
- * replaced_at, verified_email; client_hash and
+ * replaced_at, verified_email, fill_seconds; client_hash and
  * agent_hash with `hashes`; one per answer field (null when unanswered); one per child list.
  * A child list is JSON text of arrays in the columns of CHILDREN (null or "[]" when it has none),
  * but nominations, which are text: each nomination's group, sub-category, slot and nominee id,
@@ -78,7 +78,7 @@ function ballotColumns(db: Kysely<Database>, shape: BallotShape): RawBuilder<unk
     return sql`(SELECT ${sql.raw(aggregate)} FROM ${sql.table(table)} WHERE ballot_id = b.id) AS ${sql.ref(`c_${name}`)}`;
   };
   return [
-    sql`b.id, b.link, b.personal_secret, b.created_at, b.replaced_by, b.replaced_at, b.verified_email`,
+    sql`b.id, b.link, b.personal_secret, b.created_at, b.replaced_by, b.replaced_at, b.verified_email, b.fill_seconds`,
     ...(shape.hashes ? [sql`b.client_hash, b.agent_hash`] : []),
     ...(shape.receipts ? [sql`b.receipt`] : []),
     ...shape.answerFields.map(answer),

@@ -1,23 +1,5 @@
 import { licenseKey } from '../tally/identity-keys.ts';
-
-/**
- * True when ten digits carry a valid NPI check digit: the Luhn formula over the number
- * prefixed with 80840, as the US National Provider Identifier standard defines it.
- */
-function validNpi(digits: string): boolean {
-  if (!/^\d{10}$/.test(digits)) return false;
-  const all = `80840${digits}`;
-  let sum = 0;
-  for (let i = 0; i < all.length; i++) {
-    let digit = Number(all[all.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
+import { validNpi } from '../../survey/verification.ts';
 
 /**
  * What is wrong with a license number as a voter wrote it, or undefined when it passes: ten

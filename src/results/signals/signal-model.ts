@@ -8,6 +8,7 @@ export const SIGNAL_KINDS = [
   'address_burst',
   'device_burst',
   'nominee_burst',
+  'fast_ballot',
   'near_identical',
   'bad_license',
   'license_repeat',
@@ -22,6 +23,7 @@ export const SIGNAL_TEXT: Record<SignalKind, string> = {
   address_burst: 'many ballots from one client address (an IPv6 /64) within the window',
   device_burst: 'many ballots from one browser (the same user agent) within the window, across several addresses',
   nominee_burst: "many votes for one nominee within the window, far above that nominee's pace over the survey",
+  fast_ballot: 'three or more ballots from one address or browser each filled faster than --fast-seconds, as the page timed them',
   near_identical: 'ballots whose nominations and write-ins differ by at most one entry, far more of them than the popularity of those names predicts',
   bad_license: 'license numbers that fail their check (an NPI check digit, or no license shape at all)',
   license_repeat: 'one license number given with different email addresses',
@@ -36,6 +38,8 @@ export interface SignalBallot {
   at: number;
   clientHash: string | null;
   agentHash: string | null;
+  /** Whole seconds from the form becoming usable to Submit, as the page timed them; null for a ballot posted without the page. */
+  fillSeconds: number | null;
   /** The email as compared (trimmed, lower case); '' when none. */
   email: string;
   /** The license as compared (letters and digits, upper case); '' when none. */
@@ -51,6 +55,10 @@ export interface SignalBallot {
 export interface SignalThresholds {
   /** The window of the bursts, in minutes. */
   windowMinutes: number;
+  /** The most ballots a person can fill in a minute: more from one address or browser in a minute is a burst, however young the survey. */
+  humanPerMinute: number;
+  /** A ballot filled in fewer seconds than this is fast; three fast ones from one address or browser make a cluster. */
+  fastSeconds: number;
   /** Ballots from one address within the window. */
   addressMin: number;
   /** Ballots from one user agent within the window (from at least two addresses). */
@@ -76,6 +84,8 @@ export interface SignalThresholds {
 /** The defaults: loose enough to catch a stuffed ballot box, tight enough to stay quiet on an honest one. */
 export const DEFAULT_THRESHOLDS: SignalThresholds = {
   windowMinutes: 10,
+  humanPerMinute: 2,
+  fastSeconds: 20,
   addressMin: 5,
   deviceMin: 10,
   nomineeMin: 8,
@@ -106,13 +116,9 @@ export function strength(score: number): 'high' | 'medium' | 'low' {
 /** Names a nominee in evidence: "Ana Ferreira (c-1)", or the id alone. */
 export type NomineeName = (id: string) => string;
 
-/**
- * Groups of items joined by shared links: a small union-find. `groups(min)` lists the groups of
- * at least `min` items, each in item order, ordered by their first item; no list is made for a
- * smaller group, which at a million ballots are nearly all of them.
- */
-export function unionFind(size: number): { union(a: number, b: number): void; groups(min?: number): number[][] } {
-  const parent = Int32Array.from({ length: size }, (_, i) => i);
+/** Groups of items joined by shared links: a small union-find. */
+export function unionFind(size: number): { union(a: number, b: number): void; groups(): number[][] } {
+  const parent = Array.from({ length: size }, (_, i) => i);
   const find = (i: number): number => {
     while (parent[i] !== i) {
       parent[i] = parent[parent[i]];
@@ -125,14 +131,10 @@ export function unionFind(size: number): { union(a: number, b: number): void; gr
       const [x, y] = [find(a), find(b)];
       if (x !== y) parent[Math.max(x, y)] = Math.min(x, y);
     },
-    groups(min = 1) {
-      // A root is its group's smallest item, so the groups come out in the order of their first item.
-      const sizes = new Int32Array(size);
-      for (let i = 0; i < size; i++) sizes[find(i)]++;
+    groups() {
       const groups = new Map<number, number[]>();
       for (let i = 0; i < size; i++) {
         const root = find(i);
-        if (sizes[root] < min) continue;
         const group = groups.get(root);
         if (group) group.push(i);
         else groups.set(root, [i]);

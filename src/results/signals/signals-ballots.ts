@@ -41,33 +41,6 @@ function setDigests(): { of(entries: readonly string[]): { whole: number; withou
 }
 
 /**
- * The first owner of each key, for up to `capacity` keys of up to 53 bits: a hash table in
- * typed arrays, a few bytes a key where a Map of millions of numbers costs tens. `claim(key, i)`
- * gives the key's first owner, making `i` it when the key is new.
- */
-function firstOwners(capacity: number): { claim(key: number, owner: number): number } {
-  const bits = Math.max(4, Math.ceil(Math.log2(Math.max(1, capacity / 2))));
-  const mask = 2 ** bits - 1;
-  const heads = new Int32Array(2 ** bits).fill(-1);
-  const keys = new Float64Array(capacity);
-  const owners = new Int32Array(capacity);
-  const next = new Int32Array(capacity);
-  let used = 0;
-  return {
-    claim(key, owner) {
-      // The keys are sums of hashes: their low bits are as mixed as any.
-      const bucket = ((key % 4294967296) & mask) >>> 0;
-      for (let at = heads[bucket]; at !== -1; at = next[at]) if (keys[at] === key) return owners[at];
-      keys[used] = key;
-      owners[used] = owner;
-      next[used] = heads[bucket];
-      heads[bucket] = used++;
-      return owner;
-    },
-  };
-}
-
-/**
  * Ballots whose entries (nominations and write-ins) differ by at most one added, dropped or
  * changed entry, among ballots with at least `similarMin` entries, `similarBallots` or more of
  * them, and `similarLift` times as many as would come that close to their most common entry set
@@ -77,17 +50,8 @@ function firstOwners(capacity: number): { claim(key: number, owner: number): num
  * indexed by its whole set and by the set less each entry; two ballots that share a key are that close.
  */
 export function nearIdentical(ballots: readonly SignalBallot[], t: SignalThresholds): SignalCluster[] {
-  // Votes are shared between ballots (signalBallots), so each one's entry text is made once.
-  const entryOf = new Map<SignalBallot['votes'][number], string>();
-  const voteEntry = (vote: SignalBallot['votes'][number]) => {
-    let entry = entryOf.get(vote);
-    if (entry === undefined) entryOf.set(vote, (entry = `${vote.group}\u0000${vote.subcategory}\u0000${vote.nomineeId}`));
-    return entry;
-  };
-  const entriesOf = ballots.map((b) => [...new Set([...b.votes.map(voteEntry), ...b.writeIns])].sort());
-  let keyCount = 0;
-  for (const entries of entriesOf) if (entries.length >= t.similarMin) keyCount += entries.length + 1;
-  const first = firstOwners(keyCount);
+  const entriesOf = ballots.map((b) => [...new Set([...b.votes.map((v) => `${v.group}\u0000${v.subcategory}\u0000${v.nomineeId}`), ...b.writeIns])].sort());
+  const first = new Map<number, number>();
   const digests = setDigests();
   const joined = unionFind(ballots.length);
   const identical = new Set<number>();
@@ -96,19 +60,20 @@ export function nearIdentical(ballots: readonly SignalBallot[], t: SignalThresho
     const digest = digests.of(entries);
     const whole = digest.whole;
     // One namespace for whole sets and sets less one entry: a ballot with one entry more than another meets it there.
-    const check = (key: number) => {
-      const seen = first.claim(key, i);
-      if (seen === i) return;
-      joined.union(seen, i);
-      // Under its whole set, an earlier ballot of as many entries is one exactly alike.
-      if (key === whole && entriesOf[seen].length === entries.length) identical.add(seen).add(i);
-    };
-    check(whole);
-    for (const entry of entries) check(digest.without(entry));
+    const keys = [whole, ...entries.map((entry) => digest.without(entry))];
+    for (const key of keys) {
+      const seen = first.get(key);
+      if (seen === undefined) first.set(key, i);
+      else {
+        joined.union(seen, i);
+        // Under its whole set, an earlier ballot of as many entries is one exactly alike.
+        if (key === whole && entriesOf[seen].length === entries.length) identical.add(seen).add(i);
+      }
+    }
   });
   const share = new Map<string, number>();
   for (const entries of entriesOf) for (const entry of entries) share.set(entry, (share.get(entry) ?? 0) + 1 / ballots.length);
-  const groups = joined.groups(t.similarBallots);
+  const groups = joined.groups().filter((group) => group.length >= t.similarBallots);
   return groups.flatMap((group): SignalCluster[] => {
     const sets = new Map<string, { entries: string[]; count: number }>();
     for (const i of group) {

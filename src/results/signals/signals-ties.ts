@@ -35,18 +35,21 @@ export function reciprocalNominations(ballots: readonly SignalBallot[], name: No
       rings.union(index.get(voter)!, index.get(other)!);
     }
   }
-  return rings.groups(2).map((group) => {
-    const members = new Set(group.map((i) => voters[i]));
-    const ringPairs = pairs.filter(([a]) => members.has(a));
-    const what = ringPairs.map(([a, b]) => `${name(a)} and ${name(b)}`).join('; ');
-    return {
-      kind: 'reciprocal',
-      ballotIds: group.flatMap((i) => byVoter.get(voters[i])!.map((b) => b.id)),
-      evidence: `${members.size} voters on the nominee list nominate each other: ${what}`,
-      // Each pair weighs by how unlikely it is: 1 at the limit, one more for each tenfold below it, at most 10.
-      score: ringPairs.reduce((sum, [, , chance]) => sum + Math.min(10, Math.log10(limit / Math.max(chance, 1e-15)) + 1), 0),
-    };
-  });
+  return rings
+    .groups()
+    .filter((group) => group.length > 1)
+    .map((group) => {
+      const members = new Set(group.map((i) => voters[i]));
+      const ringPairs = pairs.filter(([a]) => members.has(a));
+      const what = ringPairs.map(([a, b]) => `${name(a)} and ${name(b)}`).join('; ');
+      return {
+        kind: 'reciprocal',
+        ballotIds: group.flatMap((i) => byVoter.get(voters[i])!.map((b) => b.id)),
+        evidence: `${members.size} voters on the nominee list nominate each other: ${what}`,
+        // Each pair weighs by how unlikely it is: 1 at the limit, one more for each tenfold below it, at most 10.
+        score: ringPairs.reduce((sum, [, , chance]) => sum + Math.min(10, Math.log10(limit / Math.max(chance, 1e-15)) + 1), 0),
+      };
+    });
 }
 
 /** Every way to choose `size` items of a sorted list, in order. */

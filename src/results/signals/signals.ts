@@ -10,7 +10,7 @@ import { answersByField, childRows, nominationRows, readBallots } from '../ballo
 import { licenseKey, nameKey } from '../tally/identity-keys.ts';
 import { voterFieldNames, voterFields } from '../../survey/voter.ts';
 import { voterOf } from '../tally/voter.ts';
-import { addressBursts, deviceBursts, nomineeBursts } from './signals-time.ts';
+import { addressBursts, deviceBursts, fastBallots, nomineeBursts } from './signals-time.ts';
 import { licenseSignals, nearIdentical } from './signals-ballots.ts';
 import { blocs, reciprocalNominations } from './signals-ties.ts';
 import { DEFAULT_THRESHOLDS, SIGNAL_KINDS, type NomineeName, type SignalBallot, type SignalCluster, type SignalThresholds } from './signal-model.ts';
@@ -33,23 +33,6 @@ export async function signalBallots(db: Kysely<Database>, { survey, nominees, pr
   const byLicense = new Map(nominees.filter((n) => licenseKey(n.license)).map((n) => [licenseKey(n.license), n.id]));
   const answerFields = voterFieldNames(fields);
   const answersOf = answersByField(answerFields);
-  // A million ballots name a few thousand nominees, write-ins and browsers over and over: each
-  // such value (and each vote) is kept once and shared, so the ballots cost little more than their ids.
-  const strings = new Map<string, string>();
-  const shared = (text: string) => {
-    const known = strings.get(text);
-    if (known !== undefined) return known;
-    strings.set(text, text);
-    return text;
-  };
-  const votes = new Map<string, SignalBallot['votes'][number]>();
-  const vote = (group: string, subcategory: string, _slot: number, nomineeId: string) => {
-    const key = `${group}\u0000${subcategory}\u0000${nomineeId}`;
-    let known = votes.get(key);
-    if (!known) votes.set(key, (known = Object.freeze({ group: shared(group), subcategory: shared(subcategory), nomineeId: shared(nomineeId) })));
-    return known;
-  };
-  const none: readonly string[] = Object.freeze([]);
   const ballots: SignalBallot[] = [];
   let read = 0;
   for await (const page of readBallots(db, survey.config.project_id, { answerFields, children: ['nominations', 'writeIns'], hashes: true })) {
@@ -57,18 +40,19 @@ export async function signalBallots(db: Kysely<Database>, { survey, nominees, pr
     for (const ballot of page) {
       if (ballot.link === 'demo') continue;
       const voter = voterOf(fields, answersOf(ballot), personOf(prepopulation, ballot.personal_secret ?? undefined));
-      const nomineeId = voter.nomineeId ?? (voter.license ? byLicense.get(voter.license) : undefined);
-      const writeIns = childRows<[string, string, string]>(ballot.children.writeIns);
       ballots.push({
         id: ballot.id,
         at: Date.parse(ballot.created_at),
         clientHash: ballot.client_hash ?? null,
-        agentHash: ballot.agent_hash ? shared(ballot.agent_hash) : null,
+        agentHash: ballot.agent_hash ?? null,
+        fillSeconds: ballot.fill_seconds,
         email: voter.email,
         license: voter.license,
-        nomineeId: nomineeId === undefined ? undefined : shared(nomineeId),
-        votes: nominationRows(ballot.children.nominations, vote),
-        writeIns: writeIns.length ? writeIns.map(([group, subcategory, name]) => shared(`${group} / ${subcategory} / ${nameKey(name)}`)) : none,
+        nomineeId: voter.nomineeId ?? (voter.license ? byLicense.get(voter.license) : undefined),
+        votes: nominationRows(ballot.children.nominations, (group, subcategory, _slot, nomineeId) => ({ group, subcategory, nomineeId })),
+        writeIns: childRows<[string, string, string]>(ballot.children.writeIns).map(
+          ([group, subcategory, name]) => `${group} / ${subcategory} / ${nameKey(name)}`,
+        ),
       });
     }
     onProgress?.(read);
@@ -89,6 +73,7 @@ export function detectSignals(
     ...addressBursts(ballots, thresholds),
     ...deviceBursts(ballots, thresholds),
     ...nomineeBursts(ballots, thresholds, name),
+    ...fastBallots(ballots, thresholds),
     ...nearIdentical(ballots, thresholds),
     ...licenseSignals(ballots),
     ...reciprocalNominations(ballots, name),

@@ -28,6 +28,8 @@ export interface BallotsTable {
   replaced_at: string | null;
   /** The address the voter proved with a mailed code (`verify: email` or `roster`); NULL otherwise. */
   verified_email: string | null;
+  /** Whole seconds from the ballot form becoming usable to Submit, as the page measured them (at most a day); NULL when posted without the page. */
+  fill_seconds: number | null;
 }
 
 /** A stored ballot. */

@@ -12,6 +12,7 @@ import type { BallotPseudonymsTable } from './ballot-pseudonyms.table.ts';
 import type { BallotExclusionsTable } from './ballot-exclusions.table.ts';
 import type { MailMessagesTable } from './mail-messages.table.ts';
 import type { MailRecipientsTable } from './mail-recipients.table.ts';
+import type { VerificationCodesTable } from './verification-codes.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -33,4 +34,5 @@ export interface Database {
   ballot_exclusions: BallotExclusionsTable;
   mail_messages: MailMessagesTable;
   mail_recipients: MailRecipientsTable;
+  verification_codes: VerificationCodesTable;
 }

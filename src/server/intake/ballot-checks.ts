@@ -2,6 +2,7 @@ import type { Struct } from 'superstruct';
 import { ballotStruct, validateBallot } from '../../survey/ballot.struct.ts';
 import { formDataToBallot, type BallotInput } from '../../survey/ballot-input.ts';
 import { ballotParts, type BallotParts } from '../../survey/ballot-parts.ts';
+import { FILL_SECONDS_NAME, MAX_FILL_SECONDS } from '../../survey/ballot-keys.ts';
 import type { FieldDef } from '../../survey/field.struct.ts';
 import { allFields } from '../../survey/layout.ts';
 import { withReadOnlyValues } from '../../survey/read-only.ts';
@@ -42,6 +43,8 @@ function fileFields(survey: ServerSurvey): Map<string, FieldDef> {
 export interface CheckedBallot {
   parts: BallotParts<File>;
   files: CheckedFile[];
+  /** The page's fill time in whole seconds, at most a day; null when the ballot came without it. */
+  fillSeconds: number | null;
 }
 
 /**
@@ -60,5 +63,7 @@ export async function checkBallot(survey: ServerSurvey, secret: string | undefin
   );
   problems.push(...files.problems);
   if (problems.length) return refused('invalid_ballot', 'Some answers need another look.', problems);
-  return { parts, files: files.files };
+  const seconds = form.get(FILL_SECONDS_NAME);
+  const fillSeconds = typeof seconds === 'string' && seconds.trim() ? Math.min(Number(seconds.trim()), MAX_FILL_SECONDS) : null;
+  return { parts, files: files.files, fillSeconds };
 }

@@ -10,6 +10,8 @@ import { fingerprint } from './multipart.ts';
 import { keepRefused } from './refusals.ts';
 import { storeChecked } from './ballot-storage.ts';
 import { isRefused, tryLater, type IntakeOutcome } from './intake-outcome.ts';
+import { provenTarget } from '../verify/ballot-proof.ts';
+import { burstFriction } from './burst-friction.ts';
 
 /**
  * Receives one ballot (`POST /api/survey`), step by step: the rate limit, the link and expiry,
@@ -36,6 +38,8 @@ export async function receiveBallot(
   // A well-formed ballot refused for its link is kept; a malformed request refused for its link is not.
   if (isRefused(target)) return isRefused(body) ? target : keepRefused(target, query, body.form, now);
   if (isRefused(body)) return body;
+  const proven = provenTarget(target, body.form, request, now);
+  if (isRefused(proven)) return keepRefused(proven, query, body.form, now);
   const form = options.adaptForm ? options.adaptForm(body.form, target.survey) : body.form;
   const { key } = body;
 
@@ -44,11 +48,14 @@ export async function receiveBallot(
   const earlier = key && (await earlierOutcome(db, key, print, now, target.survey.slug));
   if (earlier) return earlier;
 
-  const checked = await checkBallot(target.survey, target.secret, form);
+  const burst = await burstFriction(db, config, proven, request, connection, now);
+  if (burst) return burst;
+
+  const checked = await checkBallot(target.survey, proven.secret, form);
   if (isRefused(checked)) return keepRefused(checked, query, form, now);
 
   const busy = key && (await claimKey(db, { key, fingerprint: print, now, lockMs: config.idempotencyLockMs }, target.survey.slug));
   if (busy) return busy;
-  const stored = await storeChecked(db, config, { request, connection, now, target, checked, key });
+  const stored = await storeChecked(db, config, { request, connection, now, target: proven, checked, key });
   return isRefused(stored) ? keepRefused(stored, query, form, now) : stored;
 }

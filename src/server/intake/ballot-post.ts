@@ -53,8 +53,7 @@ function placeOf(path: string, config: SurveyConfig | undefined): string | undef
 
 /** What each kind of refusal tells the voter, above the list of problems. */
 function headline(outcome: Refused | TryLater): { title: string; text: string } {
-  if (outcome.code === 'already_submitted')
-    return { title: 'This ballot has been received already', text: 'A ballot has already been received for this personal link; the first one is kept.' };
+  if (outcome.code === 'already_submitted') return { title: 'This ballot has been received already', text: outcome.message };
   if (outcome.code === 'expired') return { title: 'Survey form has expired!', text: 'Ballots are no longer taken. Your answers were kept for the organisers.' };
   if (outcome.kind === 'try_later')
     return {

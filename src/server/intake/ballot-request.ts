@@ -18,6 +18,8 @@ export interface BallotTarget {
   survey: ServerSurvey;
   link: BallotLink;
   secret?: string;
+  /** The address the voter proved with a mailed code (src/server/verify/). */
+  verifiedEmail?: string;
 }
 
 /** A ballot's body, read: its parts, cleaned, and the Idempotency-Key it was sent with, if any. */

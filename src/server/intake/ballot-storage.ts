@@ -13,6 +13,7 @@ import { refused, type Refused, type Stored } from './intake-outcome.ts';
 import { newReceiptCode } from '../tokens.ts';
 import { receiptMail } from '../mail/receipt-mail.ts';
 import { nudgeOutbox } from '../mail/outbox.ts';
+import { VERIFY_WORDS } from '../../survey/verification.ts';
 
 /** One checked ballot on its way into the database, with the request it came in. */
 export interface BallotToStore {
@@ -53,6 +54,10 @@ export async function storeChecked(db: Kysely<Database>, config: ServerConfig, b
         idempotencyKey: key,
         receipt: code,
         receiptMail: mail,
+        verifiedEmail: target.verifiedEmail,
+        fillSeconds: checked.fillSeconds,
+        // A voter on a personal link or verified may change their ballot until the close.
+        replaces: target.survey.config.amend === 'until_close' && (target.secret !== undefined || target.verifiedEmail !== undefined),
         ...requestHashes(request, ballot.connection, config, projectId),
       },
       ballotCheckpoints(request),
@@ -62,6 +67,10 @@ export async function storeChecked(db: Kysely<Database>, config: ServerConfig, b
   } catch (error) {
     await removeFiles(config.uploadsDir, files);
     if (key) await releaseIdempotencyKey(db, key).catch(() => {});
+    if (error instanceof AlreadySubmittedError && target.verifiedEmail && !target.secret)
+      return refused('already_submitted', `${VERIFY_WORDS.alreadyFromAddress} The first one is kept.`, [
+        { path: 'verification', message: 'has already been used to vote.' },
+      ]);
     if (error instanceof AlreadySubmittedError)
       return refused('already_submitted', 'A ballot has already been received for this personal link; the first one is kept.', [
         { path: 'secret', message: 'has already been used to vote.' },

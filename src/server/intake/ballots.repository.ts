@@ -29,6 +29,8 @@ export interface BallotRecord {
   agentHash?: string;
   /** The address the voter proved with a mailed code; one current ballot per address. */
   verifiedEmail?: string;
+  /** Whole seconds from the form becoming usable to Submit, as the page measured them. */
+  fillSeconds?: number | null;
   /**
    * True when the survey lets a voter change their ballot (`amend: until_close`): the voter's
    * current ballot (same personal secret, or same verified address) is marked replaced by this
@@ -104,6 +106,7 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
         client_hash: ballot.clientHash ?? null,
         agent_hash: ballot.agentHash ?? null,
         verified_email: ballot.verifiedEmail ?? null,
+        fill_seconds: ballot.fillSeconds ?? null,
       })
       // No conflict target: a current ballot of the same secret or the same verified address
       // (two partial unique indexes) both mean the voter has voted.

@@ -14,6 +14,7 @@ const REFUSALS = {
   malformed_body: 400,
   invalid_text: 400,
   invalid_link: 403,
+  verification_required: 403,
   unknown_survey: 404,
   already_submitted: 409,
   expired: 410,
@@ -27,6 +28,7 @@ const REFUSALS = {
 const WAITS = {
   request_in_progress: 409,
   rate_limited: 429,
+  burst: 429,
 } as const;
 
 /** Why a ballot was refused for a rule. */

@@ -12,6 +12,7 @@ const HASH_LENGTH = 32;
  * The secret the signals' salts derive from: SIGNALS_SECRET, or else a random key kept in a
  * file under DATA_DIR, created on first use with permissions 0600. It lives outside the
  * database, so that a copy of the database alone cannot test guessed addresses against it.
+ * The verification codes' hashes and the voters' proofs are keyed from it too (src/server/verify/).
  */
 export function signalsSecret(config: Pick<ServerConfig, 'signalsSecret' | 'signalsKeyFile'>): string {
   if (config.signalsSecret) return config.signalsSecret;

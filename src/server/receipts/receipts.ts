@@ -48,7 +48,9 @@ export async function checkReceipt(
   }
   const ballot = await ballotByReceipt(db, survey.config.project_id, code);
   const standing = ballot ? publishedStanding(survey.dir, code) : undefined;
-  const answer: ReceiptCheck = ballot ? { received: true, received_at: ballot.created_at, ...standing } : { received: false };
+  const answer: ReceiptCheck = ballot
+    ? { received: true, received_at: ballot.created_at, ...(ballot.replaced_at ? { replaced_at: ballot.replaced_at } : {}), ...standing }
+    : { received: false };
   return asPage ? page(200, receiptAnswerText(answer, code)) : json(200, answer);
 }
 

@@ -77,6 +77,7 @@ describe('the ballot reader', () => {
       replaced_by: null,
       replaced_at: null,
       verified_email: null,
+      fill_seconds: null,
       answers: [],
       children: {},
     });
@@ -97,6 +98,7 @@ describe('the ballot reader', () => {
         b.replaced_by,
         b.replaced_at,
         b.verified_email,
+        b.fill_seconds,
         b.client_hash,
         b.agent_hash,
         ...b.answers,

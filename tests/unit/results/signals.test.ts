@@ -19,6 +19,7 @@ const ballot = (id: string, changes: Partial<SignalBallot> = {}): SignalBallot =
   at: at(0),
   clientHash: `a-${id}`,
   agentHash: `u-${id}`,
+  fillSeconds: null,
   email: '',
   license: '',
   votes: [],
@@ -26,6 +27,38 @@ const ballot = (id: string, changes: Partial<SignalBallot> = {}): SignalBallot =
   ...changes,
 });
 const cardiology = (...ids: string[]) => ids.map((nomineeId) => ({ group: 'Medicine', subcategory: 'Cardiology', nomineeId }));
+
+describe('from the first minute', () => {
+  test('12 made-up ballots from one address within seconds, on a survey opened a minute ago, make one address burst of all 12', () => {
+    const burst = Array.from({ length: 12 }, (_, i) =>
+      ballot(`s-${i}`, { at: at(1) + i * 3_000, clientHash: 'a-script', agentHash: 'u-script', votes: cardiology('c-9') }),
+    );
+    const found = detectSignals(burst).filter((c) => c.kind === 'address_burst');
+    expect(found.map((c) => c.ballotIds)).toEqual([burst.map((b) => b.id)]);
+    expect(found[0].evidence).toContain('more than a person can fill (2 a minute)');
+    // The votes they carry for one nominee from one address are over the floor too.
+    expect(detectSignals(burst).some((c) => c.kind === 'nominee_burst')).toBe(true);
+  });
+
+  test('two ballots a minute from one address are a person’s pace; --human-per-minute sets it', () => {
+    const two = [ballot('p-0', { clientHash: 'a-1', agentHash: 'u-1' }), ballot('p-1', { at: at(0.5), clientHash: 'a-1', agentHash: 'u-1' })];
+    expect(detectSignals(two)).toEqual([]);
+    expect(detectSignals(two, { ...T, humanPerMinute: 1 }).map((c) => c.kind)).toContain('address_burst');
+  });
+
+  test('a shared address (many browsers) is many people: no floor burst for three people in a minute', () => {
+    const ward = ['u-1', 'u-2', 'u-3'].map((agentHash, i) => ballot(`w-${i}`, { at: at(i * 0.2), clientHash: 'a-ward', agentHash }));
+    expect(detectSignals(ward)).toEqual([]);
+  });
+
+  test('three ballots filled faster than --fast-seconds from one address are a fast_ballot cluster; two are not, nor untimed ones', () => {
+    const fast = (id: string, fillSeconds: number | null, minute: number) => ballot(id, { at: at(minute * 600), clientHash: 'a-quick', fillSeconds });
+    const three = [fast('f-0', 5, 0), fast('f-1', 19, 1), fast('f-2', 12, 2), fast('f-3', 25, 3)];
+    expect(detectSignals(three).map((c) => [c.kind, c.ballotIds])).toEqual([['fast_ballot', ['f-0', 'f-1', 'f-2']]]);
+    expect(detectSignals(three, { ...T, fastSeconds: 10 })).toEqual([]);
+    expect(detectSignals([fast('g-0', null, 0), fast('g-1', null, 1), fast('g-2', null, 2)])).toEqual([]);
+  });
+});
 
 describe('bursts in time', () => {
   test('overlapping full windows merge into one burst; a gap longer than the window starts another', () => {

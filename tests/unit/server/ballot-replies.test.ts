@@ -21,6 +21,7 @@ const REFUSAL_STATUSES = {
   malformed_body: 400,
   invalid_text: 400,
   invalid_link: 403,
+  verification_required: 403,
   unknown_survey: 404,
   already_submitted: 409,
   expired: 410,
@@ -30,7 +31,7 @@ const REFUSAL_STATUSES = {
   idempotency_key_reused: 422,
 } satisfies Record<RefusalCode, number>;
 
-const WAIT_STATUSES = { request_in_progress: 409, rate_limited: 429 } satisfies Record<TryLater['code'], number>;
+const WAIT_STATUSES = { request_in_progress: 409, rate_limited: 429, burst: 429 } satisfies Record<TryLater['code'], number>;
 
 const problems = [{ path: 'email', message: 'Email is not valid. Enter an address like name@example.org.' }];
 

@@ -8,11 +8,13 @@ import { copySurveys, editSurvey } from '../../support/survey-fixture.ts';
 describe('the sample surveys', () => {
   it('all load, with defaults applied', () => {
     const surveys = loadAllSurveys();
-    expect(surveys.map((s) => s.slug)).toEqual(['best-dentists-2024', 'members-choice', 'top-doctors-demo']);
+    expect(surveys.map((s) => s.slug)).toEqual(['best-dentists-2024', 'members-choice', 'top-doctors-demo', 'verified-vote']);
     const demo = surveys.find((s) => s.slug === 'top-doctors-demo')!.config;
     expect(demo).toMatchObject({ vote_requirement: 1, votes_per_category: 3, write_in_limit: 10, project_type: 'form' });
     expect(demo.faces.find((tile) => tile.title === 'Orthopedic Surgery')).toEqual({ title: 'Orthopedic Surgery', taken: true });
     expect(demo.faces[0]).toEqual({ title: 'Cardiology' });
+    expect(demo).toMatchObject({ verify: 'none', amend: 'never' });
+    expect(surveys.find((s) => s.slug === 'verified-vote')!.config).toMatchObject({ verify: 'email', amend: 'until_close' });
   });
 
   it('keeps prepopulation in its own file, read only on request', () => {

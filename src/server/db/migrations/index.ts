@@ -5,8 +5,9 @@ import * as auditLog from './20261205000000-audit-log.ts';
 import * as refusedBallots from './20261210090000-refused-ballots.ts';
 import * as voteTracking from './20261220000000-vote-tracking.ts';
 import * as fraudSignals from './20261230500000-fraud-signals.ts';
-import * as mailDelivery from './20270111000000-mail-delivery.ts';
 import * as replaceableBallots from './20270110090000-replaceable-ballots.ts';
+import * as verifiedVoters from './20270110100000-verified-voters.ts';
+import * as mailDelivery from './20270111000000-mail-delivery.ts';
 
 /**
  * Every migration, by name, in the order they run. Listed here rather than read from the
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '20261210090000-refused-ballots': refusedBallots,
   '20261220000000-vote-tracking': voteTracking,
   '20261230500000-fraud-signals': fraudSignals,
-  '20270111000000-mail-delivery': mailDelivery,
   '20270110090000-replaceable-ballots': replaceableBallots,
+  '20270110100000-verified-voters': verifiedVoters,
+  '20270111000000-mail-delivery': mailDelivery,
 };
