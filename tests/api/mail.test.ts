@@ -78,6 +78,7 @@ beforeAll(async () => {
   privateDir = path.join(work, 'private');
   cpSync(inject('surveysDir'), surveys, { recursive: true });
   appendFileSync(path.join(surveys, 'peer-check', 'survey.yaml'), '\nmail:\n  receipt: true\n  reply_to: desk@peer.example\n');
+  appendFileSync(path.join(surveys, 'verify-email', 'survey.yaml'), '\nmail:\n  receipt: true\n');
   smtp = await startSmtp((address, attempt) => {
     if (address.startsWith('bob@')) return { code: 550, message: '5.1.1 No such user here' };
     if (address.startsWith('cat@') && attempt === 1) return { code: 421, message: '4.7.0 Too busy, try again later' };
@@ -314,6 +315,46 @@ describe('reports that arrive later', () => {
       expect(eve.join(',')).toContain('delayed: 4.4.7');
       const audit = csvRows((await results(['audit', 'peer-check'])).stdout).map((cells) => cells[3]);
       expect(audit).toContain('bounces');
+    },
+    SLOW,
+  );
+});
+
+describe('a receipt to a verified address', () => {
+  test(
+    'a public ballot sent with a proven address gets its receipt there, and a typed address none',
+    async () => {
+      const form = (fields: Record<string, string>) => ({
+        method: 'POST',
+        body: new URLSearchParams(fields),
+        headers: { Origin: api.url, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      });
+      let before = smtp.received.length;
+      expect((await api.request('/api/survey/verify/verify-email', form({ address: 'vera@peer.example' }))).status).toBe(202);
+      const [codeMail] = (await smtp.waitFor(before + 1)).slice(before);
+      const code = /(\d{6})/.exec(codeMail.mail.subject ?? '')?.[1] ?? '';
+      const checked = await api.request('/api/survey/verify/verify-email/code', form({ address: 'vera@peer.example', code }));
+      expect(checked.status, JSON.stringify(checked.body)).toBe(200);
+
+      before = smtp.received.length;
+      const stored = await api.post([...ballot('typed-by-hand@elsewhere.example'), ['verification', checked.body.proof]], {
+        query: { project_id: 'verify-email', project_type: 'form' },
+      });
+      expect(stored.status, JSON.stringify(stored.body)).toBe(201);
+      const [receipt] = (await smtp.waitFor(before + 1)).slice(before);
+      expect(receipt.to).toEqual(['vera@peer.example']);
+      expect(receipt.mail.subject).toBe('Your ballot was received: Verified Email');
+      expect(receipt.mail.text).toContain('Dear voter,');
+      const code12 = stored.body.receipt as string;
+      expect(receipt.mail.text).toContain(`${code12.slice(0, 4)}-${code12.slice(4, 8)}-${code12.slice(8)}`);
+      const recipients = await api
+        .db()
+        .selectFrom('mail_messages')
+        .select(['recipient'])
+        .where('kind', '=', 'receipt')
+        .where('project_id', '=', 'verify-email')
+        .execute();
+      expect(recipients).toEqual([{ recipient: 'vera@peer.example' }]);
     },
     SLOW,
   );

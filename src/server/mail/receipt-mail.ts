@@ -7,19 +7,22 @@ import { recipientKey } from './mail.repository.ts';
 import type { ReceiptPayload } from './outbox.ts';
 
 /**
- * The receipt message to queue with a ballot, or undefined: only with `mail.receipt: true`, only
- * for a personal link whose person has an address on the roster, and always to that roster
- * address, whatever address the ballot typed (the API must never mail an address a stranger typed).
+ * The receipt message to queue with a ballot, or undefined: only with `mail.receipt: true`, and
+ * only to an address the API knows is the voter's: a personal link's person's address on the
+ * roster, whatever address the ballot typed, or the address a public voter proved with a mailed
+ * code (`verify: email`). An address typed on a public ballot is never mailed: the API must not
+ * be a relay.
  */
 export function receiptMail(request: Request, target: BallotTarget, code: string, now: Date, settings: Pick<MailSettings, 'from'>) {
   const { survey, secret } = target;
-  if (!survey.config.mail.receipt || !secret) return undefined;
-  const person = personOf(survey.prepopulation, secret);
-  const address = person ? rosterAddress(person, survey.config) : undefined;
-  if (!person || !address) return undefined;
+  if (!survey.config.mail.receipt) return undefined;
+  const person = secret ? personOf(survey.prepopulation, secret) : undefined;
+  const address = person ? rosterAddress(person, survey.config) : secret ? undefined : target.verifiedEmail;
+  if (!address) return undefined;
   const site = (process.env.PEERVOTE_BASE_URL ?? new URL(request.url).origin).replace(/\/+$/, '');
   const payload: ReceiptPayload = {
-    name: rosterName(person, survey.config),
+    // A proven address carries no name: the greeting then says "Dear voter".
+    name: (person ? rosterName(person, survey.config) : '') || 'voter',
     receipt: code,
     receivedAt: now.toISOString(),
     url: `${site}/${survey.slug}/receipt`,
