@@ -104,6 +104,7 @@ export async function sendCodeReply(request: Request, connection: string | undef
     text: `We sent a code to ${outcome.sentTo}. It is valid for 15 minutes.`,
     html: `${codeForm(survey, typed)}<p>No message? Look in your spam folder, or ask again:</p>${addressForm(survey, typed)}`,
     form: true,
+    calm: true,
   });
 }
 
