@@ -16,7 +16,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { generateNominees, seededRandom } from '../../bin/lib/nominee-generator.ts';
-import { createNomineeEngine, MIN_TYPO_WORD } from '../../src/server/search/nominee-engine.ts';
+import { createNomineeEngine, MIN_TYPO_WORD, withinOneEdit } from '../../src/server/search/nominee-engine.ts';
 import { DETAIL_COLUMNS, type Nominee } from '../../src/survey/nominee.struct.ts';
 import { HITS_PER_PAGE } from '../../src/survey/nominee-search.ts';
 import { foldText, nomineeTerms, queryTerms } from '../../src/survey/nominee-text.ts';
@@ -77,29 +77,6 @@ export function realisticQueries(nominees: readonly Nominee[], count: number, se
     queries.push(random() < 0.5 ? query.toLowerCase() : query);
   }
   return queries;
-}
-
-/** One edit or less between two words (Levenshtein), checked in one pass. */
-function withinOneEdit(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  let j = 0;
-  let edits = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      i++;
-      j++;
-      continue;
-    }
-    if (++edits > 1) return false;
-    if (a.length > b.length) i++;
-    else if (b.length > a.length) j++;
-    else {
-      i++;
-      j++;
-    }
-  }
-  return edits + (a.length - i) + (b.length - j) <= 1;
 }
 
 /**

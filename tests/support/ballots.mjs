@@ -21,12 +21,22 @@ export const SUBCATEGORIES = [
 const nomineeId = (n) => `tdd-${String(n).padStart(4, '0')}`;
 
 /**
+ * A nominee of the demo's list (tdd-0001 … tdd-3000) for ballot `n`'s `i`-th sub-category: the
+ * two slots draw from the list's two halves.
+ * @param {number} n
+ * @param {number} i
+ * @param {1 | 2} slot
+ */
+const demoNominee = (n, i, slot) => (slot === 1 ? nomineeId(((n * 13 + i) % 1500) + 1) : nomineeId(((n * 17 + i + 1) % 1500) + 1501));
+
+/**
  * The fields of a filled demo ballot, as [name, value] pairs: name, credential, licence,
  * email, practice, phone, a few nominations, one write-in, the affirmation.
  * @param {number} n a number that varies the ballot
+ * @param {(n: number, i: number, slot: 1 | 2) => string} [nominee] the nominee of ballot n's i-th sub-category in a slot
  * @returns {Array<[string, string]>}
  */
-export function demoBallotFields(n) {
+export function demoBallotFields(n, nominee = demoNominee) {
   const first = FIRST[n % FIRST.length];
   const last = LAST[(n * 7) % LAST.length];
   const fields = [
@@ -41,9 +51,8 @@ export function demoBallotFields(n) {
   ];
   for (let i = 0; i < 4; i++) {
     const [group, sub] = SUBCATEGORIES[(n + i * 3) % SUBCATEGORIES.length];
-    // Ids of the demo's nominee list (tdd-0001 … tdd-3000); the two slots draw from its two halves.
-    fields.push([`nominations[${group}][${sub}][1]`, nomineeId(((n * 13 + i) % 1500) + 1)]);
-    fields.push([`nominations[${group}][${sub}][2]`, nomineeId(((n * 17 + i + 1) % 1500) + 1501)]);
+    fields.push([`nominations[${group}][${sub}][1]`, nominee(n, i, 1)]);
+    fields.push([`nominations[${group}][${sub}][2]`, nominee(n, i, 2)]);
   }
   fields.push(['writeins[0][name]', `Dr. ${FIRST[(n + 3) % FIRST.length]} ${LAST[(n + 5) % LAST.length]}`]);
   fields.push(['writeins[0][category]', 'Surgery / Neurosurgery']);

@@ -32,15 +32,7 @@ export async function unsubscribePage(request: Request, token: string): Promise<
   const recipient = TOKEN.test(token) ? await recipientByToken((await database()).db, token) : undefined;
   if (!recipient) return unknownToken(request);
   const site = siteOf(recipient.project_id);
-  if (recipient.unsubscribed_at) {
-    return plainPage({
-      status: 200,
-      site,
-      title: 'You are unsubscribed',
-      calm: true,
-      text: `You will get no more invitations or reminders for ${site}. Your personal link still works.`,
-    });
-  }
+  if (recipient.unsubscribed_at) return unsubscribedPage(site);
   return plainPage({
     status: 200,
     site,
@@ -49,6 +41,17 @@ export async function unsubscribePage(request: Request, token: string): Promise<
     title: 'Stop the invitations and reminders?',
     text: `You will get no more invitations or reminders for ${site}. Your personal link keeps working if you decide to vote.`,
     html: `<form method="post" action="/api/unsubscribe/${escapeHtml(token)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button class="button" type="submit">Unsubscribe</button></form>`,
+  });
+}
+
+/** The page that says it is done, after the button or on a second visit. */
+function unsubscribedPage(site: string): Response {
+  return plainPage({
+    status: 200,
+    site,
+    title: 'You are unsubscribed',
+    calm: true,
+    text: `You will get no more invitations or reminders for ${site}. Your personal link still works.`,
   });
 }
 
@@ -82,11 +85,5 @@ export async function unsubscribeNow(request: Request, token: string): Promise<R
   });
   const site = siteOf(recipient.project_id);
   if (!wantsPage(request)) return json(200, { unsubscribed: true });
-  return plainPage({
-    status: 200,
-    site,
-    title: 'You are unsubscribed',
-    calm: true,
-    text: `You will get no more invitations or reminders for ${site}. Your personal link still works.`,
-  });
+  return unsubscribedPage(site);
 }

@@ -49,8 +49,11 @@ const NONE = 255;
 /** Prefix matches this many letters or more longer than the term rank together. */
 const FAR = 15;
 
-/** One edit or less between two words (Levenshtein: a letter replaced, dropped or added), checked in one pass. */
-function withinOneEdit(a: string, b: string): boolean {
+/**
+ * One edit or less between two words (Levenshtein: a letter replaced, dropped or added), checked in one pass.
+ * @internal exported for the search benchmark's linear-scan baseline
+ */
+export function withinOneEdit(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
   let j = 0;

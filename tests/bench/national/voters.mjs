@@ -4,42 +4,21 @@
 // ballot under the same key again, to the other process once one has gone, after a wait that
 // grows, until it is acknowledged (201, or 200 `Idempotent-Replayed`).
 import http from 'node:http';
-import { PRACTICES, SUBCATEGORIES } from '../../support/ballots.mjs';
-import { multipart } from '../../support/ballots.mjs';
+import { demoBallotFields, multipart } from '../../support/ballots.mjs';
 
-const FIRST = ['Evelyn', 'Rajesh', 'Amara', 'Luis', 'Hannah', 'Samuel', 'Mei', 'Tomasz', 'Ngozi', 'Ines'];
-const LAST = ['Castellano', 'Venkataraman', 'Okafor', 'Ferreira', 'Weiss', 'Osei', 'Lin', 'Nowak', 'Adeyemi', 'Duarte'];
 /** How long a voter keeps trying before it gives up (the page's outbox keeps a ballot for days; a benchmark cannot). */
 const GIVE_UP_MS = 5 * 60_000;
 
 /**
- * The fields of voter `n`'s ballot for the demo survey: eight nominations drawn from `ids` (the
- * 100,000-nominee list), one write-in, the affirmation.
+ * The fields of voter `n`'s ballot: the demo ballot, its eight nominations drawn from `ids` (the
+ * 100,000-nominee list).
  * @param {number} n
  * @param {string[]} ids
  */
 function ballotFields(n, ids) {
-  const first = FIRST[n % FIRST.length];
-  const last = LAST[(n * 7) % LAST.length];
-  const fields = [
-    ['name-first', first],
-    ['name-middle', ''],
-    ['name-last', last],
-    ['medical-credential', ['MD', 'DO', 'DPM'][n % 3]],
-    ['medical-license', `MD-${1_000_000 + n}`],
-    ['email', `${first.toLowerCase()}.${last.toLowerCase()}${n}@example.org`],
-    ['phone', ''],
-    ['medical-practice', PRACTICES[n % PRACTICES.length]],
-  ];
-  for (let i = 0; i < 4; i++) {
-    const [group, sub] = SUBCATEGORIES[(n + i * 3) % SUBCATEGORIES.length];
-    fields.push([`nominations[${group}][${sub}][1]`, ids[(n * 7919 + i * 104_729) % ids.length]]);
-    fields.push([`nominations[${group}][${sub}][2]`, ids[(n * 15_485_863 + i * 32_452_843 + 1) % ids.length]]);
-  }
-  fields.push(['writeins[0][name]', `Dr. ${FIRST[(n + 3) % FIRST.length]} ${LAST[(n + 5) % LAST.length]}`]);
-  fields.push(['writeins[0][category]', 'Surgery / Neurosurgery']);
-  fields.push(['affirm', 'on']);
-  return fields;
+  return demoBallotFields(n, (voter, i, slot) =>
+    slot === 1 ? ids[(voter * 7919 + i * 104_729) % ids.length] : ids[(voter * 15_485_863 + i * 32_452_843 + 1) % ids.length],
+  );
 }
 
 /** One POST of a ballot: its status and body, or status 0 when the connection failed. */
