@@ -103,6 +103,16 @@ test.describe('the results page', () => {
     }
   });
 
+  test('without JavaScript the check form is not offered, so a code can never go into an address', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/peer-check/results/`);
+    await expect(page.getByLabel('Receipt code')).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Check' })).toBeHidden();
+    await expect(page.getByRole('heading', { name: 'Results', level: 2 })).toBeVisible();
+    await context.close();
+  });
+
   test('serves the published files byte for byte', async ({ request }) => {
     for (const name of ['results.json', 'ledger.jsonl', 'verify.mjs']) {
       const response = await request.get(`${server.url}/peer-check/results/${name}`);
