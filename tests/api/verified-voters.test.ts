@@ -82,6 +82,20 @@ describe('verify: email', () => {
     expect(second.body.message).toContain('A ballot has already been received from this address.');
   });
 
+  test('an address or a code holding a NUL character is refused 400 invalid_text, and no code is mailed', async () => {
+    const before = smtp.received.length;
+    const sent = await step('/api/survey/verify/verify-email', { address: 'nul\u0000@example.org' }, at(200));
+    expect(sent.status, JSON.stringify(sent.body)).toBe(400);
+    expect(sent.body).toMatchObject({ error: 'invalid_text', problems: [{ path: 'address' }] });
+    const checked = await step('/api/survey/verify/verify-email/code', { address: 'nul@example.org', code: '12\u00003456' }, at(200));
+    expect(checked.status, JSON.stringify(checked.body)).toBe(400);
+    expect(checked.body).toMatchObject({ error: 'invalid_text', problems: [{ path: 'code' }] });
+    const codes = await api.db().selectFrom('verification_codes').select('id').execute();
+    expect(await step('/api/survey/verify/verify-email', { address: 'after-nul@example.org' }, at(201))).toMatchObject({ status: 202 });
+    expect((await smtp.waitFor(before + 1)).length).toBe(before + 1);
+    expect((await api.db().selectFrom('verification_codes').select('id').execute()).length).toBe(codes.length + 1);
+  });
+
   test('without a proof, or with a forged one, a public ballot is refused 403 verification_required and kept in refused', async () => {
     const bare = await api.post(ballot('Bo'), { query: query('verify-email'), headers: at(5) });
     expect(bare.status).toBe(403);

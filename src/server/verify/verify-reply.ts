@@ -7,6 +7,7 @@ import { findSurvey, type ServerSurvey } from '../surveys.ts';
 import { readLimited, parseMultipart } from '../intake/multipart.ts';
 import { isExpired } from '../../survey/link.ts';
 import { VERIFY_WORDS } from '../../survey/verification.ts';
+import { nulProblems } from '../../survey/control-characters.ts';
 import { checkCode, sendCode, type VerifyRefusal } from './verify-voter.ts';
 import { PROOF_COOKIE } from './verify-token.ts';
 
@@ -82,6 +83,9 @@ async function opening(request: Request, projectId: string, now: Date): Promise<
   if (isExpired(survey.config, now.getTime())) return refuse(410, 'expired', 'Survey form has expired!');
   const fields = await readFields(request);
   if (!fields) return refuse(400, 'malformed_body', 'Send the fields as a form (application/x-www-form-urlencoded or multipart/form-data) of at most 4 KB.');
+  // The text rule of every boundary (docs/api.md, "Text"): no address or code is mailed, stored or compared with a NUL in it.
+  const nul = nulProblems([...fields.entries()].flatMap(([name, value]) => (typeof value === 'string' ? [[name, value] as const] : [])));
+  if (nul.length) return refuse(400, 'invalid_text', 'A field holds a NUL character (U+0000), which no text may hold.', nul);
   return { survey, fields };
 }
 
