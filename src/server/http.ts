@@ -1,11 +1,20 @@
 import type { Problem } from '../survey/errors.ts';
 import type { ApiErrorBody } from '../survey/api-replies.ts';
 
-/** A JSON answer that no cache keeps: API answers are per request and may be personal. */
+/**
+ * A JSON answer that no cache keeps: API answers are per request and may be personal. It states
+ * its length, so that the server sends it in one piece rather than in chunks with an end marker.
+ */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  const bytes = new TextEncoder().encode(JSON.stringify(body));
+  return new Response(bytes, {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(bytes.byteLength),
+      'Cache-Control': 'no-store',
+      ...headers,
+    },
   });
 }
 

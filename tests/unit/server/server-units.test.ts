@@ -9,6 +9,7 @@ import { readIdempotencyKey } from '../../../src/server/intake/idempotency.ts';
 import { uuidv7 } from '../../../src/server/ids.ts';
 import { tileSlug } from '../../../src/survey/tiles.ts';
 import { escapeHtml, plainPage, wantsPage } from '../../../src/server/html-page.ts';
+import { json } from '../../../src/server/http.ts';
 
 describe('configuration from the environment', () => {
   test('defaults: SQLite under ./data, 12 MB bodies, 30 posts a minute', () => {
@@ -169,5 +170,16 @@ describe('pages the API answers a browser with', () => {
     const html = await answer.text();
     expect(html).toContain('<h1>A &amp; B</h1></header><main><h2>&lt;b&gt;x&lt;/b&gt;</h2><p>&quot;quoted&quot;</p><p>ok</p>');
     expect(escapeHtml(`<'&">`)).toBe('&lt;&#39;&amp;&quot;&gt;');
+  });
+});
+
+describe('JSON answers', () => {
+  test('state their length in bytes, so the server sends them whole rather than in chunks', async () => {
+    const answer = json(201, { message: 'Dr. Zoë Ångström — reçu' }, { 'Retry-After': '5' });
+    const bytes = new Uint8Array(await answer.arrayBuffer());
+    expect(answer.headers.get('Content-Length')).toBe(String(bytes.byteLength));
+    expect(bytes.byteLength).toBeGreaterThan(JSON.stringify({ message: 'Dr. Zoë Ångström — reçu' }).length);
+    expect(answer.headers.get('Content-Type')).toBe('application/json; charset=utf-8');
+    expect(answer.headers.get('Retry-After')).toBe('5');
   });
 });
