@@ -5,9 +5,11 @@
 // bare handler. Afterwards every acknowledged ballot is looked up in the database.
 //
 //   npm run bench:ingest        (BENCH_SECONDS=10 BENCH_ROUNDS=3 BENCH_CLIENTS=16,64 by default)
+// Beside the rates it prints the server process's CPU time per ballot (user + system, read from
+// /proc), which a busy machine disturbs far less than the rates: on a shared machine compare those.
 // Progress goes to stderr, the table to stdout. BENCH_NODE_ARGS passes flags (`--cpu-prof`) to both servers.
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -71,6 +73,17 @@ async function load(url, clients, seconds, counter) {
   return { latencies, ids, failures, elapsed };
 }
 
+/** The CPU time a process has used so far, user and system, in milliseconds (Linux's /proc; NaN elsewhere). */
+function cpuMs(pid) {
+  try {
+    // Fields 14 and 15 after the command's parenthesised name: utime and stime, in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -83,7 +96,9 @@ async function round(target) {
   const results = new Map();
   for (const clients of CLIENTS) {
     const warm = await load(server.url, clients, WARMUP_SECONDS, counter);
+    const cpuBefore = cpuMs(server.child.pid);
     const measured = await load(server.url, clients, SECONDS, counter);
+    const cpuPerBallot = (cpuMs(server.child.pid) - cpuBefore) / measured.ids.length;
     acknowledged.push(...warm.ids, ...measured.ids);
     const sorted = measured.latencies.sort((a, b) => a - b);
     const failures = [...warm.failures, ...measured.failures];
@@ -91,6 +106,7 @@ async function round(target) {
       rate: measured.ids.length / measured.elapsed,
       p50: percentile(sorted, 50),
       p99: percentile(sorted, 99),
+      cpu: cpuPerBallot,
       failures: failures.reduce((n, [, count]) => n + count, 0),
       failureKinds: failures,
     });
@@ -134,6 +150,7 @@ function summary(target, clients) {
     rate: median(runs.map((r) => r.rate)),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
+    cpu: median(runs.map((r) => r.cpu)),
     failures: runs.reduce((n, r) => n + r.failures, 0),
     failureKinds,
   };
@@ -141,16 +158,19 @@ function summary(target, clients) {
 
 let withinBudget = true;
 console.log('');
-console.log('clients  target                            ballots/s    p50 ms    p99 ms   failed   vs bare: rate   p99');
+console.log('clients  target                            ballots/s    p50 ms    p99 ms  cpu ms/ballot   failed   vs bare: rate   p99  cpu');
 for (const clients of CLIENTS) {
   const [astro, bare] = targets.map((target) => summary(target, clients));
   for (const [target, r] of [
     [targets[0], astro],
     [targets[1], bare],
   ]) {
-    const ratios = target === targets[0] ? `${(r.rate / bare.rate).toFixed(2).padStart(14)}× ${(r.p99 / bare.p99).toFixed(2).padStart(5)}×` : '';
+    const ratios =
+      target === targets[0]
+        ? `${(r.rate / bare.rate).toFixed(2).padStart(14)}× ${(r.p99 / bare.p99).toFixed(2).padStart(5)}× ${(r.cpu / bare.cpu).toFixed(2).padStart(4)}×`
+        : '';
     console.log(
-      `${String(clients).padStart(7)}  ${target.name.padEnd(32)} ${r.rate.toFixed(0).padStart(10)} ${r.p50.toFixed(1).padStart(9)} ${r.p99.toFixed(1).padStart(9)} ${String(r.failures).padStart(8)} ${ratios}`,
+      `${String(clients).padStart(7)}  ${target.name.padEnd(32)} ${r.rate.toFixed(0).padStart(10)} ${r.p50.toFixed(1).padStart(9)} ${r.p99.toFixed(1).padStart(9)} ${r.cpu.toFixed(2).padStart(14)} ${String(r.failures).padStart(8)} ${ratios}`,
     );
     for (const [kind, count] of r.failureKinds) console.log(`           ${count} × ${kind}`);
   }
