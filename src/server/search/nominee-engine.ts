@@ -2,6 +2,7 @@ import { DETAIL_COLUMNS, type Nominee } from '../../survey/nominee.struct.ts';
 import { HITS_PER_PAGE, type NomineeHit } from '../../survey/nominee-search.ts';
 import { foldText, nomineeTerms, queryTerms } from '../../survey/nominee-text.ts';
 import { prefixTable, type PrefixTable } from './prefix-table.ts';
+import { filtered, pageByKey, pagePreferredFirst } from './result-page.ts';
 import { wordIndex, type WordIndex } from './word-index.ts';
 
 /** One page of hits for a query, with the count of all matches. */
@@ -77,41 +78,66 @@ export function withinOneEdit(a: string, b: string): boolean {
 
 /**
  * How `term` matches each word of a vocabulary, by word id (TYPO only in words of MIN_TYPO_WORD
- * letters or more), and the ids of the words it matches at all.
+ * letters or more, looked for among the words one letter shorter to one letter longer), and the
+ * ids of the words it matches at all.
  */
-function termMatches(vocabulary: WordIndex, term: string, typos: boolean): { code: Uint8Array; matched: number[] } {
-  const code = new Uint8Array(vocabulary.vocabulary.length).fill(NONE);
+function termMatches(index: WordIndex, term: string, typos: boolean): { code: Uint8Array; matched: number[] } {
+  const code = new Uint8Array(index.vocabulary.length).fill(NONE);
   const matched: number[] = [];
-  const [from, to] = vocabulary.range(term);
+  const [from, to] = index.range(term);
   for (let w = from; w < to; w++) {
-    code[w] = Math.min(vocabulary.vocabulary[w].length - term.length, FAR);
+    code[w] = Math.min(index.vocabulary[w].length - term.length, FAR);
     matched.push(w);
   }
   if (typos && term.length >= MIN_TYPO_WORD)
-    vocabulary.vocabulary.forEach((word, w) => {
-      if (code[w] === NONE && withinOneEdit(word, term)) {
-        code[w] = TYPO;
-        matched.push(w);
-      }
-    });
+    for (let length = term.length - 1; length <= term.length + 1; length++)
+      for (const w of index.ofLength(length))
+        if (code[w] === NONE && withinOneEdit(index.vocabulary[w], term)) {
+          code[w] = TYPO;
+          matched.push(w);
+        }
   return { code, matched };
 }
 
-/** The best match of a term's codes among an item's words. */
-function bestOf(code: Uint8Array, words: Uint32Array): number {
+/** The best match of a term's codes among the words of item i. */
+function bestOf(code: Uint8Array, index: WordIndex, i: number): number {
+  const { words, starts } = index;
   let best = NONE;
-  for (let k = 0; k < words.length; k++) if (code[words[k]] < best) best = code[words[k]];
+  for (let k = starts[i]; k < starts[i + 1]; k++) if (code[words[k]] < best) best = code[words[k]];
   return best;
 }
 
+/** The rank of a match with no typo and no specialty preferred: level (exact 0, prefix 1, typo 2) times 256, plus nearness. */
+const RANKS = 3 * 256;
+
+/** The nominees of a query and the page asked for: their count, and the page's nominees by position in the list. */
+interface Found {
+  total: number;
+  page: ArrayLike<number>;
+}
+
 /**
- * Orders `order` by a small whole-number key, lowest first, keeping the order within a key: a
- * counting sort, linear in the matches (a one-letter query matches a third of 100,000 names).
+ * The detail columns of a list (specialty, city, practice), each nominee's as the id of its
+ * value: a national list repeats a few thousand specialties, cities and practices, so each
+ * value's words are indexed once, and a nominee costs a number a column.
  */
-function byKey(order: ArrayLike<number>, key: (i: number) => number): number[] {
-  const buckets: number[][] = [];
-  for (let k = 0; k < order.length; k++) (buckets[key(order[k])] ??= []).push(order[k]);
-  return buckets.flat();
+function detailValues(nominees: readonly Nominee[]) {
+  const ids = new Map<string, number>();
+  const values: string[] = [];
+  const columns = DETAIL_COLUMNS.map(() => new Uint32Array(nominees.length));
+  for (let i = 0; i < nominees.length; i++)
+    for (let c = 0; c < DETAIL_COLUMNS.length; c++) {
+      const value = nominees[i][DETAIL_COLUMNS[c]] ?? '';
+      let id = ids.get(value);
+      if (id === undefined) {
+        id = values.length;
+        ids.set(value, id);
+        values.push(value);
+      }
+      columns[c][i] = id;
+    }
+  ids.clear();
+  return { values, columns, index: wordIndex(values.length, (v) => nomineeTerms(values[v])) };
 }
 
 /**
@@ -123,9 +149,11 @@ function byKey(order: ArrayLike<number>, key: (i: number) => number): number[] {
  * names whose words are nearest the typed ones ("smit": Smith before Smithson), then the list's order.
  *
  * The index is a vocabulary of the names' words with each word's nominees, in typed arrays
- * (word-index.ts): a national list of a million nominees fits in some tens of megabytes. A query
- * starts from the words of its rarest term and checks each of those nominees' own words against
- * the other terms, so it costs the nominees that term matches, not the list.
+ * (word-index.ts), and the detail columns as ids of their distinct values: a national list of a
+ * million nominees fits in some tens of megabytes beside the list itself. A query starts from
+ * the words of its rarest term and checks each of those nominees' own words against the other
+ * terms, so it costs the nominees that term matches, not the list; only the page asked for is
+ * put in order.
  *
  * Words of up to three letters match so many names that they filter the matches of the
  * longer words, and a query of short words alone is answered from a table of prefixes built
@@ -137,53 +165,91 @@ function byKey(order: ArrayLike<number>, key: (i: number) => number): number[] {
  * after typos and before the rest of its criteria.
  */
 export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine {
-  const names = wordIndex(nominees.length, (i) => nomineeTerms(nominees[i].name));
-  const details = wordIndex(nominees.length, (i) => DETAIL_COLUMNS.flatMap((column) => nomineeTerms(nominees[i][column] ?? '')));
+  const count = nominees.length;
+  const names = wordIndex(count, (i) => nomineeTerms(nominees[i].name));
+  const details = detailValues(nominees);
   let table: PrefixTable | undefined;
 
-  // Each nominee's specialty as a number, so that ranking a slot's specialty first compares numbers.
+  // Each specialty as a number, so that ranking a slot's specialty first compares numbers.
+  const specialtyColumn = details.columns[DETAIL_COLUMNS.indexOf('specialty')];
   const specialtyIds = new Map<string, number>();
-  const specialties = Int32Array.from(nominees, (nominee) => {
-    const key = foldText(nominee.specialty ?? '').trim();
-    if (!specialtyIds.has(key)) specialtyIds.set(key, specialtyIds.size);
-    return specialtyIds.get(key)!;
-  });
+  const specialtyOfValue = new Int32Array(details.values.length).fill(-1);
+  for (const v of specialtyColumn)
+    if (specialtyOfValue[v] < 0) {
+      const key = foldText(details.values[v]).trim();
+      if (!specialtyIds.has(key)) specialtyIds.set(key, specialtyIds.size);
+      specialtyOfValue[v] = specialtyIds.get(key)!;
+    }
+  // The nominees a term of more than one word id matches, ascending and once: marked in a bit per nominee, then read in order.
+  const marks = new Uint32Array(Math.ceil(count / 32));
+  function nomineesOf(matched: number[]): Uint32Array {
+    const { items, itemStarts } = names;
+    if (matched.length === 1) return items.subarray(itemStarts[matched[0]], itemStarts[matched[0] + 1]);
+    let most = 0;
+    let low = marks.length;
+    let high = -1;
+    for (const w of matched)
+      for (let k = itemStarts[w]; k < itemStarts[w + 1]; k++) {
+        const i = items[k];
+        marks[i >>> 5] |= 1 << (i & 31);
+        low = Math.min(low, i >>> 5);
+        high = Math.max(high, i >>> 5);
+        most++;
+      }
+    const found = new Uint32Array(most);
+    let n = 0;
+    for (let block = low; block <= high; block++) {
+      let bits = marks[block];
+      if (bits === 0) continue;
+      marks[block] = 0;
+      while (bits !== 0) {
+        const lowest = bits & -bits;
+        found[n++] = block * 32 + 31 - Math.clz32(lowest);
+        bits ^= lowest;
+      }
+    }
+    return found.subarray(0, n);
+  }
   const startsWord = (index: WordIndex, term: string) => {
     const [from, to] = index.range(term);
     return from < to;
   };
+  /** For a detail term, a flag per detail value: its words include one the term starts. */
+  const valuesStartedBy = (term: string): Uint8Array => {
+    const { items, itemStarts } = details.index;
+    const flags = new Uint8Array(details.values.length);
+    const [from, to] = details.index.range(term);
+    for (let k = itemStarts[from]; k < itemStarts[to]; k++) flags[items[k]] = 1;
+    return flags;
+  };
 
-  function ranked(terms: string[], prefer: (i: number) => number, preferring: boolean): ArrayLike<number> {
+  function ranked(terms: string[], wanted: number, start: number, end: number): Found {
+    const preferring = wanted >= 0;
+    const preferred = (i: number) => specialtyOfValue[specialtyColumn[i]] === wanted;
     // A word is a name word unless it starts no name and does start a detail (a typo in a name stays a name word).
-    const detailTerms = terms.filter((term) => !startsWord(names, term) && startsWord(details, term));
+    const detailTerms = terms.filter((term) => !startsWord(names, term) && startsWord(details.index, term));
     const nameTerms = terms.filter((term) => !detailTerms.includes(term));
     const nameCodes = nameTerms.map((term) => termMatches(names, term, term.length > SHORT_WORD));
-    const detailCodes = detailTerms.map((term) => termMatches(details, term, false).code);
-    const keep = (i: number) => detailCodes.every((code) => bestOf(code, details.wordsOf(i)) !== NONE);
+    const detailFlags = detailTerms.map(valuesStartedBy);
+    const keep = (i: number) => detailFlags.every((flags) => details.columns.some((column) => flags[column[i]] === 1));
     const long = nameTerms.flatMap((term, t) => (term.length > SHORT_WORD ? [nameCodes[t]] : []));
     if (long.length) {
       // The nominees of the term matching fewest, each checked against every term by its own words.
-      const size = (matches: { matched: number[] }) => matches.matched.reduce((sum, w) => sum + names.itemsOf(w).length, 0);
+      const size = (matches: { matched: number[] }) => matches.matched.reduce((sum, w) => sum + names.itemStarts[w + 1] - names.itemStarts[w], 0);
       const rarest = long.reduce((best, matches) => (size(matches) < size(best) ? matches : best));
-      const candidates = new Uint32Array(size(rarest));
-      let at = 0;
-      for (const w of rarest.matched) {
-        candidates.set(names.itemsOf(w), at);
-        at += names.itemsOf(w).length;
-      }
-      if (rarest.matched.length > 1) candidates.sort();
-      // Sorted by level of match (exact, prefix, typo), then nearness, then the list's order: one number each.
-      const found: number[] = [];
-      const rank: number[] = [];
+      const candidates = nomineesOf(rarest.matched);
+      // Ordered by level of match (exact, prefix, typo), then nearness, then the list's order: one number each.
+      // For a slot, typos still come last, and within each part the slot's specialty first.
+      const found = new Uint32Array(candidates.length);
+      const keys = new Uint16Array(candidates.length);
+      let n = 0;
       for (let k = 0; k < candidates.length; k++) {
         const i = candidates[k];
-        if (k > 0 && candidates[k - 1] === i) continue;
-        const own = names.wordsOf(i);
         let level = 0;
         let distance = 0;
         let matchesAll = true;
         for (const { code } of nameCodes) {
-          const best = bestOf(code, own);
+          const best = bestOf(code, names, i);
           if (best === NONE) {
             matchesAll = false;
             break;
@@ -194,31 +260,26 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
             distance += best;
           }
         }
-        if (!matchesAll || !keep(i)) continue;
-        found.push(i);
-        rank.push(level * 256 + Math.min(distance, 255));
+        if (!matchesAll || (detailFlags.length && !keep(i))) continue;
+        const rank = level * 256 + Math.min(distance, 255);
+        found[n] = i;
+        keys[n++] = preferring ? (level === 2 ? 2 * RANKS : 0) + (preferred(i) ? 0 : RANKS) + rank : rank;
       }
-      const sorted = byKey(Uint32Array.from(found.keys()), (k) => rank[k]);
-      const order = sorted.map((k) => found[k]);
-      if (!preferring) return order;
-      // Typos count before the slot's specialty; whole words before prefixes after it.
-      const typos = sorted.findIndex((k) => rank[k] >= 512);
-      return typos < 0 ? byKey(order, prefer) : [...byKey(order.slice(0, typos), prefer), ...byKey(order.slice(typos), prefer)];
+      return { total: n, page: pageByKey(found.subarray(0, n), keys.subarray(0, n), 4 * RANKS, start, end) };
     }
-    table ??= prefixTable(names, nominees.length, SHORT_WORD, (i) => foldText(nominees[i].name));
-    const short = nameTerms.map((term) => table!.lookup(term));
-    if (short.length) {
+    table ??= prefixTable(names, SHORT_WORD, (i) => foldText(nominees[i].name));
+    let matches: Uint32Array;
+    if (nameTerms.length) {
+      const short = nameTerms.map((term) => table!.lookup(term));
       const [first] = [...short].sort((a, b) => a.length - b.length);
-      const matches =
-        nameTerms.length > 1 || detailTerms.length
-          ? Array.from(first).filter((i) => keep(i) && nameCodes.every(({ code }) => bestOf(code, names.wordsOf(i)) !== NONE))
-          : first;
-      // The table lists the nearest words first (Mary before Martínez); the slot's specialty goes before the rest.
-      return preferring ? byKey(matches, prefer) : matches;
+      matches =
+        nameTerms.length > 1 || detailTerms.length ? filtered(first, (i) => keep(i) && nameCodes.every(({ code }) => bestOf(code, names, i) !== NONE)) : first;
+    } else {
+      // Only detail words ("cardiology"): every nominee with them, in name order.
+      matches = filtered(table.order, keep);
     }
-    // Only detail words ("cardiology"): every nominee with them, the slot's specialty first, in name order.
-    const matches = Array.from(table.order).filter(keep);
-    return preferring ? byKey(matches, prefer) : matches;
+    // The table lists the nearest words first (Mary before Martínez); the slot's specialty goes before the rest.
+    return { total: matches.length, page: preferring ? pagePreferredFirst(matches, preferred, start, end) : matches.subarray(start, end) };
   }
 
   return {
@@ -226,12 +287,12 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
       const terms = [...new Set(queryTerms(query))];
       const folded = preferSpecialty ? foldText(preferSpecialty).trim() : '';
       const wanted = folded ? (specialtyIds.get(folded) ?? -1) : -1;
-      const prefer = (i: number) => (specialties[i] === wanted ? 0 : 1);
-      const order = terms.length ? ranked(terms, prefer, wanted >= 0) : undefined;
-      const total = order ? order.length : nominees.length;
       const start = page * hitsPerPage;
+      const end = start + hitsPerPage;
+      const found = terms.length ? ranked(terms, wanted, start, end) : undefined;
+      const total = found ? found.total : count;
       const hits: NomineeHit[] = [];
-      for (let k = start; k < Math.min(total, start + hitsPerPage); k++) hits.push(toHit(nominees[order ? order[k] : k]));
+      for (let k = start; k < Math.min(total, end); k++) hits.push(toHit(nominees[found ? found.page[k - start] : k]));
       return { hits, nbHits: total, page, nbPages: Math.ceil(total / hitsPerPage), hitsPerPage };
     },
   };

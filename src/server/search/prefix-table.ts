@@ -20,40 +20,69 @@ const FAR = 15;
 /** Places per prefix in the table: one group per distance, 0 to FAR. */
 const GROUPS = FAR + 1;
 
+/** The items in the order of their keys, ties in item order. */
+function sortedBy(count: number, sortKey: (i: number) => string): Uint32Array {
+  const keys = Array.from({ length: count }, (_, i) => sortKey(i));
+  const order = Uint32Array.from(keys.keys()).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
+  keys.length = 0;
+  return order;
+}
+
 /**
  * Builds the table for prefixes of one to `maxLength` letters of each nominee's name words. It
  * is one list of nominees, grouped by prefix and, within a prefix, by distance (how many letters
  * the name's nearest word has beyond the prefix), so a lookup is a slice of it, never a copy.
+ * It is built in two passes over the names, counting then filling, with nothing per nominee
+ * beyond its places in the list.
  */
-export function prefixTable(names: WordIndex, count: number, maxLength: number, sortKey: (i: number) => string): PrefixTable {
-  const keys = Array.from({ length: count }, (_, i) => sortKey(i));
-  const order = Uint32Array.from(keys.keys()).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
-  keys.length = 0;
-  // Each vocabulary word's prefixes, as ids, with the word's distance from each.
+export function prefixTable(names: WordIndex, maxLength: number, sortKey: (i: number) => string): PrefixTable {
+  const count = names.starts.length - 1;
+  const order = sortedBy(count, sortKey);
+  // Each vocabulary word's prefixes, as ids, with the word's distance from each: word w's are at
+  // `wordPrefixStarts[w]` to before `wordPrefixStarts[w + 1]`.
   const prefixIds = new Map<string, number>();
-  const wordPrefixes = names.vocabulary.map((word) => {
-    const prefixes: Array<[number, number]> = [];
+  const { vocabulary } = names;
+  const wordPrefixStarts = new Uint32Array(vocabulary.length + 1);
+  const prefixOf: number[] = [];
+  const distanceOf: number[] = [];
+  vocabulary.forEach((word, w) => {
     for (let n = 1; n <= Math.min(maxLength, word.length); n++) {
       const prefix = word.slice(0, n);
       let id = prefixIds.get(prefix);
       if (id === undefined) prefixIds.set(prefix, (id = prefixIds.size));
-      prefixes.push([id, Math.min(word.length - n, FAR)]);
+      prefixOf.push(id);
+      distanceOf.push(Math.min(word.length - n, FAR));
     }
-    return prefixes;
+    wordPrefixStarts[w + 1] = prefixOf.length;
   });
-  // Per nominee, each prefix once at its nearest word's distance: `visit` is called with its place in the table.
-  const nearest = new Map<number, number>();
-  const eachPlace = (i: number, visit: (place: number) => void) => {
-    nearest.clear();
-    for (const word of names.wordsOf(i)) for (const [id, distance] of wordPrefixes[word]) if (distance < (nearest.get(id) ?? GROUPS)) nearest.set(id, distance);
-    for (const [id, distance] of nearest) visit(id * GROUPS + distance);
+  // Per nominee, each prefix once at its nearest word's distance, as its place in the table.
+  const nearest = new Uint8Array(prefixIds.size).fill(GROUPS);
+  let mostWords = 0;
+  for (let i = 0; i < count; i++) mostWords = Math.max(mostWords, names.starts[i + 1] - names.starts[i]);
+  const touched = new Uint32Array(mostWords * maxLength);
+  const places = new Uint32Array(mostWords * maxLength);
+  const placesOf = (i: number): number => {
+    let n = 0;
+    for (let k = names.starts[i]; k < names.starts[i + 1]; k++) {
+      const w = names.words[k];
+      for (let p = wordPrefixStarts[w]; p < wordPrefixStarts[w + 1]; p++) {
+        const id = prefixOf[p];
+        if (nearest[id] === GROUPS) touched[n++] = id;
+        if (distanceOf[p] < nearest[id]) nearest[id] = distanceOf[p];
+      }
+    }
+    for (let k = 0; k < n; k++) {
+      places[k] = touched[k] * GROUPS + nearest[touched[k]];
+      nearest[touched[k]] = GROUPS;
+    }
+    return n;
   };
   const starts = new Uint32Array(prefixIds.size * GROUPS + 1);
-  for (let i = 0; i < count; i++) eachPlace(i, (place) => starts[place + 1]++);
+  for (let i = 0; i < count; i++) for (let k = 0, n = placesOf(i); k < n; k++) starts[places[k] + 1]++;
   for (let place = 0; place < prefixIds.size * GROUPS; place++) starts[place + 1] += starts[place];
   const table = new Uint32Array(starts[prefixIds.size * GROUPS]);
   const next = starts.slice(0, prefixIds.size * GROUPS);
-  for (const i of order) eachPlace(i, (place) => (table[next[place]++] = i));
+  for (const i of order) for (let k = 0, n = placesOf(i); k < n; k++) table[next[places[k]]++] = i;
   return {
     order,
     lookup(prefix) {
