@@ -20,11 +20,39 @@ const FAR = 15;
 /** Places per prefix in the table: one group per distance, 0 to FAR. */
 const GROUPS = FAR + 1;
 
-/** The items in the order of their keys, ties in item order. */
+/**
+ * The items in the order of their keys (JavaScript's order of texts, unit by UTF-16 unit), ties
+ * in item order. The keys are read once into one typed list of their units, so sorting a national
+ * list holds no million texts; the items are bucketed by their first unit, then each bucket sorted.
+ */
 function sortedBy(count: number, sortKey: (i: number) => string): Uint32Array {
-  const keys = Array.from({ length: count }, (_, i) => sortKey(i));
-  const order = Uint32Array.from(keys.keys()).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : a - b));
-  keys.length = 0;
+  const starts = new Uint32Array(count + 1);
+  let units = new Uint16Array(Math.max(64, count * 16));
+  for (let i = 0; i < count; i++) {
+    const key = sortKey(i);
+    if (starts[i] + key.length > units.length) {
+      const grown = new Uint16Array(Math.max(units.length * 2, starts[i] + key.length));
+      grown.set(units);
+      units = grown;
+    }
+    for (let k = 0; k < key.length; k++) units[starts[i] + k] = key.charCodeAt(k);
+    starts[i + 1] = starts[i] + key.length;
+  }
+  // An empty key goes first, in the bucket of unit 0, where the comparison puts it before any other.
+  const firstUnit = (i: number) => (starts[i] < starts[i + 1] ? units[starts[i]] : 0);
+  const buckets = new Uint32Array(0x10000 + 1);
+  for (let i = 0; i < count; i++) buckets[firstUnit(i) + 1]++;
+  for (let unit = 0; unit < 0x10000; unit++) buckets[unit + 1] += buckets[unit];
+  const order = new Uint32Array(count);
+  const next = buckets.slice(0, 0x10000);
+  for (let i = 0; i < count; i++) order[next[firstUnit(i)]++] = i;
+  const compare = (a: number, b: number) => {
+    const aEnd = starts[a + 1];
+    const bEnd = starts[b + 1];
+    for (let x = starts[a], y = starts[b]; x < aEnd && y < bEnd; x++, y++) if (units[x] !== units[y]) return units[x] - units[y];
+    return aEnd - starts[a] - (bEnd - starts[b]) || a - b;
+  };
+  for (let unit = 0; unit < 0x10000; unit++) if (buckets[unit + 1] - buckets[unit] > 1) order.subarray(buckets[unit], buckets[unit + 1]).sort(compare);
   return order;
 }
 
