@@ -180,22 +180,43 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
       if (!specialtyIds.has(key)) specialtyIds.set(key, specialtyIds.size);
       specialtyOfValue[v] = specialtyIds.get(key)!;
     }
-  // The nominees a term of more than one word id matches, ascending and once: marked in a bit per nominee, then read in order.
+  // A bit per nominee, for sets of nominees read in list order or tested one by one; clear between queries.
   const marks = new Uint32Array(Math.ceil(count / 32));
-  function nomineesOf(matched: number[]): Uint32Array {
+  const mark = (i: number) => {
+    marks[i >>> 5] |= 1 << (i & 31);
+  };
+  const marked = (i: number) => (marks[i >>> 5] & (1 << (i & 31))) !== 0;
+  // A term's best match per nominee, from the words' lists of nominees rather than the nominees' own words, which lie
+  // all over the index: NONE between queries.
+  const bestCodes = new Uint8Array(count).fill(NONE);
+
+  /**
+   * The nominees a term matches, ascending and once, each with its best match in `bestCodes`
+   * (for one word, all have its match): each word's nominees marked, then read in order.
+   */
+  function nomineesOf({ code, matched }: { code: Uint8Array; matched: number[] }): Uint32Array {
     const { items, itemStarts } = names;
-    if (matched.length === 1) return items.subarray(itemStarts[matched[0]], itemStarts[matched[0] + 1]);
+    if (matched.length === 1) {
+      const [w] = matched;
+      for (let k = itemStarts[w]; k < itemStarts[w + 1]; k++) bestCodes[items[k]] = code[w];
+      return items.subarray(itemStarts[w], itemStarts[w + 1]);
+    }
     let most = 0;
     let low = marks.length;
     let high = -1;
-    for (const w of matched)
+    for (const w of matched) {
+      const match = code[w];
       for (let k = itemStarts[w]; k < itemStarts[w + 1]; k++) {
         const i = items[k];
-        marks[i >>> 5] |= 1 << (i & 31);
-        low = Math.min(low, i >>> 5);
-        high = Math.max(high, i >>> 5);
-        most++;
+        if (match < bestCodes[i]) bestCodes[i] = match;
+        mark(i);
       }
+      if (itemStarts[w] < itemStarts[w + 1]) {
+        low = Math.min(low, items[itemStarts[w]] >>> 5);
+        high = Math.max(high, items[itemStarts[w + 1] - 1] >>> 5);
+        most += itemStarts[w + 1] - itemStarts[w];
+      }
+    }
     const found = new Uint32Array(most);
     let n = 0;
     for (let block = low; block <= high; block++) {
@@ -210,6 +231,15 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
     }
     return found.subarray(0, n);
   }
+
+  /** The items that are in `set` too, in their order: `set` marked, `items` tested against the marks. */
+  function alsoIn(items: Uint32Array, set: Uint32Array): Uint32Array {
+    for (let k = 0; k < set.length; k++) mark(set[k]);
+    const kept = filtered(items, marked);
+    marks.fill(0);
+    return kept;
+  }
+
   const startsWord = (index: WordIndex, term: string) => {
     const [from, to] = index.range(term);
     return from < to;
@@ -229,15 +259,24 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
     // A word is a name word unless it starts no name and does start a detail (a typo in a name stays a name word).
     const detailTerms = terms.filter((term) => !startsWord(names, term) && startsWord(details.index, term));
     const nameTerms = terms.filter((term) => !detailTerms.includes(term));
-    const nameCodes = nameTerms.map((term) => termMatches(names, term, term.length > SHORT_WORD));
     const detailFlags = detailTerms.map(valuesStartedBy);
-    const keep = (i: number) => detailFlags.every((flags) => details.columns.some((column) => flags[column[i]] === 1));
-    const long = nameTerms.flatMap((term, t) => (term.length > SHORT_WORD ? [nameCodes[t]] : []));
-    if (long.length) {
-      // The nominees of the term matching fewest, each checked against every term by its own words.
-      const size = (matches: { matched: number[] }) => matches.matched.reduce((sum, w) => sum + names.itemStarts[w + 1] - names.itemStarts[w], 0);
-      const rarest = long.reduce((best, matches) => (size(matches) < size(best) ? matches : best));
-      const candidates = nomineesOf(rarest.matched);
+    const { columns } = details;
+    // Every detail term starts a word of one of the nominee's detail values.
+    const keep = (i: number) => {
+      for (const flags of detailFlags) {
+        let found = false;
+        for (let c = 0; c < columns.length && !found; c++) found = flags[columns[c][i]] === 1;
+        if (!found) return false;
+      }
+      return true;
+    };
+    if (nameTerms.some((term) => term.length > SHORT_WORD)) {
+      const nameCodes = nameTerms.map((term) => termMatches(names, term, term.length > SHORT_WORD));
+      // The nominees of the longer term matching fewest, each checked against the other terms by its own words.
+      const size = ({ matched }: { matched: number[] }) => matched.reduce((sum, w) => sum + names.itemStarts[w + 1] - names.itemStarts[w], 0);
+      const rarest = nameCodes.filter((_, t) => nameTerms[t].length > SHORT_WORD).reduce((best, matches) => (size(matches) < size(best) ? matches : best));
+      const others = nameCodes.filter((matches) => matches !== rarest).map(({ code }) => code);
+      const candidates = nomineesOf(rarest);
       // Ordered by level of match (exact, prefix, typo), then nearness, then the list's order: one number each.
       // For a slot, typos still come last, and within each part the slot's specialty first.
       const found = new Uint32Array(candidates.length);
@@ -245,11 +284,13 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
       let n = 0;
       for (let k = 0; k < candidates.length; k++) {
         const i = candidates[k];
+        const ownBest = bestCodes[i];
+        bestCodes[i] = NONE;
         let level = 0;
         let distance = 0;
         let matchesAll = true;
-        for (const { code } of nameCodes) {
-          const best = bestOf(code, names, i);
+        for (let t = -1; t < others.length; t++) {
+          const best = t < 0 ? ownBest : bestOf(others[t], names, i);
           if (best === NONE) {
             matchesAll = false;
             break;
@@ -270,13 +311,16 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
     table ??= prefixTable(names, SHORT_WORD, (i) => foldText(nominees[i].name));
     let matches: Uint32Array;
     if (nameTerms.length) {
-      const short = nameTerms.map((term) => table!.lookup(term));
-      const [first] = [...short].sort((a, b) => a.length - b.length);
-      matches =
-        nameTerms.length > 1 || detailTerms.length ? filtered(first, (i) => keep(i) && nameCodes.every(({ code }) => bestOf(code, names, i) !== NONE)) : first;
+      // The table's list for the term matching fewest, kept where every other term's list holds the nominee too.
+      const [first, ...rest] = nameTerms.map((term) => table!.lookup(term)).sort((a, b) => a.length - b.length);
+      matches = first;
+      for (const other of rest) matches = alsoIn(matches, other);
+      if (detailFlags.length) matches = filtered(matches, keep);
     } else {
-      // Only detail words ("cardiology"): every nominee with them, in name order.
-      matches = filtered(table.order, keep);
+      // Only detail words ("cardiology"): every nominee with them, in name order; read in list order, where the columns lie.
+      for (let i = 0; i < count; i++) if (keep(i)) mark(i);
+      matches = filtered(table.order, marked);
+      marks.fill(0);
     }
     // The table lists the nearest words first (Mary before Martínez); the slot's specialty goes before the rest.
     return { total: matches.length, page: preferring ? pagePreferredFirst(matches, preferred, start, end) : matches.subarray(start, end) };
