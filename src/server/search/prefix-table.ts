@@ -20,23 +20,32 @@ const FAR = 15;
 /** Places per prefix in the table: one group per distance, 0 to FAR. */
 const GROUPS = FAR + 1;
 
+/** `units` copied into a list at least `least` long, of two bytes a unit when `wide` or already so. */
+function regrown(units: Uint8Array | Uint16Array, least: number, wide: boolean): Uint8Array | Uint16Array {
+  const length = least > units.length ? Math.max(least, units.length * 2) : units.length;
+  const grown = wide || units instanceof Uint16Array ? new Uint16Array(length) : new Uint8Array(length);
+  grown.set(units);
+  return grown;
+}
+
 /**
  * The items in the order of their keys (JavaScript's order of texts, unit by UTF-16 unit), ties
- * in item order. The keys are read once into one typed list of their units, so sorting a national
- * list holds no million texts; the items are bucketed by their first unit, then each bucket sorted.
+ * in item order. The keys are read once into one typed list of their units, a byte each while
+ * they hold no unit above 255 (folded names seldom do), so sorting a national list holds no
+ * million texts; the items are bucketed by their first unit, then each bucket sorted.
  */
 function sortedBy(count: number, sortKey: (i: number) => string): Uint32Array {
   const starts = new Uint32Array(count + 1);
-  let units = new Uint16Array(Math.max(64, count * 16));
+  let units: Uint8Array | Uint16Array = new Uint8Array(Math.max(64, count * 16));
   for (let i = 0; i < count; i++) {
     const key = sortKey(i);
-    if (starts[i] + key.length > units.length) {
-      const grown = new Uint16Array(Math.max(units.length * 2, starts[i] + key.length));
-      grown.set(units);
-      units = grown;
-    }
+    const end = starts[i] + key.length;
+    let bits = 0;
+    for (let k = 0; k < key.length; k++) bits |= key.charCodeAt(k);
+    const wide = bits > 0xff && units instanceof Uint8Array;
+    if (end > units.length || wide) units = regrown(units, end, wide);
     for (let k = 0; k < key.length; k++) units[starts[i] + k] = key.charCodeAt(k);
-    starts[i + 1] = starts[i] + key.length;
+    starts[i + 1] = end;
   }
   // An empty key goes first, in the bucket of unit 0, where the comparison puts it before any other.
   const firstUnit = (i: number) => (starts[i] < starts[i + 1] ? units[starts[i]] : 0);

@@ -110,6 +110,16 @@ describe('the local search engine', () => {
     expect(big.search('cardiology', { page: 41 }).hits).toHaveLength(500 - 41 * 12);
   });
 
+  it('orders names of any script as JavaScript orders their folded text, namesakes in file order', () => {
+    const names = ['Zoë Adams', 'ann lee', 'Ann Lee', 'Ärne Berg', 'Иван Петров', 'Ana Ōta', '李 明', 'Ольга Ан', 'Ωmega Test', 'Ann-Lee', 'anna'];
+    const scripts = createNomineeEngine(names.map((name, i) => ({ id: `s${i}`, name, city: 'Harbor' })));
+    const expected = names
+      .map((name, i) => ({ key: foldText(name), id: `s${i}` }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map(({ id }) => id);
+    expect(scripts.search('harbor', { hitsPerPage: 12 }).hits.map((hit) => hit.id)).toEqual(expected);
+  });
+
   it('lists nominees in file order for an empty query, as Algolia does', () => {
     expect(engine.search('  ').hits.map((h) => h.id)).toEqual(list.slice(0, 12).map((n) => n.id));
     expect(engine.search('').nbHits).toBe(list.length);
