@@ -2,7 +2,7 @@ import { DETAIL_COLUMNS, type Nominee } from '../../survey/nominee.struct.ts';
 import { HITS_PER_PAGE, type NomineeHit } from '../../survey/nominee-search.ts';
 import { foldText, nomineeTerms, queryTerms } from '../../survey/nominee-text.ts';
 import { prefixTable, type PrefixTable } from './prefix-table.ts';
-import { filtered, pageByKey, pagePreferredFirst } from './result-page.ts';
+import { filtered, pageByKey, pagePreferredFirst, reusable } from './result-page.ts';
 import { wordIndex, type WordIndex } from './word-index.ts';
 
 /** One page of hits for a query, with the count of all matches. */
@@ -79,10 +79,10 @@ export function withinOneEdit(a: string, b: string): boolean {
 /**
  * How `term` matches each word of a vocabulary, by word id (TYPO only in words of MIN_TYPO_WORD
  * letters or more, looked for among the words one letter shorter to one letter longer), and the
- * ids of the words it matches at all.
+ * ids of the words it matches at all. `code` comes NONE throughout, and is NONE again once its
+ * `matched` words are set back.
  */
-function termMatches(index: WordIndex, term: string, typos: boolean): { code: Uint8Array; matched: number[] } {
-  const code = new Uint8Array(index.vocabulary.length).fill(NONE);
+function termMatches(index: WordIndex, term: string, typos: boolean, code: Uint8Array): { code: Uint8Array; matched: number[] } {
   const matched: number[] = [];
   const [from, to] = index.range(term);
   for (let w = from; w < to; w++) {
@@ -186,6 +186,14 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
     marks[i >>> 5] |= 1 << (i & 31);
   };
   const marked = (i: number) => (marks[i >>> 5] & (1 << (i & 31))) !== 0;
+  // Lists that queries reuse rather than allocate, grown to the longest one needed: a query on a
+  // national list would otherwise leave megabytes behind it for the collector.
+  const codes: Uint8Array[] = [];
+  const codeFor = (t: number) => (codes[t] ??= new Uint8Array(names.vocabulary.length).fill(NONE));
+  const candidateList = reusable(Uint32Array);
+  const foundList = reusable(Uint32Array);
+  const keyList = reusable(Uint16Array);
+  const matchList = reusable(Uint32Array);
   // A term's best match per nominee, from the words' lists of nominees rather than the nominees' own words, which lie
   // all over the index: NONE between queries.
   const bestCodes = new Uint8Array(count).fill(NONE);
@@ -217,7 +225,7 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
         most += itemStarts[w + 1] - itemStarts[w];
       }
     }
-    const found = new Uint32Array(most);
+    const found = candidateList(most);
     let n = 0;
     for (let block = low; block <= high; block++) {
       let bits = marks[block];
@@ -232,10 +240,10 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
     return found.subarray(0, n);
   }
 
-  /** The items that are in `set` too, in their order: `set` marked, `items` tested against the marks. */
+  /** The items that are in `set` too, in their order, in `matchList`: `set` marked, `items` tested against the marks. */
   function alsoIn(items: Uint32Array, set: Uint32Array): Uint32Array {
     for (let k = 0; k < set.length; k++) mark(set[k]);
-    const kept = filtered(items, marked);
+    const kept = filtered(items, marked, matchList(items.length));
     marks.fill(0);
     return kept;
   }
@@ -252,6 +260,54 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
     for (let k = itemStarts[from]; k < itemStarts[to]; k++) flags[items[k]] = 1;
     return flags;
   };
+
+  /**
+   * A query with a word of more than three letters: the nominees of its longer term matching
+   * fewest, each checked against the other terms by its own words, counted, and the page placed.
+   */
+  function rankedByName(
+    nameTerms: string[],
+    nameCodes: Array<{ code: Uint8Array; matched: number[] }>,
+    preferred: ((i: number) => boolean) | undefined,
+    keep: ((i: number) => boolean) | undefined,
+    start: number,
+    end: number,
+  ): Found {
+    const size = ({ matched }: { matched: number[] }) => matched.reduce((sum, w) => sum + names.itemStarts[w + 1] - names.itemStarts[w], 0);
+    const rarest = nameCodes.filter((_, t) => nameTerms[t].length > SHORT_WORD).reduce((best, matches) => (size(matches) < size(best) ? matches : best));
+    const others = nameCodes.filter((matches) => matches !== rarest).map(({ code }) => code);
+    const candidates = nomineesOf(rarest);
+    // Ordered by level of match (exact, prefix, typo), then nearness, then the list's order: one number each.
+    // For a slot, typos still come last, and within each part the slot's specialty first.
+    const found = foundList(candidates.length);
+    const keys = keyList(candidates.length);
+    let n = 0;
+    for (let k = 0; k < candidates.length; k++) {
+      const i = candidates[k];
+      const ownBest = bestCodes[i];
+      bestCodes[i] = NONE;
+      let level = 0;
+      let distance = 0;
+      let matchesAll = true;
+      for (let t = -1; t < others.length; t++) {
+        const best = t < 0 ? ownBest : bestOf(others[t], names, i);
+        if (best === NONE) {
+          matchesAll = false;
+          break;
+        }
+        if (best === TYPO) level = 2;
+        else if (best > 0) {
+          level = Math.max(level, 1);
+          distance += best;
+        }
+      }
+      if (!matchesAll || (keep && !keep(i))) continue;
+      const rank = level * 256 + Math.min(distance, 255);
+      found[n] = i;
+      keys[n++] = preferred ? (level === 2 ? 2 * RANKS : 0) + (preferred(i) ? 0 : RANKS) + rank : rank;
+    }
+    return { total: n, page: pageByKey(found.subarray(0, n), keys.subarray(0, n), 4 * RANKS, start, end) };
+  }
 
   function ranked(terms: string[], wanted: number, start: number, end: number): Found {
     const preferring = wanted >= 0;
@@ -271,42 +327,12 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
       return true;
     };
     if (nameTerms.some((term) => term.length > SHORT_WORD)) {
-      const nameCodes = nameTerms.map((term) => termMatches(names, term, term.length > SHORT_WORD));
-      // The nominees of the longer term matching fewest, each checked against the other terms by its own words.
-      const size = ({ matched }: { matched: number[] }) => matched.reduce((sum, w) => sum + names.itemStarts[w + 1] - names.itemStarts[w], 0);
-      const rarest = nameCodes.filter((_, t) => nameTerms[t].length > SHORT_WORD).reduce((best, matches) => (size(matches) < size(best) ? matches : best));
-      const others = nameCodes.filter((matches) => matches !== rarest).map(({ code }) => code);
-      const candidates = nomineesOf(rarest);
-      // Ordered by level of match (exact, prefix, typo), then nearness, then the list's order: one number each.
-      // For a slot, typos still come last, and within each part the slot's specialty first.
-      const found = new Uint32Array(candidates.length);
-      const keys = new Uint16Array(candidates.length);
-      let n = 0;
-      for (let k = 0; k < candidates.length; k++) {
-        const i = candidates[k];
-        const ownBest = bestCodes[i];
-        bestCodes[i] = NONE;
-        let level = 0;
-        let distance = 0;
-        let matchesAll = true;
-        for (let t = -1; t < others.length; t++) {
-          const best = t < 0 ? ownBest : bestOf(others[t], names, i);
-          if (best === NONE) {
-            matchesAll = false;
-            break;
-          }
-          if (best === TYPO) level = 2;
-          else if (best > 0) {
-            level = Math.max(level, 1);
-            distance += best;
-          }
-        }
-        if (!matchesAll || (detailFlags.length && !keep(i))) continue;
-        const rank = level * 256 + Math.min(distance, 255);
-        found[n] = i;
-        keys[n++] = preferring ? (level === 2 ? 2 * RANKS : 0) + (preferred(i) ? 0 : RANKS) + rank : rank;
+      const nameCodes = nameTerms.map((term, t) => termMatches(names, term, term.length > SHORT_WORD, codeFor(t)));
+      try {
+        return rankedByName(nameTerms, nameCodes, preferring ? preferred : undefined, detailFlags.length ? keep : undefined, start, end);
+      } finally {
+        for (const { code, matched } of nameCodes) for (const w of matched) code[w] = NONE;
       }
-      return { total: n, page: pageByKey(found.subarray(0, n), keys.subarray(0, n), 4 * RANKS, start, end) };
     }
     table ??= prefixTable(names, SHORT_WORD, (i) => foldText(nominees[i].name));
     let matches: Uint32Array;
@@ -315,11 +341,11 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
       const [first, ...rest] = nameTerms.map((term) => table!.lookup(term)).sort((a, b) => a.length - b.length);
       matches = first;
       for (const other of rest) matches = alsoIn(matches, other);
-      if (detailFlags.length) matches = filtered(matches, keep);
+      if (detailFlags.length) matches = filtered(matches, keep, matches === first ? matchList(first.length) : matches);
     } else {
       // Only detail words ("cardiology"): every nominee with them, in name order; read in list order, where the columns lie.
       for (let i = 0; i < count; i++) if (keep(i)) mark(i);
-      matches = filtered(table.order, marked);
+      matches = filtered(table.order, marked, matchList(count));
       marks.fill(0);
     }
     // The table lists the nearest words first (Mary before Martínez); the slot's specialty goes before the rest.

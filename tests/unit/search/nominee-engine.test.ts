@@ -110,6 +110,18 @@ describe('the local search engine', () => {
     expect(big.search('cardiology', { page: 41 }).hits).toHaveLength(500 - 41 * 12);
   });
 
+  it('pages through the same order as one long page, for a slot too', () => {
+    const big = createNomineeEngine(generateNominees({ count: 3000, seed: 11, specialties: ['Cardiology', 'Pediatrics'] }));
+    for (const query of ['m', 'mar', 'maria', 'smith', 'smyth', 'a s', 'jo', 'riverside', 'a cardio', 'ann'])
+      for (const preferSpecialty of [undefined, 'Pediatrics']) {
+        const whole = big.search(query, { hitsPerPage: 3000, preferSpecialty });
+        expect(whole.nbHits).toBeGreaterThan(12);
+        const pages = Array.from({ length: Math.ceil(whole.nbHits / 12) }, (_, page) => big.search(query, { page, preferSpecialty }));
+        expect(pages.flatMap((one) => one.hits.map((hit) => hit.id))).toEqual(whole.hits.map((hit) => hit.id));
+        expect(pages.every((one) => one.nbHits === whole.nbHits)).toBe(true);
+      }
+  });
+
   it('orders names of any script as JavaScript orders their folded text, namesakes in file order', () => {
     const names = ['Zoë Adams', 'ann lee', 'Ann Lee', 'Ärne Berg', 'Иван Петров', 'Ana Ōta', '李 明', 'Ольга Ан', 'Ωmega Test', 'Ann-Lee', 'anna'];
     const scripts = createNomineeEngine(names.map((name, i) => ({ id: `s${i}`, name, city: 'Harbor' })));
