@@ -3,7 +3,7 @@ import { HITS_PER_PAGE, type NomineeHit } from '../../survey/nominee-search.ts';
 import { foldText, nomineeTerms, queryTerms } from '../../survey/nominee-text.ts';
 import { prefixTable, type PrefixTable } from './prefix-table.ts';
 import { filtered, pageByKey, pagePreferredFirst, reusable } from './result-page.ts';
-import { wordIndex, type WordIndex } from './word-index.ts';
+import { moreIn, SLOTS, wordIndex, type WordIndex } from './word-index.ts';
 
 /** One page of hits for a query, with the count of all matches. */
 interface EnginePage {
@@ -99,13 +99,19 @@ function termMatches(index: WordIndex, term: string, typos: boolean, code: Uint8
   return { code, matched };
 }
 
-/** The best match of a term's codes among the words of item i. */
-function bestOf(code: Uint8Array, index: WordIndex, i: number): number {
+/** The best match of a term's codes among the words of item i: its four slots (SLOTS), or its words when they do not fit there. */
+function bestOf(code: Uint8Array, index: WordIndex, more: number, i: number): number {
+  const { slots } = index;
+  const at = i * SLOTS;
+  if (slots[at] !== more) return Math.min(code[slots[at]], code[slots[at + 1]], code[slots[at + 2]], code[slots[at + 3]]);
   const { words, starts } = index;
   let best = NONE;
   for (let k = starts[i]; k < starts[i + 1]; k++) if (code[words[k]] < best) best = code[words[k]];
   return best;
 }
+
+/** How many times longer than the candidates a term's lists may be and still be marked to narrow them. */
+const MARK_RATIO = 16;
 
 /** The rank of a match with no typo and no specialty preferred: level (exact 0, prefix 1, typo 2) times 256, plus nearness. */
 const RANKS = 3 * 256;
@@ -194,21 +200,18 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
   const foundList = reusable(Uint32Array);
   const keyList = reusable(Uint16Array);
   const matchList = reusable(Uint32Array);
-  // A term's best match per nominee, from the words' lists of nominees rather than the nominees' own words, which lie
-  // all over the index: NONE between queries.
+  // A one-term query's best match per nominee, from its words' lists of nominees, so that it reads
+  // nothing of the nominees themselves: NONE between queries.
   const bestCodes = new Uint8Array(count).fill(NONE);
+  const more = moreIn(names.slots);
 
   /**
-   * The nominees a term matches, ascending and once, each with its best match in `bestCodes`
-   * (for one word, all have its match): each word's nominees marked, then read in order.
+   * The nominees a term matches, ascending and once: each word's nominees marked, then read in
+   * order. With `best` (and more than one word), each one's best match goes into `bestCodes`.
    */
-  function nomineesOf({ code, matched }: { code: Uint8Array; matched: number[] }): Uint32Array {
+  function nomineesOf({ code, matched }: { code: Uint8Array; matched: number[] }, best: boolean): Uint32Array {
     const { items, itemStarts } = names;
-    if (matched.length === 1) {
-      const [w] = matched;
-      for (let k = itemStarts[w]; k < itemStarts[w + 1]; k++) bestCodes[items[k]] = code[w];
-      return items.subarray(itemStarts[w], itemStarts[w + 1]);
-    }
+    if (matched.length === 1) return items.subarray(itemStarts[matched[0]], itemStarts[matched[0] + 1]);
     let most = 0;
     let low = marks.length;
     let high = -1;
@@ -216,7 +219,7 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
       const match = code[w];
       for (let k = itemStarts[w]; k < itemStarts[w + 1]; k++) {
         const i = items[k];
-        if (match < bestCodes[i]) bestCodes[i] = match;
+        if (best && match < bestCodes[i]) bestCodes[i] = match;
         mark(i);
       }
       if (itemStarts[w] < itemStarts[w + 1]) {
@@ -263,7 +266,8 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
 
   /**
    * A query with a word of more than three letters: the nominees of its longer term matching
-   * fewest, each checked against the other terms by its own words, counted, and the page placed.
+   * fewest, narrowed to those the other terms' lists hold where those lists are short enough to
+   * mark, each then checked against every term by its own words, counted, and the page placed.
    */
   function rankedByName(
     nameTerms: string[],
@@ -275,8 +279,20 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
   ): Found {
     const size = ({ matched }: { matched: number[] }) => matched.reduce((sum, w) => sum + names.itemStarts[w + 1] - names.itemStarts[w], 0);
     const rarest = nameCodes.filter((_, t) => nameTerms[t].length > SHORT_WORD).reduce((best, matches) => (size(matches) < size(best) ? matches : best));
-    const others = nameCodes.filter((matches) => matches !== rarest).map(({ code }) => code);
-    const candidates = nomineesOf(rarest);
+    // One term: its match per nominee comes from its words' lists. More: every term's from the nominee's slots, read once.
+    const alone = nameCodes.length === 1;
+    const oneWord = rarest.matched.length === 1;
+    const codes = alone ? [] : nameCodes.map(({ code }) => code);
+    let candidates = nomineesOf(rarest, alone);
+    // Marking a list costs a few nanoseconds a nominee, where reading a nominee's words from a national list costs a
+    // fetch from memory: a term whose lists are not many times longer than the candidates narrows them first.
+    for (const other of nameCodes.filter((matches) => matches !== rarest).sort((a, b) => size(a) - size(b))) {
+      if (size(other) > MARK_RATIO * candidates.length) break;
+      const { items, itemStarts } = names;
+      for (const w of other.matched) for (let k = itemStarts[w]; k < itemStarts[w + 1]; k++) mark(items[k]);
+      candidates = filtered(candidates, marked, matchList(candidates.length));
+      marks.fill(0);
+    }
     // Ordered by level of match (exact, prefix, typo), then nearness, then the list's order: one number each.
     // For a slot, typos still come last, and within each part the slot's specialty first.
     const found = foundList(candidates.length);
@@ -284,13 +300,17 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
     let n = 0;
     for (let k = 0; k < candidates.length; k++) {
       const i = candidates[k];
-      const ownBest = bestCodes[i];
-      bestCodes[i] = NONE;
+      let fromLists = NONE;
+      if (alone && oneWord) fromLists = rarest.code[rarest.matched[0]];
+      else if (alone) {
+        fromLists = bestCodes[i];
+        bestCodes[i] = NONE;
+      }
       let level = 0;
       let distance = 0;
       let matchesAll = true;
-      for (let t = -1; t < others.length; t++) {
-        const best = t < 0 ? ownBest : bestOf(others[t], names, i);
+      for (let t = alone ? -1 : 0; t < codes.length; t++) {
+        const best = t < 0 ? fromLists : bestOf(codes[t], names, more, i);
         if (best === NONE) {
           matchesAll = false;
           break;

@@ -12,6 +12,12 @@ export interface WordIndex {
   readonly words: Uint32Array;
   /** Item i's word ids are `words` from `starts[i]` to before `starts[i + 1]`. */
   readonly starts: Uint32Array;
+  /**
+   * Item i's word ids again, side by side at `slots[i * SLOTS]`, so that a search reads them in
+   * one place: the last one repeated to fill the item's slots, or MORE (the list's largest
+   * value) in its first slot when it has none or more than SLOTS, to be read from `words`.
+   */
+  readonly slots: Uint16Array | Uint32Array;
   /** The items of every word, one word after the other, each word's ascending and once. */
   readonly items: Uint32Array;
   /** Word w's items are `items` from `itemStarts[w]` to before `itemStarts[w + 1]`. */
@@ -33,6 +39,12 @@ function lowerBound(sorted: readonly string[], text: string): number {
   }
   return low;
 }
+
+/** Word ids kept side by side per item in `slots`: most names have two to four words. */
+export const SLOTS = 4;
+
+/** The value of a first slot whose item's words are read from `words`: the largest a slot holds. */
+export const moreIn = (slots: Uint16Array | Uint32Array): number => (slots instanceof Uint16Array ? 0xffff : 0xffffffff);
 
 /** Word ids are gathered in blocks of this many while the items are read, so the list never grows by copying. */
 const BLOCK = 1 << 16;
@@ -85,6 +97,15 @@ export function wordIndex(count: number, wordsOf: (item: number) => readonly str
     blocks[b] = EMPTY;
   }
 
+  // Two bytes a slot while every id fits below the MORE mark, as a vocabulary of up to 65,535 words does.
+  const slots = vocabulary.length < 0xffff ? new Uint16Array(count * SLOTS) : new Uint32Array(count * SLOTS);
+  const more = moreIn(slots);
+  for (let i = 0; i < count; i++) {
+    const size = starts[i + 1] - starts[i];
+    if (size === 0 || size > SLOTS) slots[i * SLOTS] = more;
+    else for (let k = 0; k < SLOTS; k++) slots[i * SLOTS + k] = words[starts[i] + Math.min(k, size - 1)];
+  }
+
   // Each word's items: counted, then filled in item order, so that each list is ascending.
   const itemStarts = new Uint32Array(vocabulary.length + 1);
   const last = new Int32Array(vocabulary.length).fill(-1);
@@ -122,6 +143,7 @@ export function wordIndex(count: number, wordsOf: (item: number) => readonly str
     vocabulary,
     words,
     starts,
+    slots,
     items,
     itemStarts,
     range: (prefix) => [lowerBound(vocabulary, prefix), lowerBound(vocabulary, `${prefix}\uffff`)],
