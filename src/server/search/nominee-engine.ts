@@ -104,9 +104,8 @@ function bestOf(code: Uint8Array, index: WordIndex, more: number, i: number): nu
   const { slots } = index;
   const at = i * SLOTS;
   if (slots[at] !== more) return Math.min(code[slots[at]], code[slots[at + 1]], code[slots[at + 2]], code[slots[at + 3]]);
-  const { words, starts } = index;
   let best = NONE;
-  for (let k = starts[i]; k < starts[i + 1]; k++) if (code[words[k]] < best) best = code[words[k]];
+  for (const w of index.overflowOf(i)) if (code[w] < best) best = code[w];
   return best;
 }
 

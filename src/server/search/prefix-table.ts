@@ -1,4 +1,4 @@
-import type { WordIndex } from './word-index.ts';
+import { moreIn, release, SLOTS, type WordIndex } from './word-index.ts';
 
 /** Nominees by the first letters of the words of their names, for queries too short to score. */
 export interface PrefixTable {
@@ -62,6 +62,7 @@ function sortedBy(count: number, sortKey: (i: number) => string): Uint32Array {
     return aEnd - starts[a] - (bEnd - starts[b]) || a - b;
   };
   for (let unit = 0; unit < 0x10000; unit++) if (buckets[unit + 1] - buckets[unit] > 1) order.subarray(buckets[unit], buckets[unit + 1]).sort(compare);
+  release(units, starts, buckets, next);
   return order;
 }
 
@@ -73,7 +74,7 @@ function sortedBy(count: number, sortKey: (i: number) => string): Uint32Array {
  * beyond its places in the list.
  */
 export function prefixTable(names: WordIndex, maxLength: number, sortKey: (i: number) => string): PrefixTable {
-  const count = names.starts.length - 1;
+  const count = names.slots.length / SLOTS;
   const order = sortedBy(count, sortKey);
   // Each vocabulary word's prefixes, as ids, with the word's distance from each: word w's are at
   // `wordPrefixStarts[w]` to before `wordPrefixStarts[w + 1]`.
@@ -94,14 +95,15 @@ export function prefixTable(names: WordIndex, maxLength: number, sortKey: (i: nu
   });
   // Per nominee, each prefix once at its nearest word's distance, as its place in the table.
   const nearest = new Uint8Array(prefixIds.size).fill(GROUPS);
-  let mostWords = 0;
-  for (let i = 0; i < count; i++) mostWords = Math.max(mostWords, names.starts[i + 1] - names.starts[i]);
-  const touched = new Uint32Array(mostWords * maxLength);
-  const places = new Uint32Array(mostWords * maxLength);
+  const touched = new Uint32Array(Math.max(SLOTS, names.longest) * maxLength);
+  const places = new Uint32Array(touched.length);
+  const more = moreIn(names.slots);
   const placesOf = (i: number): number => {
     let n = 0;
-    for (let k = names.starts[i]; k < names.starts[i + 1]; k++) {
-      const w = names.words[k];
+    const overflow = names.slots[i * SLOTS] === more ? names.overflowOf(i) : undefined;
+    const size = overflow ? overflow.length : SLOTS;
+    for (let k = 0; k < size; k++) {
+      const w = overflow ? overflow[k] : names.slots[i * SLOTS + k];
       for (let p = wordPrefixStarts[w]; p < wordPrefixStarts[w + 1]; p++) {
         const id = prefixOf[p];
         if (nearest[id] === GROUPS) touched[n++] = id;
@@ -120,6 +122,7 @@ export function prefixTable(names: WordIndex, maxLength: number, sortKey: (i: nu
   const table = new Uint32Array(starts[prefixIds.size * GROUPS]);
   const next = starts.slice(0, prefixIds.size * GROUPS);
   for (const i of order) for (let k = 0, n = placesOf(i); k < n; k++) table[next[places[k]]++] = i;
+  release(next);
   return {
     order,
     lookup(prefix) {

@@ -8,16 +8,16 @@
 export interface WordIndex {
   /** Every word, sorted, once: a word's id is its place here. */
   readonly vocabulary: readonly string[];
-  /** The word ids of every item, one item after the other, each item's in the order of its text. */
-  readonly words: Uint32Array;
-  /** Item i's word ids are `words` from `starts[i]` to before `starts[i + 1]`. */
-  readonly starts: Uint32Array;
+  /** The most words an item has. */
+  readonly longest: number;
   /**
-   * Item i's word ids again, side by side at `slots[i * SLOTS]`, so that a search reads them in
-   * one place: the last one repeated to fill the item's slots, or MORE (the list's largest
-   * value) in its first slot when it has none or more than SLOTS, to be read from `words`.
+   * Item i's word ids side by side at `slots[i * SLOTS]`, so that a search reads them in one
+   * place: the last one repeated to fill the item's slots (a word twice changes no best match),
+   * or `moreIn(slots)` in its first slot when it has none or more than SLOTS, which `overflowOf` gives.
    */
   readonly slots: Uint16Array | Uint32Array;
+  /** The word ids of an item that has none or more than SLOTS, in the order of its text. */
+  overflowOf(item: number): Uint32Array;
   /** The items of every word, one word after the other, each word's ascending and once. */
   readonly items: Uint32Array;
   /** Word w's items are `items` from `itemStarts[w]` to before `itemStarts[w + 1]`. */
@@ -43,8 +43,17 @@ function lowerBound(sorted: readonly string[], text: string): number {
 /** Word ids kept side by side per item in `slots`: most names have two to four words. */
 export const SLOTS = 4;
 
-/** The value of a first slot whose item's words are read from `words`: the largest a slot holds. */
+/** The value of a first slot whose item's words are read from `overflowOf`: the largest a slot holds. */
 export const moreIn = (slots: Uint16Array | Uint32Array): number => (slots instanceof Uint16Array ? 0xffff : 0xffffffff);
+
+/**
+ * Hands back the memory of lists used only while an index is built, at once rather than at the
+ * collector's next full pass, which may come after the next lists are made: at a million
+ * nominees that is tens of megabytes off the build's peak. The lists are empty afterwards.
+ */
+export function release(...lists: Array<Uint8Array | Uint16Array | Uint32Array | Int32Array>): void {
+  for (const list of lists) if (list.buffer instanceof ArrayBuffer && !list.buffer.detached) list.buffer.transfer(0);
+}
 
 /** Word ids are gathered in blocks of this many while the items are read, so the list never grows by copying. */
 const BLOCK = 1 << 16;
@@ -54,7 +63,8 @@ const EMPTY = new Uint32Array(0);
 /**
  * Indexes `count` items by the words `wordsOf` gives each; a word an item holds twice lists the
  * item once. Memory stays near the index's own size while it is built: the words are read once,
- * into blocks that are copied into the final list and let go one by one.
+ * into blocks that are copied into one list and let go one by one, and that list, read into the
+ * slots and the words' lists of items, is let go in turn.
  */
 export function wordIndex(count: number, wordsOf: (item: number) => readonly string[]): WordIndex {
   const firstIds = new Map<string, number>();
@@ -94,17 +104,30 @@ export function wordIndex(count: number, wordsOf: (item: number) => readonly str
     const from = b * BLOCK;
     const ids = blocks[b];
     for (let k = 0; k < ids.length; k++) words[from + k] = sortedId[ids[k]];
-    blocks[b] = EMPTY;
+    release(ids);
   }
+  release(sortedId);
 
   // Two bytes a slot while every id fits below the MORE mark, as a vocabulary of up to 65,535 words does.
+  // The few items that do not fit their slots keep their words in a list of their own, found by binary search.
   const slots = vocabulary.length < 0xffff ? new Uint16Array(count * SLOTS) : new Uint32Array(count * SLOTS);
   const more = moreIn(slots);
+  const overflowItems: number[] = [];
+  const overflowStarts: number[] = [0];
+  const overflowWords: number[] = [];
+  let longest = 0;
   for (let i = 0; i < count; i++) {
     const size = starts[i + 1] - starts[i];
-    if (size === 0 || size > SLOTS) slots[i * SLOTS] = more;
-    else for (let k = 0; k < SLOTS; k++) slots[i * SLOTS + k] = words[starts[i] + Math.min(k, size - 1)];
+    longest = Math.max(longest, size);
+    if (size > 0 && size <= SLOTS) for (let k = 0; k < SLOTS; k++) slots[i * SLOTS + k] = words[starts[i] + Math.min(k, size - 1)];
+    else {
+      slots[i * SLOTS] = more;
+      overflowItems.push(i);
+      for (let k = starts[i]; k < starts[i + 1]; k++) overflowWords.push(words[k]);
+      overflowStarts.push(overflowWords.length);
+    }
   }
+  const overflow = { items: Uint32Array.from(overflowItems), starts: Uint32Array.from(overflowStarts), words: Uint32Array.from(overflowWords) };
 
   // Each word's items: counted, then filled in item order, so that each list is ascending.
   const itemStarts = new Uint32Array(vocabulary.length + 1);
@@ -125,6 +148,7 @@ export function wordIndex(count: number, wordsOf: (item: number) => readonly str
         last[words[k]] = i;
         items[next[words[k]]++] = i;
       }
+  release(last, next, words, starts);
 
   // The ids by length, for the one-edit matches of a typed word, which differ from it by one letter at most.
   let byLength: { ids: Uint32Array; starts: Uint32Array } | undefined;
@@ -141,9 +165,18 @@ export function wordIndex(count: number, wordsOf: (item: number) => readonly str
 
   return {
     vocabulary,
-    words,
-    starts,
+    longest,
     slots,
+    overflowOf(item) {
+      let low = 0;
+      let high = overflow.items.length;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (overflow.items[mid] < item) low = mid + 1;
+        else high = mid;
+      }
+      return overflow.items[low] === item ? overflow.words.subarray(overflow.starts[low], overflow.starts[low + 1]) : EMPTY;
+    },
     items,
     itemStarts,
     range: (prefix) => [lowerBound(vocabulary, prefix), lowerBound(vocabulary, `${prefix}\uffff`)],

@@ -50,6 +50,8 @@ describe('the local search engine', () => {
     ['finds an apostrophe name typed without it', 'obrien', ['n2']],
     ['finds an apostrophe name by its part', 'brien', ['n2']],
     ['reads a curly apostrophe as a straight one', "d'angelo", ['n13']],
+    ['checks every word of a name of more than four words', "kate d'angelo mary", ['n13']],
+    ['checks every word of a name of more than four words, with a typo', 'mary-kate dangelp', ['n13']],
     ['tolerates one typo in a word of five letters or more', 'castelanos', ['n6']],
     ['tolerates a typo in a first and last name', 'benjamn castellanoz', ['n6']],
     ['allows no typo in words under five letters', 'bo chan', []],
@@ -130,6 +132,16 @@ describe('the local search engine', () => {
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
       .map(({ id }) => id);
     expect(scripts.search('harbor', { hitsPerPage: 12 }).hits.map((hit) => hit.id)).toEqual(expected);
+  });
+
+  it('lists a name without letters for an empty query only', () => {
+    const odd = createNomineeEngine([
+      { id: 'x', name: '—' },
+      { id: 'y', name: 'Ann Lee' },
+    ]);
+    expect(odd.search('').hits.map((hit) => hit.id)).toEqual(['x', 'y']);
+    expect(odd.search('ann lee').hits.map((hit) => hit.id)).toEqual(['y']);
+    expect(odd.search('a').hits.map((hit) => hit.id)).toEqual(['y']);
   });
 
   it('lists nominees in file order for an empty query, as Algolia does', () => {
