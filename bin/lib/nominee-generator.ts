@@ -434,19 +434,25 @@ export function generateNominees({ count, seed, specialties, anchors = false, id
   const surname = () => SURNAMES[Math.min(SURNAMES.length - 1, Math.floor(SURNAMES.length * random() ** 1.3))];
   const specialtyPool = count >= 1000 ? [...specialties, ...specialties, ...specialties, ...EXTRA_SPECIALTIES] : specialties;
   const kinds = specialties.some((specialty) => /dent|odont/i.test(specialty)) ? DENTAL_PRACTICE_KINDS : PRACTICE_KINDS;
+  // Texts are joined rather than added piece by piece: V8 keeps an added text as a tree of its pieces until
+  // it is first read whole, then keeps both, which costs a list of a million names some tens of megabytes.
   const practices = Array.from({ length: Math.max(3, Math.ceil(count / 8)) }, () => {
     const city = pick(CITIES);
-    return { city, practice: `${random() < 0.6 ? city : surname()} ${pick(kinds)}` };
+    return { city, practice: [random() < 0.6 ? city : surname(), pick(kinds)].join(' ') };
   });
   const width = String(count).length;
-  const rows: Array<Omit<Nominee, 'id'>> = anchors ? ANCHORS.slice(0, count) : [];
-  while (rows.length < count) {
+  // Each nominee is made once, in its final shape: a national list is not built twice over.
+  const nominees: Nominee[] = [];
+  const nextId = () => `${idPrefix}${String(nominees.length + 1).padStart(width, '0')}`;
+  if (anchors) for (const anchor of ANCHORS.slice(0, count)) nominees.push({ id: nextId(), ...anchor });
+  while (nominees.length < count) {
     const first = pick(FIRST_NAMES);
     const middle = random() < 0.15 ? ` ${String.fromCharCode(65 + Math.floor(random() * 26))}.` : '';
     const last = surname();
     const second = random() < 0.08 ? surname() : last;
     const { city, practice } = pick(practices);
-    rows.push({ name: `${first}${middle} ${second === last ? last : `${last}-${second}`}`, specialty: pick(specialtyPool), city, practice });
+    const name = [first, middle, ' ', last, second === last ? '' : `-${second}`].join('');
+    nominees.push({ id: nextId(), name, specialty: pick(specialtyPool), city, practice });
   }
-  return rows.map((row, i) => ({ id: `${idPrefix}${String(i + 1).padStart(width, '0')}`, ...row }));
+  return nominees;
 }

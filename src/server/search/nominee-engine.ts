@@ -2,7 +2,8 @@ import { DETAIL_COLUMNS, type Nominee } from '../../survey/nominee.struct.ts';
 import { HITS_PER_PAGE, type NomineeHit } from '../../survey/nominee-search.ts';
 import { foldText, nomineeTerms, queryTerms } from '../../survey/nominee-text.ts';
 import { prefixTable, type PrefixTable } from './prefix-table.ts';
-import { wordIndex, type WordIndex } from './word-index.ts';
+import { filtered, pageByKey, pagePreferredFirst, reusable } from './result-page.ts';
+import { moreIn, SLOTS, wordIndex, type WordIndex } from './word-index.ts';
 
 /** One page of hits for a query, with the count of all matches. */
 interface EnginePage {
@@ -77,41 +78,71 @@ export function withinOneEdit(a: string, b: string): boolean {
 
 /**
  * How `term` matches each word of a vocabulary, by word id (TYPO only in words of MIN_TYPO_WORD
- * letters or more), and the ids of the words it matches at all.
+ * letters or more, looked for among the words one letter shorter to one letter longer), and the
+ * ids of the words it matches at all. `code` comes NONE throughout, and is NONE again once its
+ * `matched` words are set back.
  */
-function termMatches(vocabulary: WordIndex, term: string, typos: boolean): { code: Uint8Array; matched: number[] } {
-  const code = new Uint8Array(vocabulary.vocabulary.length).fill(NONE);
+function termMatches(index: WordIndex, term: string, typos: boolean, code: Uint8Array): { code: Uint8Array; matched: number[] } {
   const matched: number[] = [];
-  const [from, to] = vocabulary.range(term);
+  const [from, to] = index.range(term);
   for (let w = from; w < to; w++) {
-    code[w] = Math.min(vocabulary.vocabulary[w].length - term.length, FAR);
+    code[w] = Math.min(index.vocabulary[w].length - term.length, FAR);
     matched.push(w);
   }
   if (typos && term.length >= MIN_TYPO_WORD)
-    vocabulary.vocabulary.forEach((word, w) => {
-      if (code[w] === NONE && withinOneEdit(word, term)) {
-        code[w] = TYPO;
-        matched.push(w);
-      }
-    });
+    for (let length = term.length - 1; length <= term.length + 1; length++)
+      for (const w of index.ofLength(length))
+        if (code[w] === NONE && withinOneEdit(index.vocabulary[w], term)) {
+          code[w] = TYPO;
+          matched.push(w);
+        }
   return { code, matched };
 }
 
-/** The best match of a term's codes among an item's words. */
-function bestOf(code: Uint8Array, words: Uint32Array): number {
+/** The best match of a term's codes among the words of item i: its four slots (SLOTS), or its words when they do not fit there. */
+function bestOf(code: Uint8Array, index: WordIndex, more: number, i: number): number {
+  const { slots } = index;
+  const at = i * SLOTS;
+  if (slots[at] !== more) return Math.min(code[slots[at]], code[slots[at + 1]], code[slots[at + 2]], code[slots[at + 3]]);
   let best = NONE;
-  for (let k = 0; k < words.length; k++) if (code[words[k]] < best) best = code[words[k]];
+  for (const w of index.overflowOf(i)) if (code[w] < best) best = code[w];
   return best;
 }
 
+/** How many times longer than the candidates a term's lists may be and still be marked to narrow them. */
+const MARK_RATIO = 16;
+
+/** The rank of a match with no typo and no specialty preferred: level (exact 0, prefix 1, typo 2) times 256, plus nearness. */
+const RANKS = 3 * 256;
+
+/** The nominees of a query and the page asked for: their count, and the page's nominees by position in the list. */
+interface Found {
+  total: number;
+  page: ArrayLike<number>;
+}
+
 /**
- * Orders `order` by a small whole-number key, lowest first, keeping the order within a key: a
- * counting sort, linear in the matches (a one-letter query matches a third of 100,000 names).
+ * The detail columns of a list (specialty, city, practice), each nominee's as the id of its
+ * value: a national list repeats a few thousand specialties, cities and practices, so each
+ * value's words are indexed once, and a nominee costs a number a column.
  */
-function byKey(order: ArrayLike<number>, key: (i: number) => number): number[] {
-  const buckets: number[][] = [];
-  for (let k = 0; k < order.length; k++) (buckets[key(order[k])] ??= []).push(order[k]);
-  return buckets.flat();
+function detailValues(nominees: readonly Nominee[]) {
+  const ids = new Map<string, number>();
+  const values: string[] = [];
+  const columns = DETAIL_COLUMNS.map(() => new Uint32Array(nominees.length));
+  for (let i = 0; i < nominees.length; i++)
+    for (let c = 0; c < DETAIL_COLUMNS.length; c++) {
+      const value = nominees[i][DETAIL_COLUMNS[c]] ?? '';
+      let id = ids.get(value);
+      if (id === undefined) {
+        id = values.length;
+        ids.set(value, id);
+        values.push(value);
+      }
+      columns[c][i] = id;
+    }
+  ids.clear();
+  return { values, columns, index: wordIndex(values.length, (v) => nomineeTerms(values[v])) };
 }
 
 /**
@@ -123,9 +154,11 @@ function byKey(order: ArrayLike<number>, key: (i: number) => number): number[] {
  * names whose words are nearest the typed ones ("smit": Smith before Smithson), then the list's order.
  *
  * The index is a vocabulary of the names' words with each word's nominees, in typed arrays
- * (word-index.ts): a national list of a million nominees fits in some tens of megabytes. A query
- * starts from the words of its rarest term and checks each of those nominees' own words against
- * the other terms, so it costs the nominees that term matches, not the list.
+ * (word-index.ts), and the detail columns as ids of their distinct values: a national list of a
+ * million nominees fits in some tens of megabytes beside the list itself. A query starts from
+ * the words of its rarest term and checks each of those nominees' own words against the other
+ * terms, so it costs the nominees that term matches, not the list; only the page asked for is
+ * put in order.
  *
  * Words of up to three letters match so many names that they filter the matches of the
  * longer words, and a query of short words alone is answered from a table of prefixes built
@@ -137,88 +170,205 @@ function byKey(order: ArrayLike<number>, key: (i: number) => number): number[] {
  * after typos and before the rest of its criteria.
  */
 export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine {
-  const names = wordIndex(nominees.length, (i) => nomineeTerms(nominees[i].name));
-  const details = wordIndex(nominees.length, (i) => DETAIL_COLUMNS.flatMap((column) => nomineeTerms(nominees[i][column] ?? '')));
+  const count = nominees.length;
+  const names = wordIndex(count, (i) => nomineeTerms(nominees[i].name));
+  const details = detailValues(nominees);
   let table: PrefixTable | undefined;
 
-  // Each nominee's specialty as a number, so that ranking a slot's specialty first compares numbers.
+  // Each specialty as a number, so that ranking a slot's specialty first compares numbers.
+  const specialtyColumn = details.columns[DETAIL_COLUMNS.indexOf('specialty')];
   const specialtyIds = new Map<string, number>();
-  const specialties = Int32Array.from(nominees, (nominee) => {
-    const key = foldText(nominee.specialty ?? '').trim();
-    if (!specialtyIds.has(key)) specialtyIds.set(key, specialtyIds.size);
-    return specialtyIds.get(key)!;
-  });
+  const specialtyOfValue = new Int32Array(details.values.length).fill(-1);
+  for (const v of specialtyColumn)
+    if (specialtyOfValue[v] < 0) {
+      const key = foldText(details.values[v]).trim();
+      if (!specialtyIds.has(key)) specialtyIds.set(key, specialtyIds.size);
+      specialtyOfValue[v] = specialtyIds.get(key)!;
+    }
+  // A bit per nominee, for sets of nominees read in list order or tested one by one; clear between queries.
+  const marks = new Uint32Array(Math.ceil(count / 32));
+  const mark = (i: number) => {
+    marks[i >>> 5] |= 1 << (i & 31);
+  };
+  const marked = (i: number) => (marks[i >>> 5] & (1 << (i & 31))) !== 0;
+  // Lists that queries reuse rather than allocate, grown to the longest one needed: a query on a
+  // national list would otherwise leave megabytes behind it for the collector.
+  const codes: Uint8Array[] = [];
+  const codeFor = (t: number) => (codes[t] ??= new Uint8Array(names.vocabulary.length).fill(NONE));
+  const candidateList = reusable(Uint32Array);
+  const foundList = reusable(Uint32Array);
+  const keyList = reusable(Uint16Array);
+  const matchList = reusable(Uint32Array);
+  // A one-term query's best match per nominee, from its words' lists of nominees, so that it reads
+  // nothing of the nominees themselves: NONE between queries.
+  const bestCodes = new Uint8Array(count).fill(NONE);
+  const more = moreIn(names.slots);
+
+  /**
+   * The nominees a term matches, ascending and once: each word's nominees marked, then read in
+   * order. With `best` (and more than one word), each one's best match goes into `bestCodes`.
+   */
+  function nomineesOf({ code, matched }: { code: Uint8Array; matched: number[] }, best: boolean): Uint32Array {
+    const { items, itemStarts } = names;
+    if (matched.length === 1) return items.subarray(itemStarts[matched[0]], itemStarts[matched[0] + 1]);
+    let most = 0;
+    let low = marks.length;
+    let high = -1;
+    for (const w of matched) {
+      const match = code[w];
+      for (let k = itemStarts[w]; k < itemStarts[w + 1]; k++) {
+        const i = items[k];
+        if (best && match < bestCodes[i]) bestCodes[i] = match;
+        mark(i);
+      }
+      if (itemStarts[w] < itemStarts[w + 1]) {
+        low = Math.min(low, items[itemStarts[w]] >>> 5);
+        high = Math.max(high, items[itemStarts[w + 1] - 1] >>> 5);
+        most += itemStarts[w + 1] - itemStarts[w];
+      }
+    }
+    const found = candidateList(most);
+    let n = 0;
+    for (let block = low; block <= high; block++) {
+      let bits = marks[block];
+      if (bits === 0) continue;
+      marks[block] = 0;
+      while (bits !== 0) {
+        const lowest = bits & -bits;
+        found[n++] = block * 32 + 31 - Math.clz32(lowest);
+        bits ^= lowest;
+      }
+    }
+    return found.subarray(0, n);
+  }
+
+  /** The items that are in `set` too, in their order, in `matchList`: `set` marked, `items` tested against the marks. */
+  function alsoIn(items: Uint32Array, set: Uint32Array): Uint32Array {
+    for (let k = 0; k < set.length; k++) mark(set[k]);
+    const kept = filtered(items, marked, matchList(items.length));
+    marks.fill(0);
+    return kept;
+  }
+
   const startsWord = (index: WordIndex, term: string) => {
     const [from, to] = index.range(term);
     return from < to;
   };
+  /** For a detail term, a flag per detail value: its words include one the term starts. */
+  const valuesStartedBy = (term: string): Uint8Array => {
+    const { items, itemStarts } = details.index;
+    const flags = new Uint8Array(details.values.length);
+    const [from, to] = details.index.range(term);
+    for (let k = itemStarts[from]; k < itemStarts[to]; k++) flags[items[k]] = 1;
+    return flags;
+  };
 
-  function ranked(terms: string[], prefer: (i: number) => number, preferring: boolean): ArrayLike<number> {
-    // A word is a name word unless it starts no name and does start a detail (a typo in a name stays a name word).
-    const detailTerms = terms.filter((term) => !startsWord(names, term) && startsWord(details, term));
-    const nameTerms = terms.filter((term) => !detailTerms.includes(term));
-    const nameCodes = nameTerms.map((term) => termMatches(names, term, term.length > SHORT_WORD));
-    const detailCodes = detailTerms.map((term) => termMatches(details, term, false).code);
-    const keep = (i: number) => detailCodes.every((code) => bestOf(code, details.wordsOf(i)) !== NONE);
-    const long = nameTerms.flatMap((term, t) => (term.length > SHORT_WORD ? [nameCodes[t]] : []));
-    if (long.length) {
-      // The nominees of the term matching fewest, each checked against every term by its own words.
-      const size = (matches: { matched: number[] }) => matches.matched.reduce((sum, w) => sum + names.itemsOf(w).length, 0);
-      const rarest = long.reduce((best, matches) => (size(matches) < size(best) ? matches : best));
-      const candidates = new Uint32Array(size(rarest));
-      let at = 0;
-      for (const w of rarest.matched) {
-        candidates.set(names.itemsOf(w), at);
-        at += names.itemsOf(w).length;
+  /**
+   * A query with a word of more than three letters: the nominees of its longer term matching
+   * fewest, narrowed to those the other terms' lists hold where those lists are short enough to
+   * mark, each then checked against every term by its own words, counted, and the page placed.
+   */
+  function rankedByName(
+    nameTerms: string[],
+    nameCodes: Array<{ code: Uint8Array; matched: number[] }>,
+    preferred: ((i: number) => boolean) | undefined,
+    keep: ((i: number) => boolean) | undefined,
+    start: number,
+    end: number,
+  ): Found {
+    const size = ({ matched }: { matched: number[] }) => matched.reduce((sum, w) => sum + names.itemStarts[w + 1] - names.itemStarts[w], 0);
+    const rarest = nameCodes.filter((_, t) => nameTerms[t].length > SHORT_WORD).reduce((best, matches) => (size(matches) < size(best) ? matches : best));
+    // One term: its match per nominee comes from its words' lists. More: every term's from the nominee's slots, read once.
+    const alone = nameCodes.length === 1;
+    const oneWord = rarest.matched.length === 1;
+    const codes = alone ? [] : nameCodes.map(({ code }) => code);
+    let candidates = nomineesOf(rarest, alone);
+    // Marking a list costs a few nanoseconds a nominee, where reading a nominee's words from a national list costs a
+    // fetch from memory: a term whose lists are not many times longer than the candidates narrows them first.
+    for (const other of nameCodes.filter((matches) => matches !== rarest).sort((a, b) => size(a) - size(b))) {
+      if (size(other) > MARK_RATIO * candidates.length) break;
+      const { items, itemStarts } = names;
+      for (const w of other.matched) for (let k = itemStarts[w]; k < itemStarts[w + 1]; k++) mark(items[k]);
+      candidates = filtered(candidates, marked, matchList(candidates.length));
+      marks.fill(0);
+    }
+    // Ordered by level of match (exact, prefix, typo), then nearness, then the list's order: one number each.
+    // For a slot, typos still come last, and within each part the slot's specialty first.
+    const found = foundList(candidates.length);
+    const keys = keyList(candidates.length);
+    let n = 0;
+    for (let k = 0; k < candidates.length; k++) {
+      const i = candidates[k];
+      let fromLists = NONE;
+      if (alone && oneWord) fromLists = rarest.code[rarest.matched[0]];
+      else if (alone) {
+        fromLists = bestCodes[i];
+        bestCodes[i] = NONE;
       }
-      if (rarest.matched.length > 1) candidates.sort();
-      // Sorted by level of match (exact, prefix, typo), then nearness, then the list's order: one number each.
-      const found: number[] = [];
-      const rank: number[] = [];
-      for (let k = 0; k < candidates.length; k++) {
-        const i = candidates[k];
-        if (k > 0 && candidates[k - 1] === i) continue;
-        const own = names.wordsOf(i);
-        let level = 0;
-        let distance = 0;
-        let matchesAll = true;
-        for (const { code } of nameCodes) {
-          const best = bestOf(code, own);
-          if (best === NONE) {
-            matchesAll = false;
-            break;
-          }
-          if (best === TYPO) level = 2;
-          else if (best > 0) {
-            level = Math.max(level, 1);
-            distance += best;
-          }
+      let level = 0;
+      let distance = 0;
+      let matchesAll = true;
+      for (let t = alone ? -1 : 0; t < codes.length; t++) {
+        const best = t < 0 ? fromLists : bestOf(codes[t], names, more, i);
+        if (best === NONE) {
+          matchesAll = false;
+          break;
         }
-        if (!matchesAll || !keep(i)) continue;
-        found.push(i);
-        rank.push(level * 256 + Math.min(distance, 255));
+        if (best === TYPO) level = 2;
+        else if (best > 0) {
+          level = Math.max(level, 1);
+          distance += best;
+        }
       }
-      const sorted = byKey(Uint32Array.from(found.keys()), (k) => rank[k]);
-      const order = sorted.map((k) => found[k]);
-      if (!preferring) return order;
-      // Typos count before the slot's specialty; whole words before prefixes after it.
-      const typos = sorted.findIndex((k) => rank[k] >= 512);
-      return typos < 0 ? byKey(order, prefer) : [...byKey(order.slice(0, typos), prefer), ...byKey(order.slice(typos), prefer)];
+      if (!matchesAll || (keep && !keep(i))) continue;
+      const rank = level * 256 + Math.min(distance, 255);
+      found[n] = i;
+      keys[n++] = preferred ? (level === 2 ? 2 * RANKS : 0) + (preferred(i) ? 0 : RANKS) + rank : rank;
     }
-    table ??= prefixTable(names, nominees.length, SHORT_WORD, (i) => foldText(nominees[i].name));
-    const short = nameTerms.map((term) => table!.lookup(term));
-    if (short.length) {
-      const [first] = [...short].sort((a, b) => a.length - b.length);
-      const matches =
-        nameTerms.length > 1 || detailTerms.length
-          ? Array.from(first).filter((i) => keep(i) && nameCodes.every(({ code }) => bestOf(code, names.wordsOf(i)) !== NONE))
-          : first;
-      // The table lists the nearest words first (Mary before Martínez); the slot's specialty goes before the rest.
-      return preferring ? byKey(matches, prefer) : matches;
+    return { total: n, page: pageByKey(found.subarray(0, n), keys.subarray(0, n), 4 * RANKS, start, end) };
+  }
+
+  function ranked(terms: string[], wanted: number, start: number, end: number): Found {
+    const preferring = wanted >= 0;
+    const preferred = (i: number) => specialtyOfValue[specialtyColumn[i]] === wanted;
+    // A word is a name word unless it starts no name and does start a detail (a typo in a name stays a name word).
+    const detailTerms = terms.filter((term) => !startsWord(names, term) && startsWord(details.index, term));
+    const nameTerms = terms.filter((term) => !detailTerms.includes(term));
+    const detailFlags = detailTerms.map(valuesStartedBy);
+    const { columns } = details;
+    // Every detail term starts a word of one of the nominee's detail values.
+    const keep = (i: number) => {
+      for (const flags of detailFlags) {
+        let found = false;
+        for (let c = 0; c < columns.length && !found; c++) found = flags[columns[c][i]] === 1;
+        if (!found) return false;
+      }
+      return true;
+    };
+    if (nameTerms.some((term) => term.length > SHORT_WORD)) {
+      const nameCodes = nameTerms.map((term, t) => termMatches(names, term, term.length > SHORT_WORD, codeFor(t)));
+      try {
+        return rankedByName(nameTerms, nameCodes, preferring ? preferred : undefined, detailFlags.length ? keep : undefined, start, end);
+      } finally {
+        for (const { code, matched } of nameCodes) for (const w of matched) code[w] = NONE;
+      }
     }
-    // Only detail words ("cardiology"): every nominee with them, the slot's specialty first, in name order.
-    const matches = Array.from(table.order).filter(keep);
-    return preferring ? byKey(matches, prefer) : matches;
+    table ??= prefixTable(names, SHORT_WORD, (i) => foldText(nominees[i].name));
+    let matches: Uint32Array;
+    if (nameTerms.length) {
+      // The table's list for the term matching fewest, kept where every other term's list holds the nominee too.
+      const [first, ...rest] = nameTerms.map((term) => table!.lookup(term)).sort((a, b) => a.length - b.length);
+      matches = first;
+      for (const other of rest) matches = alsoIn(matches, other);
+      if (detailFlags.length) matches = filtered(matches, keep, matches === first ? matchList(first.length) : matches);
+    } else {
+      // Only detail words ("cardiology"): every nominee with them, in name order; read in list order, where the columns lie.
+      for (let i = 0; i < count; i++) if (keep(i)) mark(i);
+      matches = filtered(table.order, marked, matchList(count));
+      marks.fill(0);
+    }
+    // The table lists the nearest words first (Mary before Martínez); the slot's specialty goes before the rest.
+    return { total: matches.length, page: preferring ? pagePreferredFirst(matches, preferred, start, end) : matches.subarray(start, end) };
   }
 
   return {
@@ -226,12 +376,12 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
       const terms = [...new Set(queryTerms(query))];
       const folded = preferSpecialty ? foldText(preferSpecialty).trim() : '';
       const wanted = folded ? (specialtyIds.get(folded) ?? -1) : -1;
-      const prefer = (i: number) => (specialties[i] === wanted ? 0 : 1);
-      const order = terms.length ? ranked(terms, prefer, wanted >= 0) : undefined;
-      const total = order ? order.length : nominees.length;
       const start = page * hitsPerPage;
+      const end = start + hitsPerPage;
+      const found = terms.length ? ranked(terms, wanted, start, end) : undefined;
+      const total = found ? found.total : count;
       const hits: NomineeHit[] = [];
-      for (let k = start; k < Math.min(total, start + hitsPerPage); k++) hits.push(toHit(nominees[order ? order[k] : k]));
+      for (let k = start; k < Math.min(total, end); k++) hits.push(toHit(nominees[found ? found.page[k - start] : k]));
       return { hits, nbHits: total, page, nbPages: Math.ceil(total / hitsPerPage), hitsPerPage };
     },
   };

@@ -50,6 +50,8 @@ describe('the local search engine', () => {
     ['finds an apostrophe name typed without it', 'obrien', ['n2']],
     ['finds an apostrophe name by its part', 'brien', ['n2']],
     ['reads a curly apostrophe as a straight one', "d'angelo", ['n13']],
+    ['checks every word of a name of more than four words', "kate d'angelo mary", ['n13']],
+    ['checks every word of a name of more than four words, with a typo', 'mary-kate dangelp', ['n13']],
     ['tolerates one typo in a word of five letters or more', 'castelanos', ['n6']],
     ['tolerates a typo in a first and last name', 'benjamn castellanoz', ['n6']],
     ['allows no typo in words under five letters', 'bo chan', []],
@@ -108,6 +110,38 @@ describe('the local search engine', () => {
     expect(second.hits).toHaveLength(12);
     expect(second.hits.map((h) => h.id)).not.toContain(first.hits[0].id);
     expect(big.search('cardiology', { page: 41 }).hits).toHaveLength(500 - 41 * 12);
+  });
+
+  it('pages through the same order as one long page, for a slot too', () => {
+    const big = createNomineeEngine(generateNominees({ count: 3000, seed: 11, specialties: ['Cardiology', 'Pediatrics'] }));
+    for (const query of ['m', 'mar', 'maria', 'smith', 'smyth', 'a s', 'jo', 'riverside', 'a cardio', 'ann'])
+      for (const preferSpecialty of [undefined, 'Pediatrics']) {
+        const whole = big.search(query, { hitsPerPage: 3000, preferSpecialty });
+        expect(whole.nbHits).toBeGreaterThan(12);
+        const pages = Array.from({ length: Math.ceil(whole.nbHits / 12) }, (_, page) => big.search(query, { page, preferSpecialty }));
+        expect(pages.flatMap((one) => one.hits.map((hit) => hit.id))).toEqual(whole.hits.map((hit) => hit.id));
+        expect(pages.every((one) => one.nbHits === whole.nbHits)).toBe(true);
+      }
+  });
+
+  it('orders names of any script as JavaScript orders their folded text, namesakes in file order', () => {
+    const names = ['Zoë Adams', 'ann lee', 'Ann Lee', 'Ärne Berg', 'Иван Петров', 'Ana Ōta', '李 明', 'Ольга Ан', 'Ωmega Test', 'Ann-Lee', 'anna'];
+    const scripts = createNomineeEngine(names.map((name, i) => ({ id: `s${i}`, name, city: 'Harbor' })));
+    const expected = names
+      .map((name, i) => ({ key: foldText(name), id: `s${i}` }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map(({ id }) => id);
+    expect(scripts.search('harbor', { hitsPerPage: 12 }).hits.map((hit) => hit.id)).toEqual(expected);
+  });
+
+  it('lists a name without letters for an empty query only', () => {
+    const odd = createNomineeEngine([
+      { id: 'x', name: '—' },
+      { id: 'y', name: 'Ann Lee' },
+    ]);
+    expect(odd.search('').hits.map((hit) => hit.id)).toEqual(['x', 'y']);
+    expect(odd.search('ann lee').hits.map((hit) => hit.id)).toEqual(['y']);
+    expect(odd.search('a').hits.map((hit) => hit.id)).toEqual(['y']);
   });
 
   it('lists nominees in file order for an empty query, as Algolia does', () => {
