@@ -1,8 +1,9 @@
-// A real SMTP server for the tests, on an ephemeral port: it keeps every message it accepts,
-// parsed by mailparser, and answers recipients as the test's `answer` says (a 550, a 421…).
+// A real SMTP server for the tests, on a free port of the test range (PEERVOTE_TEST_PORTS): it
+// keeps every message it accepts, parsed by mailparser, and answers recipients as the test's
+// `answer` says (a 550, a 421…).
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import type { AddressInfo } from 'node:net';
+import { listenInRange } from './server.mjs';
 
 /** One message the server accepted: its envelope and the parsed message. */
 interface Received {
@@ -34,7 +35,7 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-/** Starts an SMTP server on an ephemeral port (no TLS, any login accepted). */
+/** Starts an SMTP server on a free port of the test range (no TLS, any login accepted). */
 export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<TestSmtp> {
   const received: Received[] = [];
   const attempts = new Map<string, number>();
@@ -100,8 +101,7 @@ export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<T
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  state.port = (server.server.address() as AddressInfo).port;
+  state.port = await listenInRange(server);
   state.url = `smtp://user:secret@127.0.0.1:${state.port}`;
   return state;
 }
