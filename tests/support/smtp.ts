@@ -24,8 +24,11 @@ export interface TestSmtp {
   /** RCPT TO attempts per address. */
   attempts: Map<string, number>;
   answer: RcptAnswer;
-  /** While true, messages are read but never answered: the sender waits with them in flight. */
-  hold: boolean;
+  /**
+   * Once this many messages are accepted (0: from the first), the next are read but never
+   * answered: the sender waits with them in flight.
+   */
+  holdAfter: number;
   /** Messages held unanswered so far. */
   held: number;
   /** Resolves once `count` messages are held. */
@@ -40,6 +43,8 @@ export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<T
   const received: Received[] = [];
   const attempts = new Map<string, number>();
   const waiters: Array<() => boolean> = [];
+  // Counted as each message ends, before it is parsed: `holdAfter` must not wait for the parser.
+  let accepted = 0;
   const notify = () => {
     for (const waiter of waiters.splice(0)) if (!waiter()) waiters.push(waiter);
   };
@@ -49,7 +54,7 @@ export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<T
     received,
     attempts,
     answer,
-    hold: false,
+    holdAfter: Number.POSITIVE_INFINITY,
     held: 0,
     waitForHeld: (count) =>
       new Promise((resolve) => {
@@ -84,11 +89,12 @@ export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<T
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', async () => {
-        if (state.hold) {
+        if (accepted >= state.holdAfter) {
           state.held++;
           notify();
           return;
         }
+        accepted++;
         const raw = Buffer.concat(chunks).toString('utf8');
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
