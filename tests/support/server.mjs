@@ -1,6 +1,6 @@
 // Starts the built server (bin/serve.mjs) or another script as a child process on a free
 // port in 4400-4499 (PEERVOTE_TEST_PORTS, e.g. 4800-4899, moves the range) and waits until
-// it says it is running.
+// it says it is running; other servers the tests start (SMTP) listen in the same range.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -40,6 +40,28 @@ async function freePort({ base, span } = portRange()) {
     if (await portIsFree(port)) return port;
   }
   throw new Error(`no free port in ${base}-${base + span - 1}`);
+}
+
+/**
+ * Makes `server` (a net.Server, or anything with its `listen(port, host, callback)` and `'error'`
+ * event) listen on 127.0.0.1 at a free port of the test range, trying another when a parallel
+ * process took the one found; resolves with the port.
+ * @param {{ listen(port: number, host: string, callback: () => void): unknown, once(event: 'error', listener: (error: Error & { code?: string }) => void): unknown, removeListener(event: 'error', listener: (error: Error & { code?: string }) => void): unknown }} server
+ */
+export async function listenInRange(server, ports = portRange()) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = await freePort(ports);
+    const listened = await new Promise((resolve, reject) => {
+      const onError = (error) => (error.code === 'EADDRINUSE' ? resolve(false) : reject(error));
+      server.once('error', onError);
+      server.listen(port, '127.0.0.1', () => {
+        server.removeListener('error', onError);
+        resolve(true);
+      });
+    });
+    if (listened) return port;
+  }
+  throw new Error('no free port after 5 attempts');
 }
 
 /**

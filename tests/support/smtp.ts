@@ -1,8 +1,9 @@
-// A real SMTP server for the tests, on an ephemeral port: it keeps every message it accepts,
-// parsed by mailparser, and answers recipients as the test's `answer` says (a 550, a 421…).
+// A real SMTP server for the tests, on a free port of the test range (PEERVOTE_TEST_PORTS): it
+// keeps every message it accepts, parsed by mailparser, and answers recipients as the test's
+// `answer` says (a 550, a 421…).
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import type { AddressInfo } from 'node:net';
+import { listenInRange } from './server.mjs';
 
 /** One message the server accepted: its envelope and the parsed message. */
 interface Received {
@@ -23,8 +24,11 @@ export interface TestSmtp {
   /** RCPT TO attempts per address. */
   attempts: Map<string, number>;
   answer: RcptAnswer;
-  /** While true, messages are read but never answered: the sender waits with them in flight. */
-  hold: boolean;
+  /**
+   * Once this many messages are accepted (0: from the first), the next are read but never
+   * answered: the sender waits with them in flight.
+   */
+  holdAfter: number;
   /** Messages held unanswered so far. */
   held: number;
   /** Resolves once `count` messages are held. */
@@ -34,11 +38,13 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-/** Starts an SMTP server on an ephemeral port (no TLS, any login accepted). */
+/** Starts an SMTP server on a free port of the test range (no TLS, any login accepted). */
 export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<TestSmtp> {
   const received: Received[] = [];
   const attempts = new Map<string, number>();
   const waiters: Array<() => boolean> = [];
+  // Counted as each message ends, before it is parsed: `holdAfter` must not wait for the parser.
+  let accepted = 0;
   const notify = () => {
     for (const waiter of waiters.splice(0)) if (!waiter()) waiters.push(waiter);
   };
@@ -48,7 +54,7 @@ export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<T
     received,
     attempts,
     answer,
-    hold: false,
+    holdAfter: Number.POSITIVE_INFINITY,
     held: 0,
     waitForHeld: (count) =>
       new Promise((resolve) => {
@@ -83,11 +89,12 @@ export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<T
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', async () => {
-        if (state.hold) {
+        if (accepted >= state.holdAfter) {
           state.held++;
           notify();
           return;
         }
+        accepted++;
         const raw = Buffer.concat(chunks).toString('utf8');
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -100,8 +107,7 @@ export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<T
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  state.port = (server.server.address() as AddressInfo).port;
+  state.port = await listenInRange(server);
   state.url = `smtp://user:secret@127.0.0.1:${state.port}`;
   return state;
 }

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { MailKind, MailStatus } from '../../server/db/mail-messages.table.ts';
+import type { MailKind, MailStatus, NewMailMessage } from '../../server/db/mail-messages.table.ts';
 import type { MailRecipientRow } from '../../server/db/mail-recipients.table.ts';
 
 /** One person's mail so far: what ended it (if anything) and each invitation and reminder, oldest first. */
@@ -37,6 +37,55 @@ export async function ensureRecipients(db: Kysely<Database>, projectId: string, 
         .onConflict((oc) => oc.columns(['project_id', 'email_key']).doNothing())
         .execute();
   }
+}
+
+/**
+ * What became of a message `send` handed over: accepted, refused for good (the person is then
+ * bounced too), refused for now to the last try, or never left because no server answered (its
+ * row is then forgotten, so that the person keeps the state they had).
+ */
+export type SendFate =
+  | { readonly messageId: string; readonly status: 'sent'; readonly detail: string; readonly sentAt: string }
+  | { readonly messageId: string; readonly status: 'failed'; readonly detail: string }
+  | {
+      readonly messageId: string;
+      readonly status: 'bounced';
+      readonly detail: string;
+      readonly projectId: string;
+      readonly emailKey: string;
+      readonly at: string;
+    }
+  | { readonly messageId: string; readonly status: 'forgotten' };
+
+/**
+ * Records in one transaction the fates of messages that were answered and the rows (status
+ * `sending`) of messages about to be handed over: `send` hands in each connection's last answer
+ * with its next message, so the rows `sending` on disk are never more than its connections.
+ */
+export async function recordSends(db: Kysely<Database>, fates: readonly SendFate[], rows: readonly NewMailMessage[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const forgotten: string[] = [];
+    for (const fate of fates) {
+      if (fate.status === 'forgotten') {
+        forgotten.push(fate.messageId);
+        continue;
+      }
+      await trx
+        .updateTable('mail_messages')
+        .set(fate.status === 'sent' ? { status: 'sent', detail: fate.detail, sent_at: fate.sentAt } : { status: fate.status, detail: fate.detail })
+        .where('message_id', '=', fate.messageId)
+        .execute();
+      if (fate.status === 'bounced')
+        await trx
+          .updateTable('mail_recipients')
+          .set({ bounced_at: fate.at, detail: fate.detail })
+          .where('project_id', '=', fate.projectId)
+          .where('email_key', '=', fate.emailKey)
+          .execute();
+    }
+    if (forgotten.length) await trx.deleteFrom('mail_messages').where('message_id', 'in', forgotten).execute();
+    if (rows.length) await trx.insertInto('mail_messages').values(rows).execute();
+  });
 }
 
 /** Every address's mail history for a survey (invitations and reminders), by address key. */

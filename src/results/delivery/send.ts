@@ -6,8 +6,9 @@ import { rosterAddress } from '../../survey/voter.ts';
 import { closesInWords, loadMailTemplate } from '../../survey/mail-templates.ts';
 import { compileMail, type RenderedMail } from '../../mail/render.ts';
 import { newMessageId, senderOf, type MailOutcome, type MailSettings, type MailTransport } from '../../mail/transport.ts';
-import { deleteMessage, insertMessage, markInterrupted, recipientKey, settleMessage } from '../../server/mail/mail.repository.ts';
-import { ensureRecipients, mailHistories, unsubscribeToken } from './delivery.repository.ts';
+import type { NewMailMessage } from '../../server/db/mail-messages.table.ts';
+import { markInterrupted, recipientKey, settleMessage } from '../../server/mail/mail.repository.ts';
+import { ensureRecipients, mailHistories, recordSends, unsubscribeToken, type SendFate } from './delivery.repository.ts';
 import { deliveryOf } from './delivery-status.ts';
 import { greetingName, personalLink } from '../voters/roster.ts';
 import { votedSecrets } from '../voters/voters.repository.ts';
@@ -141,9 +142,45 @@ async function plan(db: Kysely<Database>, survey: LoadedSurvey, recipients: Reci
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * Writes what the pool's connections hand in (a fate, the next message's row, or both) with
+ * recordSends, all that arrive in one turn of the event loop in one transaction, one transaction
+ * at a time; each hand-in resolves once its transaction is committed.
+ */
+function sendRecorder(db: Kysely<Database>): (fate: SendFate | undefined, row?: NewMailMessage) => Promise<void> {
+  let pending: Array<{ fate?: SendFate; row?: NewMailMessage; done: () => void; failed: (error: unknown) => void }> = [];
+  let writing = false;
+  async function write(): Promise<void> {
+    while (pending.length) {
+      const batch = pending;
+      pending = [];
+      try {
+        await recordSends(
+          db,
+          batch.flatMap((one) => (one.fate ? [one.fate] : [])),
+          batch.flatMap((one) => (one.row ? [one.row] : [])),
+        );
+        for (const one of batch) one.done();
+      } catch (error) {
+        for (const one of batch) one.failed(error);
+      }
+    }
+    writing = false;
+  }
+  return (fate, row) =>
+    new Promise<void>((done, failed) => {
+      pending.push({ fate, row, done, failed });
+      if (!writing) {
+        writing = true;
+        setImmediate(write);
+      }
+    });
+}
+
+/**
  * Sends one campaign to the survey's roster. Each message's row (its Message-ID, status `sending`)
- * is written before the message is handed to the transport, so a run killed at any moment leaves
- * those in flight `unknown` for the next run, which sends them again only with --resend-unknown.
+ * is written before the message is handed to the transport, in one transaction with the answer to
+ * the message its connection sent before, so a run killed at any moment leaves at most the pool's
+ * size of messages `unknown` for the next run, which sends them again only with --resend-unknown.
  * A 5xx marks the person bounced; a 4xx is tried again (five tries), then failed; a server that
  * cannot be reached stops the run with an OperatorError, the message in hand forgotten so that
  * everyone keeps the state they had.
@@ -207,22 +244,10 @@ export async function sendCampaign(
   const ticker = progress ? setInterval(report, 2000) : undefined;
   ticker?.unref();
 
-  async function deliver(recipient: Recipient): Promise<void> {
-    const { mail, unsubscribeUrl } = messageOf(recipient, unsubscribeToken(secret, projectId, recipient.key));
-    const messageId = newMessageId(from);
-    await insertMessage(db, {
-      message_id: messageId,
-      project_id: projectId,
-      kind: options.campaign,
-      email_key: recipient.key,
-      recipient: recipient.address,
-      status: 'sending',
-      attempts: 1,
-      created_at: new Date().toISOString(),
-      sent_at: null,
-      detail: null,
-      payload: null,
-    });
+  const record = sendRecorder(db);
+
+  /** Hands one message to the transport (its row already written), tries a 4xx again, and says what became of it. */
+  async function deliver(recipient: Recipient, messageId: string, mail: RenderedMail, unsubscribeUrl: string): Promise<SendFate> {
     let outcome: MailOutcome;
     for (let attempt = 1; ; attempt++) {
       outcome = await transport.send(survey, {
@@ -237,41 +262,56 @@ export async function sendCampaign(
     }
     if (outcome.status === 'sent') {
       summary.sent++;
-      await settleMessage(db, messageId, { status: 'sent', detail: outcome.response.slice(0, 200), sentAt: new Date().toISOString() });
-    } else if (outcome.status === 'rejected') {
-      const detail = `${outcome.code} ${outcome.response}`;
-      if (outcome.permanent) {
-        summary.bounced++;
-        await db.transaction().execute(async (trx) => {
-          await settleMessage(trx, messageId, { status: 'bounced', detail });
-          await trx
-            .updateTable('mail_recipients')
-            .set({ bounced_at: new Date().toISOString(), detail })
-            .where('project_id', '=', projectId)
-            .where('email_key', '=', recipient.key)
-            .execute();
-        });
-      } else {
-        summary.failed++;
-        await settleMessage(db, messageId, { status: 'failed', detail });
-      }
-    } else {
-      stopped ??= outcome.reason;
-      await deleteMessage(db, messageId);
+      return { messageId, status: 'sent', detail: outcome.response.slice(0, 200), sentAt: new Date().toISOString() };
     }
+    if (outcome.status === 'rejected') {
+      const detail = `${outcome.code} ${outcome.response}`;
+      if (!outcome.permanent) {
+        summary.failed++;
+        return { messageId, status: 'failed', detail };
+      }
+      summary.bounced++;
+      return { messageId, status: 'bounced', detail, projectId, emailKey: recipient.key, at: new Date().toISOString() };
+    }
+    stopped ??= outcome.reason;
+    return { messageId, status: 'forgotten' };
   }
 
+  /**
+   * One connection's share: each message's row is written with the fate of the connection's last
+   * message, in one transaction, so a connection never has more than one message `sending`.
+   */
   async function worker(): Promise<void> {
+    let fate: SendFate | undefined;
     while (!stopped && next < queue.length) {
       const recipient = queue[next++];
       if (interval) {
+        // The last answer is recorded before a wait for the rate: a run killed while it waits leaves it known.
+        if (fate) await record(fate);
+        fate = undefined;
         const slot = nextSlot;
         nextSlot = Math.max(nextSlot, Date.now()) + interval;
         if (slot > Date.now()) await wait(slot - Date.now());
         if (stopped) break;
       }
-      await deliver(recipient);
+      const { mail, unsubscribeUrl } = messageOf(recipient, unsubscribeToken(secret, projectId, recipient.key));
+      const messageId = newMessageId(from);
+      await record(fate, {
+        message_id: messageId,
+        project_id: projectId,
+        kind: options.campaign,
+        email_key: recipient.key,
+        recipient: recipient.address,
+        status: 'sending',
+        attempts: 1,
+        created_at: new Date().toISOString(),
+        sent_at: null,
+        detail: null,
+        payload: null,
+      });
+      fate = await deliver(recipient, messageId, mail, unsubscribeUrl);
     }
+    if (fate) await record(fate);
   }
   try {
     await Promise.all(Array.from({ length: Math.max(1, settings.poolSize) }, worker));

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { MailKind, MailMessageRow, MailStatus, NewMailMessage } from '../db/mail-messages.table.ts';
+import type { MailKind, MailMessageRow, MailStatus } from '../db/mail-messages.table.ts';
 import type { MailRecipientRow } from '../db/mail-recipients.table.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -9,11 +9,6 @@ type Db = Kysely<Database> | Transaction<Database>;
 export function recipientKey(email: string): string {
   const text = /^[\x20-\x7e]*$/.test(email) ? email : email.normalize('NFKC');
   return text.trim().toLowerCase();
-}
-
-/** Records a message before it is handed over (status `sending`, or `queued` for the outbox). */
-export async function insertMessage(db: Db, row: NewMailMessage): Promise<void> {
-  await db.insertInto('mail_messages').values(row).execute();
 }
 
 /** Records what became of a message: its status, the server's answer, when it went, how many tries. */
@@ -32,11 +27,6 @@ export async function settleMessage(
     })
     .where('message_id', '=', messageId)
     .execute();
-}
-
-/** Forgets a message that never left (the server could not be reached): its person keeps the state they had. */
-export async function deleteMessage(db: Db, messageId: string): Promise<void> {
-  await db.deleteFrom('mail_messages').where('message_id', '=', messageId).execute();
 }
 
 /**

@@ -7,11 +7,14 @@
 // 2. Posts ballots from personal links to the built server for BENCH_SECONDS, with `mail.receipt:
 //    true` (the receipts queued with each ballot and written by the outbox) and without; prints
 //    ballots/s of each and the ratio (goal >= 0.9). Each measurement runs --runs times; medians shown.
+// Beside the wall clock, which a shared machine makes noisy: the processor time and peak memory of
+// the send and of the bare pool (each process reports its own, cpu-report.mjs), and the server's
+// processor time a ballot while the ballots are posted (read from /proc, on Linux).
 //
 //   npm run bench:mail -- [--count 20000] [--runs 3] [--seconds 10] [--part send|ingest]
 import { spawn, execFileSync } from 'node:child_process';
 import http from 'node:http';
-import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,6 +31,8 @@ const RUNS = Math.max(1, Number(args.runs ?? 3));
 const SECONDS = Number(args.seconds ?? process.env.BENCH_SECONDS ?? 10);
 const SLUG = 'top-doctors-demo';
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mib = (kb: number) => `${Math.round(kb / 1024)} MiB`;
 const work = mkdtempSync(path.join(tmpdir(), 'peervote-bench-mail-'));
 
 /** A copy of the surveys whose demo survey invites `people` people (secret → email, name), with or without receipts by mail. */
@@ -46,14 +51,32 @@ function surveysWith(name: string, people: number, receipt: boolean): { dir: str
   return { dir, secrets };
 }
 
-function timed(command: string, argv: string[], env: Record<string, string>): Promise<number> {
+/** What a measured process used: processor time (user and system) and peak memory, as cpu-report.mjs writes them. */
+interface Usage {
+  cpuMs: number;
+  maxRssKb: number;
+}
+
+let usages = 0;
+/** The environment that makes a process write its Usage on exit, and how to read it afterwards. */
+function usageReport(): { env: Record<string, string>; read(): Usage } {
+  const file = path.join(work, `usage-${++usages}.json`);
+  const env = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${path.join(ROOT, 'tests/bench/mail/cpu-report.mjs')}`.trim(), BENCH_CPU_FILE: file };
+  return { env, read: () => JSON.parse(readFileSync(file, 'utf8')) as Usage };
+}
+
+/** Runs a process to its end: the wall-clock time from its start, and its Usage. */
+function timed(command: string, argv: string[], env: Record<string, string>): Promise<{ ms: number } & Usage> {
+  const usage = usageReport();
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env, ...usage.env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('exit', (code) =>
-      code === 0 ? resolve(performance.now() - started) : reject(new Error(`${argv.join(' ')} failed (${code}): ${stderr.slice(-500)}`)),
+      code === 0
+        ? resolve({ ms: performance.now() - started, ...usage.read() })
+        : reject(new Error(`${argv.join(' ')} failed (${code}): ${stderr.slice(-500)}`)),
     );
   });
 }
@@ -74,6 +97,10 @@ async function sending(): Promise<void> {
   const sink = await startSink();
   const peervote: number[] = [];
   const bare: number[] = [];
+  const peervoteCpu: number[] = [];
+  const bareCpu: number[] = [];
+  const peervoteRss: number[] = [];
+  const bareRss: number[] = [];
   try {
     for (let run = 1; run <= RUNS; run++) {
       const dataDir = path.join(work, `data-${run}`);
@@ -86,11 +113,17 @@ async function sending(): Promise<void> {
         SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
         MAIL_FROM: 'Bench <bench@bench.example>',
       };
-      const ms = await timed(process.execPath, ['bin/results.ts', 'send', SLUG, 'invitations'], env);
-      peervote.push((COUNT / ms) * 1000);
-      const bareMs = await timed(process.execPath, ['tests/bench/mail/bare-pool.ts', String(sink.port), String(COUNT), messageFile], {});
-      bare.push((COUNT / bareMs) * 1000);
-      process.stderr.write(`run ${run}: send ${Math.round(peervote.at(-1)!)} messages/s, bare pool ${Math.round(bare.at(-1)!)} messages/s\n`);
+      const sent = await timed(process.execPath, ['bin/results.ts', 'send', SLUG, 'invitations'], env);
+      peervote.push((COUNT / sent.ms) * 1000);
+      peervoteCpu.push(sent.cpuMs);
+      peervoteRss.push(sent.maxRssKb);
+      const pooled = await timed(process.execPath, ['tests/bench/mail/bare-pool.ts', String(sink.port), String(COUNT), messageFile], {});
+      bare.push((COUNT / pooled.ms) * 1000);
+      bareCpu.push(pooled.cpuMs);
+      bareRss.push(pooled.maxRssKb);
+      process.stderr.write(
+        `run ${run}: send ${Math.round(peervote.at(-1)!)} messages/s (${seconds(sent.cpuMs)} CPU), bare pool ${Math.round(bare.at(-1)!)} messages/s (${seconds(pooled.cpuMs)} CPU)\n`,
+      );
     }
   } finally {
     sink.stop();
@@ -98,12 +131,27 @@ async function sending(): Promise<void> {
   const ratio = median(peervote) / median(bare);
   console.log(`send invitations: ${COUNT} messages, ${Math.round(median(peervote))} messages/s (median of ${RUNS})`);
   console.log(`bare nodemailer pool: ${Math.round(median(bare))} messages/s; ratio ${ratio.toFixed(2)} (goal >= 0.8) ${ratio >= 0.8 ? 'MET' : 'NOT MET'}`);
+  console.log(
+    `processor time (user + system), medians: send ${seconds(median(peervoteCpu))}, bare pool ${seconds(median(bareCpu))}; ratio ${(median(bareCpu) / median(peervoteCpu)).toFixed(2)}. Peak memory: send ${mib(median(peervoteRss))}, bare pool ${mib(median(bareRss))}`,
+  );
 }
 
 const BODIES = Array.from({ length: 200 }, (_, n) => multipart(demoBallotFields(n)));
 
-/** Ballots/s of personal-link ballots posted with 16 clients for SECONDS. */
-async function ingest(dir: string, secrets: string[]): Promise<number> {
+/** A running process's processor time so far (user and system, ms), from Linux's /proc; NaN elsewhere. */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    // After the command's name in parentheses come the fields from the 3rd on: utime and stime are
+    // the 14th and 15th, in clock ticks of 1/100 s.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Ballots/s of personal-link ballots posted with 16 clients for SECONDS, and the server's processor time a ballot meanwhile. */
+async function ingest(dir: string, secrets: string[]): Promise<{ perSecond: number; cpuMsPerBallot: number }> {
   const dataDir = mkdtempSync(path.join(work, 'ingest-'));
   const server = await startServer({
     env: { SURVEYS_DIR: dir, DATA_DIR: dataDir, DATABASE_URL: '', RATE_LIMIT_MAX: '0', LINK_RATE_LIMIT_MAX: '0' },
@@ -128,6 +176,7 @@ async function ingest(dir: string, secrets: string[]): Promise<number> {
     });
   const end = performance.now() + SECONDS * 1000;
   const started = performance.now();
+  const cpuBefore = processCpuMs(server.child.pid);
   const failures = new Map<number, number>();
   await Promise.all(
     Array.from({ length: 16 }, async () => {
@@ -140,10 +189,11 @@ async function ingest(dir: string, secrets: string[]): Promise<number> {
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  const cpuMs = processCpuMs(server.child.pid) - cpuBefore;
   agent.destroy();
   await server.stop();
   if (failures.size) process.stderr.write(`  refused: ${[...failures].map(([status, n]) => `${n}×${status}`).join(', ')}\n`);
-  return stored / elapsed;
+  return { perSecond: stored / elapsed, cpuMsPerBallot: cpuMs / stored };
 }
 
 async function receipts(): Promise<void> {
@@ -152,15 +202,26 @@ async function receipts(): Promise<void> {
   const mailed = surveysWith('receipts', people, true);
   const without: number[] = [];
   const withReceipts: number[] = [];
+  const withoutCpu: number[] = [];
+  const withCpu: number[] = [];
   for (let run = 1; run <= RUNS; run++) {
-    without.push(await ingest(plain.dir, plain.secrets.slice((run - 1) * 10_000)));
-    withReceipts.push(await ingest(mailed.dir, mailed.secrets.slice((run - 1) * 10_000)));
-    process.stderr.write(`run ${run}: ingest ${Math.round(without.at(-1)!)} ballots/s without receipts, ${Math.round(withReceipts.at(-1)!)} with\n`);
+    const plainRun = await ingest(plain.dir, plain.secrets.slice((run - 1) * 10_000));
+    const mailedRun = await ingest(mailed.dir, mailed.secrets.slice((run - 1) * 10_000));
+    without.push(plainRun.perSecond);
+    withReceipts.push(mailedRun.perSecond);
+    withoutCpu.push(plainRun.cpuMsPerBallot);
+    withCpu.push(mailedRun.cpuMsPerBallot);
+    process.stderr.write(
+      `run ${run}: ingest ${Math.round(plainRun.perSecond)} ballots/s without receipts (${plainRun.cpuMsPerBallot.toFixed(2)} ms CPU a ballot), ${Math.round(mailedRun.perSecond)} with (${mailedRun.cpuMsPerBallot.toFixed(2)} ms, the receipts sent meanwhile included)\n`,
+    );
   }
   const ratio = median(withReceipts) / median(without);
   console.log(`ingest without receipts: ${Math.round(median(without))} ballots/s (median of ${RUNS})`);
   console.log(
     `ingest with mail.receipt: true: ${Math.round(median(withReceipts))} ballots/s; ratio ${ratio.toFixed(2)} (goal >= 0.9) ${ratio >= 0.9 ? 'MET' : 'NOT MET'}`,
+  );
+  console.log(
+    `server processor time a ballot, medians: ${median(withoutCpu).toFixed(2)} ms without receipts, ${median(withCpu).toFixed(2)} ms with (the receipts rendered and sent meanwhile included)`,
   );
 }
 

@@ -1,7 +1,8 @@
 // An SMTP server that accepts every message and keeps none: the benchmark's far end, in a
 // process of its own so that it takes no processor time from the sender being measured.
-// Prints "port N" once it listens.
+// Listens on a free port of the test range (PEERVOTE_TEST_PORTS) and prints "port N" once it does.
 import { SMTPServer } from 'smtp-server';
+import { listenInRange } from '../../support/server.mjs';
 
 let count = 0;
 const server = new SMTPServer({
@@ -18,7 +19,7 @@ const server = new SMTPServer({
     });
   },
 });
-server.listen(0, '127.0.0.1', () => process.stdout.write(`port ${server.server.address().port}\n`));
+process.stdout.write(`port ${await listenInRange(server)}\n`);
 process.on('SIGTERM', () => {
   process.stderr.write(`smtp-sink: ${count} messages\n`);
   server.close(() => process.exit(0));
