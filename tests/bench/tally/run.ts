@@ -15,13 +15,16 @@
 //
 //   npm run bench:tally -- [--ballots 10000,1000000] [--runs 3] [--only tally,export,signals,report]
 //                             (or BENCH_SIZES=…); BENCH_KEEP=1 keeps the databases;
+//                             BENCH_DB_DIR=DIR keeps each size's database in DIR/<size>/ and reuses it
+//                             on the next run (a million ballots take minutes to generate; empty DIR after
+//                             changing generate.ts or the migrations' tables);
 //                             BENCH_HEAP_MB=N caps the measured processes' old-space heap (none by default:
 //                             the figures are those of `npm run results`, which sets no cap)
 //
 // Before the verdict come `tally: N ballots in S s (R ballots/s)` and the like for each command and size.
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -45,23 +48,35 @@ const missed: string[] = [];
 const sizes = (args.ballots ?? process.env.BENCH_SIZES ?? '10000,1000000').split(',').map(Number);
 const runs = Math.max(1, Number(args.runs ?? 1));
 const heapMB = process.env.BENCH_HEAP_MB;
+const kept = process.env.BENCH_DB_DIR ? path.resolve(process.env.BENCH_DB_DIR) : undefined;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 const last: string[] = [];
 const nominees = loadNominees(loadSurvey('top-doctors-demo'));
 const rows: string[] = [];
 
 for (const size of sizes) {
-  const dir = mkdtempSync(path.join(tmpdir(), `peervote-bench-tally-${size}-`));
+  const dir = kept ? path.join(kept, String(size)) : mkdtempSync(path.join(tmpdir(), `peervote-bench-tally-${size}-`));
+  // A kept database is whole once its marker is written, after the ballots.
+  const marker = path.join(dir, 'generated');
   try {
     const file = path.join(dir, 'peervote.sqlite');
+    const reused = kept !== undefined && existsSync(marker);
+    if (kept && !reused) {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+    }
     const { db } = createDatabase({ sqliteFile: file, sqliteSynchronous: 'NORMAL', pgPoolMax: 1 });
     await migrateToLatest(db);
     await db.destroy();
-    const t0 = performance.now();
-    generateBallots(file, size, nominees);
-    console.log(
-      `${size.toLocaleString('en')} ballots (${(size * VOTES_PER_BALLOT).toLocaleString('en')} nomination slots) generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-    );
+    if (reused) console.log(`${size.toLocaleString('en')} ballots: reusing ${file}`);
+    else {
+      const t0 = performance.now();
+      generateBallots(file, size, nominees);
+      if (kept) writeFileSync(marker, `${size}\n`);
+      console.log(
+        `${size.toLocaleString('en')} ballots (${(size * VOTES_PER_BALLOT).toLocaleString('en')} nomination slots) generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
+    }
     for (const what of measured) {
       const results = Array.from({ length: runs }, () => {
         const output = execFileSync(
@@ -97,7 +112,8 @@ for (const size of sizes) {
       }
     }
   } finally {
-    if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
+    if (kept) console.log(`kept ${dir} for the next run`);
+    else if (!process.env.BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
     else console.log(`kept ${dir}`);
   }
 }
