@@ -130,12 +130,13 @@ interface Found {
  * matches rank first, then prefix matches, then those that needed a typo; within a rank the
  * names whose words are nearest the typed ones ("smit": Smith before Smithson), then the list's order.
  *
- * The index is a vocabulary of the names' words with each word's nominees, in typed arrays
- * (word-index.ts), and the detail columns as ids of their distinct values: a national list of a
- * million nominees fits in some tens of megabytes beside the list itself. A query starts from
- * the words of its rarest term and checks each of those nominees' own words against the other
- * terms, so it costs the nominees that term matches, not the list; only the page asked for is
- * put in order.
+ * The index is a vocabulary of the names' words with each word's nominees and each nominee's
+ * words, in typed arrays (word-index.ts), and the detail columns' distinct values with each
+ * value's nominees (detail-values.ts): a national list of a million nominees fits in some tens of
+ * megabytes beside the list itself. A query starts from the nominees of its rarest term, narrows
+ * them by marking the other terms' nominees, and checks those left by their own words, so it
+ * costs the nominees its terms match, not the list; only the page asked for is put in order
+ * (result-page.ts).
  *
  * Words of up to three letters match so many names that they filter the matches of the
  * longer words, and a query of short words alone is answered from a table of prefixes built
