@@ -13,6 +13,16 @@
 // Time is measured in process around one `search()` call: what the server spends on a query,
 // without HTTP. Queries are what a voter's box holds when typing pauses: prefixes of surnames
 // and first names, first name and part of the surname, full names, typos, no accents, "Dr.".
+//
+// `--results FILE` also writes what the engine answers to each query, to compare two versions of
+// it: a line per query and size, plain and for a slot's specialty, with the count, a digest of
+// every hit in order and the second page's ids. Run it on each version and compare the files:
+//
+//   npm run bench:search -- --sizes 100000 --results after.tsv
+//   git checkout <commit> -- src/server/search && npm run bench:search -- --sizes 100000 --results before.tsv
+//   git checkout HEAD -- src/server/search && cmp before.tsv after.tsv
+import { createHash } from 'node:crypto';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { generateNominees, seededRandom } from '../../bin/lib/nominee-generator.ts';
@@ -28,6 +38,7 @@ const { values } = parseArgs({
     nominees: { type: 'string' },
     'baseline-queries': { type: 'string', default: '10000' },
     seed: { type: 'string', default: '2027' },
+    results: { type: 'string' },
   },
 });
 const QUERIES = Number(values.queries);
@@ -131,6 +142,20 @@ function time(run: (query: string) => unknown, queries: string[], cpu?: number[]
   });
 }
 
+/** What the engine answers to each query, as lines for `--results`: plain and for a slot, every hit in order digested. */
+function resultLines(engine: ReturnType<typeof createNomineeEngine>, size: number, queries: string[]): string {
+  return queries
+    .flatMap((query, k) =>
+      [undefined, SPECIALTIES[k % SPECIALTIES.length]].map((preferSpecialty) => {
+        const all = engine.search(query, { hitsPerPage: size, preferSpecialty });
+        const digest = createHash('sha1').update(JSON.stringify(all.hits)).digest('hex');
+        const second = engine.search(query, { page: 1, preferSpecialty }).hits.map((hit) => hit.id);
+        return `${size}\t${JSON.stringify(query)}\t${preferSpecialty ?? ''}\t${all.nbHits}\t${digest}\t${second.join(',')}\n`;
+      }),
+    )
+    .join('');
+}
+
 /** p95 of a search, in milliseconds. */
 const P95_BUDGET_MS = 5;
 /** Peak resident memory of the process with the list and its index, in MiB. */
@@ -141,6 +166,7 @@ function main(): void {
   const ms = (value: number) => `${value.toFixed(3).padStart(9)} ms`;
   console.log(`Nominee search latency, ${QUERIES} realistic queries per size (baseline: first ${BASELINE_QUERIES}); Node ${process.version}\n`);
   const sizes = (values.nominees ?? values.sizes).split(',').map(Number);
+  if (values.results) writeFileSync(values.results, '');
   for (const size of sizes.sort((a, b) => a - b)) {
     const nominees = generateNominees({ count: size, seed: Number(values.seed), specialties: SPECIALTIES, anchors: true });
     const queries = realisticQueries(nominees, QUERIES, Number(values.seed) + size);
@@ -174,6 +200,7 @@ function main(): void {
     const small = rssMiB <= RSS_BUDGET_MIB;
     console.log(`  p95 ${engineTimes.p95.toFixed(3)} ms ${fast ? 'within' : 'OVER'} its ${P95_BUDGET_MS} ms budget`);
     console.log(`  peak RSS ${rssMiB.toFixed(0)} MiB ${small ? 'within' : 'OVER'} its ${RSS_BUDGET_MIB} MiB budget\n`);
+    if (values.results) appendFileSync(values.results, resultLines(engine, size, queries));
     if (!fast) missed.push(`${size.toLocaleString('en')} nominees: p95 ${engineTimes.p95.toFixed(3)} ms, over ${P95_BUDGET_MS} ms`);
     if (!small) missed.push(`${size.toLocaleString('en')} nominees: peak RSS ${rssMiB.toFixed(0)} MiB, over ${RSS_BUDGET_MIB} MiB`);
   }

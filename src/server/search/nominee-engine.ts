@@ -1,8 +1,9 @@
-import { DETAIL_COLUMNS, type Nominee } from '../../survey/nominee.struct.ts';
+import type { Nominee } from '../../survey/nominee.struct.ts';
 import { HITS_PER_PAGE, type NomineeHit } from '../../survey/nominee-search.ts';
 import { foldText, nomineeTerms, queryTerms } from '../../survey/nominee-text.ts';
 import { prefixTable, type PrefixTable } from './prefix-table.ts';
 import { filtered, pageByKey, pagePreferredFirst, reusable } from './result-page.ts';
+import { detailValues } from './detail-values.ts';
 import { moreIn, SLOTS, wordIndex, type WordIndex } from './word-index.ts';
 
 /** One page of hits for a query, with the count of all matches. */
@@ -122,30 +123,6 @@ interface Found {
 }
 
 /**
- * The detail columns of a list (specialty, city, practice), each nominee's as the id of its
- * value: a national list repeats a few thousand specialties, cities and practices, so each
- * value's words are indexed once, and a nominee costs a number a column.
- */
-function detailValues(nominees: readonly Nominee[]) {
-  const ids = new Map<string, number>();
-  const values: string[] = [];
-  const columns = DETAIL_COLUMNS.map(() => new Uint32Array(nominees.length));
-  for (let i = 0; i < nominees.length; i++)
-    for (let c = 0; c < DETAIL_COLUMNS.length; c++) {
-      const value = nominees[i][DETAIL_COLUMNS[c]] ?? '';
-      let id = ids.get(value);
-      if (id === undefined) {
-        id = values.length;
-        ids.set(value, id);
-        values.push(value);
-      }
-      columns[c][i] = id;
-    }
-  ids.clear();
-  return { values, columns, index: wordIndex(values.length, (v) => nomineeTerms(values[v])) };
-}
-
-/**
  * Builds the search index of a nominee list. Every query word must match the start of a word
  * of the name, case and accents folded, with one typo allowed in words of five letters or
  * more; a word that starts no name but starts a word of a detail column ("riverside",
@@ -153,12 +130,13 @@ function detailValues(nominees: readonly Nominee[]) {
  * matches rank first, then prefix matches, then those that needed a typo; within a rank the
  * names whose words are nearest the typed ones ("smit": Smith before Smithson), then the list's order.
  *
- * The index is a vocabulary of the names' words with each word's nominees, in typed arrays
- * (word-index.ts), and the detail columns as ids of their distinct values: a national list of a
- * million nominees fits in some tens of megabytes beside the list itself. A query starts from
- * the words of its rarest term and checks each of those nominees' own words against the other
- * terms, so it costs the nominees that term matches, not the list; only the page asked for is
- * put in order.
+ * The index is a vocabulary of the names' words with each word's nominees and each nominee's
+ * words, in typed arrays (word-index.ts), and the detail columns' distinct values with each
+ * value's nominees (detail-values.ts): a national list of a million nominees fits in some tens of
+ * megabytes beside the list itself. A query starts from the nominees of its rarest term, narrows
+ * them by marking the other terms' nominees, and checks those left by their own words, so it
+ * costs the nominees its terms match, not the list; only the page asked for is put in order
+ * (result-page.ts).
  *
  * Words of up to three letters match so many names that they filter the matches of the
  * longer words, and a query of short words alone is answered from a table of prefixes built
@@ -176,7 +154,7 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
   let table: PrefixTable | undefined;
 
   // Each specialty as a number, so that ranking a slot's specialty first compares numbers.
-  const specialtyColumn = details.columns[DETAIL_COLUMNS.indexOf('specialty')];
+  const specialtyColumn = details.specialty;
   const specialtyIds = new Map<string, number>();
   const specialtyOfValue = new Int32Array(details.values.length).fill(-1);
   for (const v of specialtyColumn)
@@ -254,14 +232,6 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
     const [from, to] = index.range(term);
     return from < to;
   };
-  /** For a detail term, a flag per detail value: its words include one the term starts. */
-  const valuesStartedBy = (term: string): Uint8Array => {
-    const { items, itemStarts } = details.index;
-    const flags = new Uint8Array(details.values.length);
-    const [from, to] = details.index.range(term);
-    for (let k = itemStarts[from]; k < itemStarts[to]; k++) flags[items[k]] = 1;
-    return flags;
-  };
 
   /**
    * A query with a word of more than three letters: the nominees of its longer term matching
@@ -332,23 +302,15 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
     const preferring = wanted >= 0;
     const preferred = (i: number) => specialtyOfValue[specialtyColumn[i]] === wanted;
     // A word is a name word unless it starts no name and does start a detail (a typo in a name stays a name word).
-    const detailTerms = terms.filter((term) => !startsWord(names, term) && startsWord(details.index, term));
+    const detailTerms = terms.filter((term) => !startsWord(names, term) && details.starts(term));
     const nameTerms = terms.filter((term) => !detailTerms.includes(term));
-    const detailFlags = detailTerms.map(valuesStartedBy);
-    const { columns } = details;
-    // Every detail term starts a word of one of the nominee's detail values.
-    const keep = (i: number) => {
-      for (const flags of detailFlags) {
-        let found = false;
-        for (let c = 0; c < columns.length && !found; c++) found = flags[columns[c][i]] === 1;
-        if (!found) return false;
-      }
-      return true;
-    };
+    // Every detail term starts a word of one of the nominee's detail values: its nominees marked from the values' lists.
+    const holders = detailTerms.length ? details.holders(detailTerms) : undefined;
+    const keep = holders && ((i: number) => (holders[i >>> 5] & (1 << (i & 31))) !== 0);
     if (nameTerms.some((term) => term.length > SHORT_WORD)) {
       const nameCodes = nameTerms.map((term, t) => termMatches(names, term, term.length > SHORT_WORD, codeFor(t)));
       try {
-        return rankedByName(nameTerms, nameCodes, preferring ? preferred : undefined, detailFlags.length ? keep : undefined, start, end);
+        return rankedByName(nameTerms, nameCodes, preferring ? preferred : undefined, keep, start, end);
       } finally {
         for (const { code, matched } of nameCodes) for (const w of matched) code[w] = NONE;
       }
@@ -360,12 +322,10 @@ export function createNomineeEngine(nominees: readonly Nominee[]): NomineeEngine
       const [first, ...rest] = nameTerms.map((term) => table!.lookup(term)).sort((a, b) => a.length - b.length);
       matches = first;
       for (const other of rest) matches = alsoIn(matches, other);
-      if (detailFlags.length) matches = filtered(matches, keep, matches === first ? matchList(first.length) : matches);
+      if (keep) matches = filtered(matches, keep, matches === first ? matchList(first.length) : matches);
     } else {
-      // Only detail words ("cardiology"): every nominee with them, in name order; read in list order, where the columns lie.
-      for (let i = 0; i < count; i++) if (keep(i)) mark(i);
-      matches = filtered(table.order, marked, matchList(count));
-      marks.fill(0);
+      // Only detail words ("cardiology"): every nominee with them, in name order.
+      matches = keep ? filtered(table.order, keep, matchList(count)) : table.order;
     }
     // The table lists the nearest words first (Mary before Martínez); the slot's specialty goes before the rest.
     return { total: matches.length, page: preferring ? pagePreferredFirst(matches, preferred, start, end) : matches.subarray(start, end) };

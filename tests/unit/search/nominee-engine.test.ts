@@ -58,6 +58,8 @@ describe('the local search engine', () => {
     ['allows no more than one typo', 'castelanoz', []],
     ['narrows by a word of a detail column', 'maria lakeview', ['n9']],
     ['narrows by a detail prefix', 'garcia cardio', ['n9']],
+    ['needs every detail word to match', 'northgate pediatrics', ['n2'], true],
+    ['narrows short words by a detail word', 'ma northgate', ['n8'], true],
     ['lists nominees by a detail alone, in name order', 'pulmonology', ['n5'], true],
     ['prefers a name to a detail starting with the same letters, the nearest words first', 'mar', ['n11', 'n13', 'n8', 'n9', 'n10'], true],
     ['drops a title before a name', 'Dr. Chen', ['n12']],
@@ -132,6 +134,14 @@ describe('the local search engine', () => {
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
       .map(({ id }) => id);
     expect(scripts.search('harbor', { hitsPerPage: 12 }).hits.map((hit) => hit.id)).toEqual(expected);
+  });
+
+  it('counts a nominee once when one value fills two of its detail columns', () => {
+    const twice = createNomineeEngine([
+      { id: 'b', name: 'Bo Chen', city: 'Lakeview' },
+      { id: 'a', name: 'Ann Lee', city: 'Lakeview', practice: 'Lakeview' },
+    ]);
+    expect(twice.search('lakeview')).toMatchObject({ nbHits: 2, hits: [{ id: 'a' }, { id: 'b' }] });
   });
 
   it('lists a name without letters for an empty query only', () => {
