@@ -77,8 +77,12 @@ export function voterAnswers(fields: VoterFields, answer: (field: string) => str
  * layout's email field; undefined when they have none.
  */
 export function rosterAddress(person: Readonly<Record<string, string | string[] | undefined>>, config: VoterSurvey): string | undefined {
-  const emailField = voterFields(config).email;
-  const value = person.email ?? (emailField ? person[emailField] : undefined);
+  let value = person.email;
+  // The layout is read only when the roster gave no address: a ballot's receipt and each of a campaign's people ask.
+  if (value === undefined) {
+    const emailField = voterFields(config).email;
+    value = emailField ? person[emailField] : undefined;
+  }
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }
 

@@ -329,6 +329,29 @@ describe('reports that arrive later', () => {
   );
 });
 
+describe('a burst of ballots', () => {
+  test(
+    'every receipt goes once, the outbox sending them in batches while the ballots come first, and each is recorded sent',
+    async () => {
+      const people = Array.from({ length: 45 }, (_, n) => `burst${n}`);
+      await invite(people);
+      const before = smtp.received.length;
+      const stored = await Promise.all(
+        people.map((name) => api.post(ballot(`${name}@elsewhere.example`), { query: { ...QUERY, secret: secrets.get(name)! } })),
+      );
+      expect(stored.map((one) => one.status)).toEqual(people.map(() => 201));
+      const addresses = people.map((name) => `${name}@peer.example`).sort();
+      const receipts = () =>
+        api.db().selectFrom('mail_messages').select(['recipient', 'status']).where('kind', '=', 'receipt').where('recipient', 'in', addresses).execute();
+      expect((await receipts()).length).toBe(people.length);
+      await expect.poll(async () => (await receipts()).filter((row) => row.status === 'sent').length, { timeout: 30_000 }).toBe(people.length);
+      const received = smtp.received.slice(before).filter((one) => one.mail.subject?.startsWith('Your ballot was received'));
+      expect(received.map((one) => one.to[0]).sort()).toEqual(addresses);
+    },
+    SLOW,
+  );
+});
+
 describe('a receipt to a verified address', () => {
   test(
     'a public ballot sent with a proven address gets its receipt there, and a typed address none',

@@ -44,9 +44,50 @@ export async function markInterrupted(db: Db, kinds: readonly MailKind[], projec
   return Number(result.numUpdatedRows);
 }
 
-/** The oldest queued messages of a kind, for the outbox. */
-export async function queuedMessages(db: Db, kind: MailKind, limit: number): Promise<MailMessageRow[]> {
-  return db.selectFrom('mail_messages').selectAll().where('status', '=', 'queued').where('kind', '=', kind).orderBy('created_at').limit(limit).execute();
+/** What the outbox records of one message it tried: as settleMessage takes it. */
+export interface Settlement {
+  messageId: string;
+  status: MailStatus;
+  detail: string | null;
+  sentAt?: string;
+}
+
+/** Records what became of several messages in one transaction. */
+export async function settleMessages(db: Kysely<Database>, settlements: readonly Settlement[]): Promise<void> {
+  if (!settlements.length) return;
+  await db.transaction().execute(async (trx) => {
+    for (const { messageId, ...update } of settlements) await settleMessage(trx, messageId, update);
+  });
+}
+
+/**
+ * Claims the oldest queued messages of a kind for one outbox (status `sending`, one more try):
+ * only those still queued when the update runs come back, so a second instance of the API that
+ * read the same rows claims none of them twice.
+ */
+export async function claimQueued(db: Db, kind: MailKind, limit: number): Promise<MailMessageRow[]> {
+  const queued = await db
+    .selectFrom('mail_messages')
+    .select('message_id')
+    .where('status', '=', 'queued')
+    .where('kind', '=', kind)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  if (!queued.length) return [];
+  const claimed = await db
+    .updateTable('mail_messages')
+    .set({ status: 'sending', attempts: sql<number>`attempts + 1` })
+    .where(
+      'message_id',
+      'in',
+      queued.map((row) => row.message_id),
+    )
+    .where('status', '=', 'queued')
+    .returningAll()
+    .execute();
+  // Oldest first, as they were queued: the update returns them in no set order.
+  return claimed.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
 }
 
 /** The recipient with this unsubscribe token, if any. */

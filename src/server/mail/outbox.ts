@@ -1,10 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import { performance } from 'node:perf_hooks';
 import type { MailMessageRow } from '../db/mail-messages.table.ts';
 import { database } from '../db/database.ts';
 import { findSurvey, type ServerSurvey } from '../surveys.ts';
 import { mailTransport } from '../mail.ts';
-import { queuedMessages, settleMessage } from './mail.repository.ts';
+import { claimQueued, settleMessages, type Settlement } from './mail.repository.ts';
 import { compileMail, type MailValues, type RenderedMail } from '../../mail/render.ts';
 import { closesInWords, loadMailTemplate } from '../../survey/mail-templates.ts';
 import { formatReceipt } from '../../survey/receipt-code.ts';
@@ -33,28 +32,26 @@ const receiptOf = (survey: ServerSurvey) => {
 
 /** How long a nudge waits before the outbox drains, so that a burst of ballots is sent as one batch. */
 const BATCH_MS = 250;
+/** Receipts claimed, sent and recorded together: two transactions a batch, not two a receipt. */
+const BATCH_SIZE = 20;
+/** How long the outbox looks at the event loop after a batch to tell whether ballots keep the API busy (more than half of it in use). */
+const LOOK_MS = 25;
+/**
+ * How long the outbox rests after a batch while the API is busy: ballots come first, and receipts
+ * still go, a batch at a time, at full speed again as soon as the API has a moment.
+ */
+const BUSY_REST_MS = 1_000;
 
 let started = false;
 let draining: Promise<void> | undefined;
 let again = false;
 let pausedUntil = 0;
 
-/** Sends one queued receipt and records its fate; false when the mail server could not be reached (the receipt stays queued). */
-async function sendReceipt(db: Kysely<Database>, row: MailMessageRow): Promise<boolean> {
-  // Claimed by one drain only: a second instance of the API finds it no longer queued.
-  const [claim] = await db
-    .updateTable('mail_messages')
-    .set({ status: 'sending', attempts: row.attempts + 1 })
-    .where('message_id', '=', row.message_id)
-    .where('status', '=', 'queued')
-    .execute();
-  if (Number(claim.numUpdatedRows) !== 1) return true;
+/** Sends one claimed receipt; what to record of it, and whether the mail server could be reached. */
+async function sendReceipt(row: MailMessageRow): Promise<{ settlement: Settlement; reached: boolean }> {
   const survey = findSurvey(row.project_id);
+  if (!survey) return { settlement: { messageId: row.message_id, status: 'failed', detail: 'the survey is no longer served' }, reached: true };
   const payload = JSON.parse(row.payload ?? '{}') as ReceiptPayload;
-  if (!survey) {
-    await settleMessage(db, row.message_id, { status: 'failed', detail: 'the survey is no longer served' });
-    return true;
-  }
   const mail = receiptOf(survey)({
     name: payload.name,
     url: payload.url,
@@ -64,32 +61,49 @@ async function sendReceipt(db: Kysely<Database>, row: MailMessageRow): Promise<b
     unsubscribe_url: '',
   });
   const outcome = await mailTransport().send(survey, { to: row.recipient, ...mail, messageId: row.message_id });
+  const messageId = row.message_id;
   if (outcome.status === 'sent') {
-    await settleMessage(db, row.message_id, { status: 'sent', detail: outcome.response.slice(0, 200), sentAt: new Date().toISOString() });
-    return true;
+    return { settlement: { messageId, status: 'sent', detail: outcome.response.slice(0, 200), sentAt: new Date().toISOString() }, reached: true };
   }
-  if (outcome.status === 'rejected' && (outcome.permanent || row.attempts + 1 >= MAX_ATTEMPTS)) {
-    await settleMessage(db, row.message_id, { status: outcome.permanent ? 'bounced' : 'failed', detail: `${outcome.code} ${outcome.response}` });
-    return true;
+  if (outcome.status === 'rejected' && (outcome.permanent || row.attempts >= MAX_ATTEMPTS)) {
+    return { settlement: { messageId, status: outcome.permanent ? 'bounced' : 'failed', detail: `${outcome.code} ${outcome.response}` }, reached: true };
   }
-  await settleMessage(db, row.message_id, { status: 'queued', detail: outcome.status === 'rejected' ? `${outcome.code} ${outcome.response}` : outcome.reason });
-  return outcome.status === 'rejected';
+  // Back to the queue: a 4xx is tried again by a later drain, and so is everything when no server answered.
+  const detail = outcome.status === 'rejected' ? `${outcome.code} ${outcome.response}` : outcome.reason;
+  return { settlement: { messageId, status: 'queued', detail }, reached: outcome.status === 'rejected' };
 }
 
-/** Sends every queued receipt, oldest first; stops for a while when the mail server cannot be reached. */
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** After a batch: rests while other work keeps the API busy, so that the receipts never slow the ballots down. */
+async function yieldToBallots(): Promise<void> {
+  const before = performance.eventLoopUtilization();
+  await wait(LOOK_MS);
+  if (performance.eventLoopUtilization(before).utilization > 0.5) await wait(BUSY_REST_MS);
+}
+
+/**
+ * Sends every queued receipt, oldest first, a batch at a time (claimed in one statement, recorded
+ * in one transaction); stops for a while when the mail server cannot be reached.
+ */
 async function drain(): Promise<void> {
   const { db } = await database();
   for (;;) {
     if (Date.now() < pausedUntil) return;
-    const rows = await queuedMessages(db, 'receipt', 50);
+    const rows = await claimQueued(db, 'receipt', BATCH_SIZE);
     if (!rows.length) return;
-    const results = await Promise.all(rows.map((row) => sendReceipt(db, row)));
-    if (results.includes(false)) {
+    const results = await Promise.all(rows.map(sendReceipt));
+    await settleMessages(
+      db,
+      results.map((result) => result.settlement),
+    );
+    if (results.some((result) => !result.reached)) {
       // No address or link in the log: only how many wait.
       console.warn(`mail outbox: the mail server cannot be reached; ${rows.length} receipts stay queued and are tried again in a minute.`);
       pausedUntil = Date.now() + 60_000;
       return;
     }
+    await yieldToBallots();
   }
 }
 
