@@ -14,11 +14,13 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   workers: process.env.CI ? 2 : undefined,
   retries: 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   timeout: 30_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    trace: 'retain-on-failure',
+    // A trace records every action's page (DOM snapshots, screencast) and costs each test about a
+    // quarter of its time; CI keeps none of it, so only a run by hand records one, kept on failure.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       // tests/e2e/third-parties.spec.ts intercepts the third parties' scripts; any other host fails at once.

@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
-import AxeBuilder from '@axe-core/playwright';
+import { test, expect, expectNoAxeViolations } from './fixtures.ts';
 import { surveyCspSources } from '../../src/survey/third-parties.ts';
 import { interceptThirdParties } from './third-party-stubs.ts';
 import { laterRequest, nextFrame } from './waits.ts';
@@ -279,8 +278,7 @@ for (const [label, viewport] of [
     await page.keyboard.press('ArrowDown');
     await input.evaluate((el) => el.scrollIntoView({ block: 'center' }));
 
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await expectNoAxeViolations(page);
 
     const box = (await page.getByRole('listbox').boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
