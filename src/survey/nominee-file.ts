@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { StructError, validate } from 'superstruct';
 import { ConfigError, toProblems, type Problem } from './errors.ts';
-import { NOMINEE_COLUMNS, Nominee } from './nominee.struct.ts';
+import { isPlainNominee, NOMINEE_COLUMNS, Nominee } from './nominee.struct.ts';
 import type { LoadedSurvey } from './loader.ts';
 
 /** The most problems one error lists; a file with more is probably in the wrong format altogether. */
@@ -15,37 +15,57 @@ interface RawRow {
   values: Record<string, unknown>;
 }
 
+/**
+ * The rows of a CSV nominee list, each made as the parser reads it: the parser keeps no record of
+ * its own, so a million-row list costs its rows and no second copy of them.
+ */
 function csvRows(text: string, problems: Problem[]): RawRow[] {
-  let records: Array<{ record: string[]; info: { lines: number } }>;
+  const rows: RawRow[] = [];
+  let columns: string[] | undefined;
+  /** Reads the header row's columns; false when they are wrong, and then no row is read. */
+  const readHeader = (record: string[]) => {
+    columns = record.map((name) => name.toLowerCase());
+    columns.forEach((name, i) => {
+      if (!(NOMINEE_COLUMNS as readonly string[]).includes(name)) {
+        problems.push({ path: `line 1, column ${i + 1}`, message: `"${record[i]}" is not a known column; the columns are ${NOMINEE_COLUMNS.join(', ')}` });
+      }
+    });
+    for (const required of ['id', 'name']) {
+      if (!columns.includes(required)) problems.push({ path: 'line 1', message: `needs a column named "${required}" (the header row names the columns)` });
+    }
+    return !problems.length;
+  };
+  let headerRight = false;
   try {
-    records = parse(text, { bom: true, info: true, skip_empty_lines: true, trim: true, relax_column_count: true }) as unknown as typeof records;
+    parse(text, {
+      bom: true,
+      skip_empty_lines: true,
+      trim: true,
+      relax_column_count: true,
+      on_record: (record: string[], { lines }) => {
+        if (!columns) {
+          headerRight = readHeader(record);
+          return null;
+        }
+        if (!headerRight) return null;
+        if (record.length !== columns.length) {
+          problems.push({
+            path: `line ${lines}`,
+            message: `has ${record.length} values but the header names ${columns.length} columns (quote a value that holds a comma)`,
+          });
+        }
+        const values: Record<string, unknown> = {};
+        for (let i = 0; i < columns.length; i++) values[columns[i]] = record[i] === '' ? undefined : record[i];
+        rows.push({ line: lines, values });
+        return null;
+      },
+    });
   } catch (error) {
     const { lines, message } = error as { lines?: number; message: string };
     problems.push({ path: `line ${lines ?? '?'}`, message: `is not valid CSV: ${message}` });
     return [];
   }
-  const [header, ...body] = records;
-  if (!header) return [];
-  const columns = header.record.map((name) => name.toLowerCase());
-  columns.forEach((name, i) => {
-    if (!(NOMINEE_COLUMNS as readonly string[]).includes(name)) {
-      problems.push({ path: `line 1, column ${i + 1}`, message: `"${header.record[i]}" is not a known column; the columns are ${NOMINEE_COLUMNS.join(', ')}` });
-    }
-  });
-  for (const required of ['id', 'name']) {
-    if (!columns.includes(required)) problems.push({ path: 'line 1', message: `needs a column named "${required}" (the header row names the columns)` });
-  }
-  if (problems.length) return [];
-  return body.map(({ record, info }) => {
-    if (record.length !== columns.length) {
-      problems.push({
-        path: `line ${info.lines}`,
-        message: `has ${record.length} values but the header names ${columns.length} columns (quote a value that holds a comma)`,
-      });
-    }
-    const values = Object.fromEntries(columns.map((name, i) => [name, record[i] === '' ? undefined : record[i]]));
-    return { line: info.lines, values };
-  });
+  return rows;
 }
 
 function jsonLinesRows(text: string, problems: Problem[]): RawRow[] {
@@ -84,7 +104,8 @@ export function parseNominees(file: string, text: string): Nominee[] {
   const nominees: Nominee[] = [];
   const lineOfId = new Map<string, number>();
   for (const { line, values } of rows) {
-    const [error, nominee] = validate(values, Nominee, { coerce: true });
+    // Each row's values are an object of its own, as the struct's copy would be.
+    const [error, nominee] = isPlainNominee(values) ? [undefined, values] : validate(values, Nominee, { coerce: true });
     if (error instanceof StructError || !nominee) {
       for (const problem of error ? toProblems(error) : []) {
         const column = problem.path ? (jsonLines ? `, key "${problem.path}"` : `, column "${problem.path}"`) : '';

@@ -13,8 +13,10 @@ const PRIVATE_COLUMNS = ['license'] as const;
 export const NOMINEE_COLUMNS = ['id', 'name', ...DETAIL_COLUMNS, ...PRIVATE_COLUMNS] as const;
 
 /** A nominee id: letters, digits, dots, dashes and underscores, as it travels in a ballot and an Algolia objectID. */
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 const NomineeId = refine(string(), 'NomineeId', (value) =>
-  /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value)
+  ID_PATTERN.test(value)
     ? true
     : `expected an id of letters, digits, ".", "-" or "_" (at most 64, starting with a letter or digit), got ${JSON.stringify(value)}`,
 );
@@ -33,3 +35,20 @@ export const Nominee = object({
 
 /** A nominee after validation. */
 export type Nominee = Infer<typeof Nominee>;
+
+/**
+ * Whether a row of a nominee file is a Nominee as the struct above has it (its own keys all
+ * columns, an id and a name as the struct's refinements want them, every other value a string or
+ * absent), told without the struct, which costs about fifty times as much a row: a list holds up
+ * to a million rows, read at every start of the API and every operator command. Only a `true` is
+ * final; a row turned down goes through the struct, for its answer and its problems.
+ */
+export function isPlainNominee(values: Record<string, unknown>): values is Nominee {
+  if (typeof values.id !== 'string' || !ID_PATTERN.test(values.id) || typeof values.name !== 'string' || !values.name.trim()) return false;
+  for (const key of Object.keys(values)) {
+    if (!(NOMINEE_COLUMNS as readonly string[]).includes(key)) return false;
+    const value = values[key];
+    if (value !== undefined && typeof value !== 'string') return false;
+  }
+  return true;
+}

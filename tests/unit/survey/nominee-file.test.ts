@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseNominees } from '../../../src/survey/nominee-file.ts';
 import { ConfigError } from '../../../src/survey/errors.ts';
+import { isPlainNominee, Nominee } from '../../../src/survey/nominee.struct.ts';
+import { validate } from 'superstruct';
 
 function problems(file: string, text: string): string[] {
   try {
@@ -62,5 +64,36 @@ describe('a nominee list', () => {
 
   it('names the file in the error', () => {
     expect(() => parseNominees('/surveys/x/nominees.csv', 'id,name\nn1,\n')).toThrow(/^\/surveys\/x\/nominees\.csv: a problem\n {2}- line 2, column "name"/);
+  });
+});
+
+describe('the quick check of a nominee row', () => {
+  // Values a row may hold, from CSV cells (strings, absent) and JSON Lines (anything).
+  const IDS: unknown[] = ['n1', '7', 'a'.repeat(64), 'a'.repeat(65), '-n1', 'n 1', 'n/1', 'ñ1', '', 7, null, undefined, ['n1']];
+  const NAMES: unknown[] = ['Ann Lee', ' Ann ', '  ', '', '\u00a0', 'Zoë', 0, null, undefined, { first: 'Ann' }];
+  const DETAILS: unknown[] = [undefined, 'Cardiology', '', ' ', null, 3, true, ['x']];
+  const KEYS = ['specialty', 'city', 'practice', 'license', 'Specialty', 'email', '__proto__', 'constructor'];
+
+  it('says yes exactly where the struct does, and the struct gives back the same values', () => {
+    let compared = 0;
+    let yes = 0;
+    for (const id of IDS)
+      for (const name of NAMES)
+        for (const [k, key] of KEYS.entries())
+          for (const detail of DETAILS) {
+            const values: Record<string, unknown> = { name, id };
+            Object.defineProperty(values, key, { value: detail, enumerable: true, writable: true, configurable: true });
+            if (k % 2) delete values.name;
+            const [error, nominee] = validate({ ...values }, Nominee, { coerce: true });
+            expect(isPlainNominee(values), JSON.stringify({ ...values, [key]: detail })).toBe(!error);
+            if (!error) {
+              expect(values).toEqual(nominee);
+              yes++;
+            }
+            compared++;
+          }
+    // Both answers came up often enough for the comparison to mean something.
+    expect(compared).toBeGreaterThan(4000);
+    expect(yes).toBeGreaterThan(50);
   });
 });
