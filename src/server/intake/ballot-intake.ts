@@ -5,7 +5,8 @@ import { countAgainstLimit } from '../rate-limit.ts';
 import { requestTime } from '../request-hooks.ts';
 import { checkLink, readBallot } from './ballot-request.ts';
 import { checkBallot } from './ballot-checks.ts';
-import { claimKey, earlierOutcome } from './idempotency.ts';
+import { claimKey } from './idempotency.ts';
+import { releaseIdempotencyKey } from './idempotency.repository.ts';
 import { fingerprint } from './multipart.ts';
 import { keepRefused } from './refusals.ts';
 import { storeChecked } from './ballot-storage.ts';
@@ -15,12 +16,12 @@ import { burstFriction } from './burst-friction.ts';
 
 /**
  * Receives one ballot (`POST /api/survey`), step by step: the rate limit, the link and expiry,
- * the body's size and shape, an earlier request under the same Idempotency-Key, the ballot
- * struct and the files' contents, the key's claim, then one transaction. Returns what became of
- * it, stored or not, and leaves saying it in HTTP to the endpoint (ballot-post.ts). A
- * well-formed ballot refused for a rule is kept in `refused_ballots` for an operator to admit;
- * it stores nothing in the ballots. `adaptForm` turns a form posted without JavaScript into the
- * parts the islands send.
+ * the body's size and shape, the Idempotency-Key's claim (or the answer to an earlier request
+ * under it), the burst friction, the ballot struct and the files' contents, then one transaction.
+ * Returns what became of it, stored or not, and leaves saying it in HTTP to the endpoint
+ * (ballot-post.ts). A well-formed ballot refused for a rule is kept in `refused_ballots` for an
+ * operator to admit; it stores nothing in the ballots. `adaptForm` turns a form posted without
+ * JavaScript into the parts the islands send.
  */
 export async function receiveBallot(
   request: Request,
@@ -45,17 +46,25 @@ export async function receiveBallot(
 
   const { db } = await database();
   const print = key ? await fingerprint(query, form) : '';
-  const earlier = key && (await earlierOutcome(db, key, print, now, target.survey.slug));
-  if (earlier) return earlier;
-
-  const burst = await burstFriction(db, config, proven, request, connection, now);
-  if (burst) return burst;
-
-  const checked = await checkBallot(target.survey, proven.secret, form);
-  if (isRefused(checked)) return keepRefused(checked, query, form, now);
-
-  const busy = key && (await claimKey(db, { key, fingerprint: print, now, lockMs: config.idempotencyLockMs }, target.survey.slug));
-  if (busy) return busy;
-  const stored = await storeChecked(db, config, { request, connection, now, target: proven, checked, key });
-  return isRefused(stored) ? keepRefused(stored, query, form, now) : stored;
+  // The key is claimed before the ballot is weighed, in one statement: a request seen before gets
+  // its first answer (or is asked to wait), and a new one holds its key from here on. A refusal
+  // below lets the key go, as a failure to store does (storeChecked), so that a retry runs again.
+  const held = key && (await claimKey(db, { key, fingerprint: print, now, lockMs: config.idempotencyLockMs }, target.survey.slug));
+  if (held) return held;
+  const letGo = async <T>(outcome: T): Promise<T> => {
+    if (key) await releaseIdempotencyKey(db, key).catch(() => {});
+    return outcome;
+  };
+  try {
+    const burst = await burstFriction(db, config, proven, request, connection, now);
+    if (burst) return await letGo(burst);
+    const checked = await checkBallot(target.survey, proven.secret, form);
+    if (isRefused(checked)) return await letGo(await keepRefused(checked, query, form, now));
+    const stored = await storeChecked(db, config, { request, connection, now, target: proven, checked, key });
+    return isRefused(stored) ? keepRefused(stored, query, form, now) : stored;
+  } catch (error) {
+    // Only a key still pending is let go: a stored ballot's key keeps its answer.
+    await letGo(undefined);
+    throw error;
+  }
 }

@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.ts';
 import type { IdempotencyKeyRow } from '../db/idempotency-keys.table.ts';
 
 /** The stored row for a key, if any. */
-export async function findIdempotencyKey(db: Kysely<Database>, key: string): Promise<IdempotencyKeyRow | undefined> {
+async function findIdempotencyKey(db: Kysely<Database>, key: string): Promise<IdempotencyKeyRow | undefined> {
   return db.selectFrom('idempotency_keys').selectAll().where('key', '=', key).executeTakeFirst();
 }
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { BallotReceipt } from '../../survey/api-replies.ts';
 import type { Database } from '../db/schema.ts';
 import type { IdempotencyKeyRow } from '../db/idempotency-keys.table.ts';
-import { claimIdempotencyKey, findIdempotencyKey } from './idempotency.repository.ts';
+import { claimIdempotencyKey } from './idempotency.repository.ts';
 import { refused, tryLater, type IntakeOutcome } from './intake-outcome.ts';
 
 const IN_PROGRESS = 'This ballot is still being received; try again in a moment.';
@@ -33,12 +33,6 @@ function knownKeyOutcome(row: IdempotencyKeyRow, fingerprint: string, now: Date,
   if (row.state === 'done' && row.response_body !== null) return { kind: 'duplicate', slug, receipt: JSON.parse(row.response_body) as BallotReceipt };
   if (row.locked_until > now.toISOString()) return tryLater('request_in_progress', IN_PROGRESS, 1);
   return undefined;
-}
-
-/** What becomes of a request whose key was seen before (see `knownKeyOutcome`); undefined for a new key, or one free to take over. */
-export async function earlierOutcome(db: Kysely<Database>, key: string, fingerprint: string, now: Date, slug: string): Promise<IntakeOutcome | undefined> {
-  const known = await findIdempotencyKey(db, key);
-  return known && knownKeyOutcome(known, fingerprint, now, slug);
 }
 
 /**
