@@ -54,7 +54,11 @@ async function findClusters({ db, survey, nominees, prepopulation, options }: Co
   const names = new Map(nominees.map((n) => [n.id, n.name]));
   const clusters = detectSignals(ballots, thresholds, (id) => (names.has(id) ? `${names.get(id)} (${id})` : id));
   // A ballot posted without the page carries no fill time: counted here, never flagged for it alone.
-  return { clusters, untimed: ballots.filter((ballot) => ballot.fillSeconds === null).length };
+  let untimed = 0;
+  for (const seconds of ballots.fill) if (Number.isNaN(seconds)) untimed++;
+  // The clusters keep the ballots' ids; the other columns go before the clusters are written out.
+  ballots.release();
+  return { clusters, untimed };
 }
 
 /** The summary's line for ballots that came without the page's fill time. */
@@ -68,21 +72,25 @@ export async function signalsCommand(context: Context): Promise<void> {
   if (format !== 'table' && format !== 'csv') throw new OperatorError(`--format must be table or csv, got "${format}".`);
   const { clusters, untimed } = await findClusters(context);
   const excluded = await ballotExclusions(db, survey.config.project_id);
-  const excludedIn = (cluster: SignalCluster) => cluster.ballotIds.filter((id) => excluded.has(id)).length;
+  const excludedIn = (ids: readonly string[]) => ids.filter((id) => excluded.has(id)).length;
   const output = openOutput(text(options.out));
+  // A cluster's ids are read afresh each time they are asked for: once a cluster here.
   if (format === 'csv') {
     await output.write(csvLine(['kind', 'strength', 'score', 'ballots', 'excluded', 'evidence', 'ballot_ids']));
-    for (const c of clusters)
-      await output.write(csvLine([c.kind, strength(c.score), c.score.toFixed(2), c.ballotIds.length, excludedIn(c), c.evidence, c.ballotIds.join(' ')]));
+    for (const c of clusters) {
+      const ids = c.ballotIds;
+      await output.write(csvLine([c.kind, strength(c.score), c.score.toFixed(2), ids.length, excludedIn(ids), c.evidence, ids.join(' ')]));
+    }
   } else if (!clusters.length) {
     await output.write(`No signals in ${survey.slug}: no cluster reaches its threshold.\n`);
     if (untimed) await output.write(`${untimedLine(untimed)}\n`);
   } else {
     for (const c of clusters) {
-      const already = excludedIn(c);
+      const ids = c.ballotIds;
+      const already = excludedIn(ids);
       await output.write(`${strength(c.score).padEnd(7)}${c.score.toFixed(1).padStart(5)}  ${c.kind.padEnd(15)}${c.evidence}\n`);
       await output.write(
-        `${' '.repeat(14)}${c.ballotIds.length} ballot${c.ballotIds.length === 1 ? '' : 's'}${already ? `, ${already} excluded already` : ''}: ${c.ballotIds.join(' ')}\n`,
+        `${' '.repeat(14)}${ids.length} ballot${ids.length === 1 ? '' : 's'}${already ? `, ${already} excluded already` : ''}: ${ids.join(' ')}\n`,
       );
     }
     await output.write(
@@ -115,11 +123,21 @@ export async function reportCommand(context: Context): Promise<void> {
   const out = text(options.out);
   if (!out) throw new OperatorError('report needs --out FILE (an .html file): the report holds embargoed results and is never printed to the terminal.');
   const quiet = Boolean(options.quiet);
-  const { clusters } = await findClusters(context);
   const total = await countBallots(db, survey.config.project_id);
   const shown = progress('report: tally', total, quiet);
-  const data = await reportData(db, { survey, nominees, prepopulation, clusters, onProgress: shown.update, now: new Date() });
-  shown.done(data.tally.totals.ballots);
+  let counted = 0;
+  const data = await reportData(db, {
+    survey,
+    nominees,
+    prepopulation,
+    onProgress: (ballots) => shown.update((counted = ballots)),
+    // The signals run once the tally is done.
+    findClusters: async () => {
+      shown.done(counted);
+      return (await findClusters(context)).clusters;
+    },
+    now: new Date(),
+  });
   try {
     writeFileSync(out, reportHtml(data));
   } catch (error) {

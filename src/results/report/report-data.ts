@@ -42,14 +42,15 @@ export interface ReportInput {
   survey: LoadedSurvey;
   nominees: readonly Nominee[];
   prepopulation: Record<string, PersonValues>;
-  clusters: SignalCluster[];
+  /** The signals' clusters, found once the tally is done: the signals' ballots and the tally's never share the memory. */
+  findClusters: () => Promise<SignalCluster[]>;
   onProgress?: (ballots: number) => void;
   now: Date;
 }
 
 /** Gathers the report's figures: the tally with the operators' exclusions, participation per day, the signals' summary, the methodology. */
 export async function reportData(db: Kysely<Database>, input: ReportInput): Promise<ReportData> {
-  const { survey, clusters } = input;
+  const { survey } = input;
   const projectId = survey.config.project_id;
   const operatorExclusions = await exclusionList(db, projectId);
   const excludedBallots = new Map(operatorExclusions.map((row) => [row.ballot_id, { reason: row.reason, auditId: row.audit_id }]));
@@ -62,6 +63,7 @@ export async function reportData(db: Kysely<Database>, input: ReportInput): Prom
     onProgress: input.onProgress,
   });
   const { perDay } = await participation(db, projectId);
+  const clusters = await input.findClusters();
   const reasons = tally.reasons ?? EXCLUSION_REASONS;
   const votesExcluded = reasons.reduce((sum, reason) => sum + (tally.totals.excluded[reason] ?? 0), 0);
   return {

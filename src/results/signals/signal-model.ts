@@ -101,6 +101,7 @@ export const DEFAULT_THRESHOLDS: SignalThresholds = {
 /** A group of ballots the evidence ties together. */
 export interface SignalCluster {
   kind: SignalKind;
+  /** Its ballots' ids; the detectors' clusters read them afresh from their ballots each time they are asked for (clusterOf): take them once a use. */
   ballotIds: string[];
   /** One line: what was seen. */
   evidence: string;
@@ -116,9 +117,10 @@ export function strength(score: number): 'high' | 'medium' | 'low' {
 /** Names a nominee in evidence: "Ana Ferreira (c-1)", or the id alone. */
 export type NomineeName = (id: string) => string;
 
-/** Groups of items joined by shared links: a small union-find. */
-export function unionFind(size: number): { union(a: number, b: number): void; groups(): number[][] } {
-  const parent = Array.from({ length: size }, (_, i) => i);
+/** Groups of items joined by shared links: a union-find in one typed array, whose groups are listed from `min` members up. */
+export function unionFind(size: number): { union(a: number, b: number): void; groups(min?: number): number[][] } {
+  const parent = new Int32Array(size);
+  for (let i = 0; i < size; i++) parent[i] = i;
   const find = (i: number): number => {
     while (parent[i] !== i) {
       parent[i] = parent[parent[i]];
@@ -128,17 +130,24 @@ export function unionFind(size: number): { union(a: number, b: number): void; gr
   };
   return {
     union(a, b) {
-      const [x, y] = [find(a), find(b)];
+      const x = find(a);
+      const y = find(b);
+      // The smaller item leads, so that a group's first item is its leader and groups list in the order of their first item.
       if (x !== y) parent[Math.max(x, y)] = Math.min(x, y);
     },
-    groups() {
+    groups(min = 1) {
+      const sizes = new Int32Array(size);
+      for (let i = 0; i < size; i++) sizes[find(i)]++;
       const groups = new Map<number, number[]>();
       for (let i = 0; i < size; i++) {
         const root = find(i);
+        if (sizes[root] < min) continue;
         const group = groups.get(root);
         if (group) group.push(i);
         else groups.set(root, [i]);
       }
+      // Its memory goes back at once: the groups of a million items are counted in a list this long.
+      if (sizes.byteLength >= 1 << 16) sizes.buffer.transfer(0);
       return [...groups.values()];
     },
   };

@@ -8,12 +8,14 @@ import type { Nominee } from '../../survey/nominee.struct.ts';
 import { personOf } from '../../survey/secrets.ts';
 import { answersByField, childRows, nominationRows, readBallots } from '../ballots/ballot-reader.ts';
 import { licenseKey, nameKey } from '../tally/identity-keys.ts';
-import { voterFieldNames, voterFields } from '../../survey/voter.ts';
+import { voterFieldNames, voterFields, type VoterFields } from '../../survey/voter.ts';
+import { countBallots } from '../ballots/ballots.repository.ts';
 import { voterOf } from '../tally/voter.ts';
 import { addressBursts, deviceBursts, fastBallots, nomineeBursts } from './signals-time.ts';
 import { licenseSignals, nearIdentical } from './signals-ballots.ts';
 import { blocs, reciprocalNominations } from './signals-ties.ts';
-import { DEFAULT_THRESHOLDS, SIGNAL_KINDS, type NomineeName, type SignalBallot, type SignalCluster, type SignalThresholds } from './signal-model.ts';
+import { DEFAULT_THRESHOLDS, SIGNAL_KINDS, type NomineeName, type SignalCluster, type SignalThresholds } from './signal-model.ts';
+import { clusterSize, SignalTableBuilder, type SignalTable } from './signal-table.ts';
 
 /** What reading the ballots for the signals needs besides the database. */
 export interface SignalsInput {
@@ -24,51 +26,48 @@ export interface SignalsInput {
 }
 
 /**
- * A survey's ballots as the signals see them, in the order received, demo ballots left out.
- * A voter is tied to the nominee list by the `nominee_id` of their personal link, else by a
- * license number that is a listed nominee's.
+ * A survey's ballots as the signals see them, in the order received, demo ballots left out,
+ * held column by column (SignalTable). A voter is tied to the nominee list by the `nominee_id`
+ * of their personal link, else by a license number that is a listed nominee's. Only the answers
+ * that say who voted are read: the email and the license.
  */
-export async function signalBallots(db: Kysely<Database>, { survey, nominees, prepopulation, onProgress }: SignalsInput): Promise<SignalBallot[]> {
-  const fields = voterFields(survey.config);
+export async function signalBallots(db: Kysely<Database>, { survey, nominees, prepopulation, onProgress }: SignalsInput): Promise<SignalTable> {
+  const { email, license } = voterFields(survey.config);
+  const fields: VoterFields = { email, license, name: [] };
   const byLicense = new Map(nominees.filter((n) => licenseKey(n.license)).map((n) => [licenseKey(n.license), n.id]));
   const answerFields = voterFieldNames(fields);
   const answersOf = answersByField(answerFields);
-  const ballots: SignalBallot[] = [];
+  const table = new SignalTableBuilder(await countBallots(db, survey.config.project_id));
   let read = 0;
   for await (const page of readBallots(db, survey.config.project_id, { answerFields, children: ['nominations', 'writeIns'], hashes: true })) {
     read += page.length;
     for (const ballot of page) {
       if (ballot.link === 'demo') continue;
       const voter = voterOf(fields, answersOf(ballot), personOf(prepopulation, ballot.personal_secret ?? undefined));
-      ballots.push({
-        id: ballot.id,
-        at: Date.parse(ballot.created_at),
-        clientHash: ballot.client_hash ?? null,
-        agentHash: ballot.agent_hash ?? null,
-        fillSeconds: ballot.fill_seconds,
-        email: voter.email,
-        license: voter.license,
-        nomineeId: voter.nomineeId ?? (voter.license ? byLicense.get(voter.license) : undefined),
-        votes: nominationRows(ballot.children.nominations, (group, subcategory, _slot, nomineeId) => ({ group, subcategory, nomineeId })),
-        writeIns: childRows<[string, string, string]>(ballot.children.writeIns).map(
-          ([group, subcategory, name]) => `${group} / ${subcategory} / ${nameKey(name)}`,
-        ),
-      });
+      table.ballot(
+        ballot.id,
+        Date.parse(ballot.created_at),
+        ballot.client_hash ?? null,
+        ballot.agent_hash ?? null,
+        ballot.fill_seconds,
+        voter.email,
+        voter.license,
+        voter.nomineeId ?? (voter.license ? byLicense.get(voter.license) : undefined),
+      );
+      nominationRows(ballot.children.nominations, (group, subcategory, _slot, nomineeId) => table.vote(group, subcategory, nomineeId));
+      for (const [group, subcategory, name] of childRows<[string, string, string]>(ballot.children.writeIns))
+        table.writeIn(`${group} / ${subcategory} / ${nameKey(name)}`);
     }
     onProgress?.(read);
   }
-  return ballots;
+  return table.finish();
 }
 
 /**
  * Every cluster the signals find among a survey's ballots (demo ballots left out), strongest
  * first. Flags, never verdicts: an operator decides with `results exclude`.
  */
-export function detectSignals(
-  ballots: readonly SignalBallot[],
-  thresholds: SignalThresholds = DEFAULT_THRESHOLDS,
-  name: NomineeName = (id) => id,
-): SignalCluster[] {
+export function detectSignals(ballots: SignalTable, thresholds: SignalThresholds = DEFAULT_THRESHOLDS, name: NomineeName = (id) => id): SignalCluster[] {
   const clusters = [
     ...addressBursts(ballots, thresholds),
     ...deviceBursts(ballots, thresholds),
@@ -79,5 +78,5 @@ export function detectSignals(
     ...reciprocalNominations(ballots, name),
     ...blocs(ballots, thresholds, name),
   ];
-  return clusters.sort((a, b) => b.score - a.score || SIGNAL_KINDS.indexOf(a.kind) - SIGNAL_KINDS.indexOf(b.kind) || b.ballotIds.length - a.ballotIds.length);
+  return clusters.sort((a, b) => b.score - a.score || SIGNAL_KINDS.indexOf(a.kind) - SIGNAL_KINDS.indexOf(b.kind) || clusterSize(b) - clusterSize(a));
 }

@@ -28,7 +28,7 @@ beforeAll(async () => {
   const clusters = [
     { kind: 'address_burst' as const, ballotIds: [ids[4], ids[7]], evidence: '2 ballots from one address <img src=x onerror=alert(1)>', score: 3.2 },
   ];
-  data = await reportData(db, { survey, nominees, prepopulation, clusters, now: new Date('2030-02-01T10:00:00Z') });
+  data = await reportData(db, { survey, nominees, prepopulation, findClusters: async () => clusters, now: new Date('2030-02-01T10:00:00Z') });
 });
 afterAll(() => scratch?.close());
 

@@ -4,6 +4,7 @@ import { DEFAULT_THRESHOLDS, SIGNAL_KINDS, strength, type SignalBallot } from '.
 import { bursts, nomineeBursts } from '../../../src/results/signals/signals-time.ts';
 import { licenseSignals, nearIdentical } from '../../../src/results/signals/signals-ballots.ts';
 import { blocs, reciprocalNominations } from '../../../src/results/signals/signals-ties.ts';
+import { groupBy, Interner, signalTable, TextColumn } from '../../../src/results/signals/signal-table.ts';
 import { licenseProblem } from '../../../src/results/signals/license-check.ts';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,49 +34,50 @@ describe('from the first minute', () => {
     const burst = Array.from({ length: 12 }, (_, i) =>
       ballot(`s-${i}`, { at: at(1) + i * 3_000, clientHash: 'a-script', agentHash: 'u-script', votes: cardiology('c-9') }),
     );
-    const found = detectSignals(burst).filter((c) => c.kind === 'address_burst');
+    const found = detectSignals(signalTable(burst)).filter((c) => c.kind === 'address_burst');
     expect(found.map((c) => c.ballotIds)).toEqual([burst.map((b) => b.id)]);
     expect(found[0].evidence).toContain('more than a person can fill (2 a minute)');
     // The votes they carry for one nominee from one address are over the floor too.
-    expect(detectSignals(burst).some((c) => c.kind === 'nominee_burst')).toBe(true);
+    expect(detectSignals(signalTable(burst)).some((c) => c.kind === 'nominee_burst')).toBe(true);
   });
 
   test('two ballots a minute from one address are a person’s pace; --human-per-minute sets it', () => {
     const two = [ballot('p-0', { clientHash: 'a-1', agentHash: 'u-1' }), ballot('p-1', { at: at(0.5), clientHash: 'a-1', agentHash: 'u-1' })];
-    expect(detectSignals(two)).toEqual([]);
-    expect(detectSignals(two, { ...T, humanPerMinute: 1 }).map((c) => c.kind)).toContain('address_burst');
+    expect(detectSignals(signalTable(two))).toEqual([]);
+    expect(detectSignals(signalTable(two), { ...T, humanPerMinute: 1 }).map((c) => c.kind)).toContain('address_burst');
   });
 
   test('a shared address (many browsers) is many people: no floor burst for three people in a minute', () => {
     const ward = ['u-1', 'u-2', 'u-3'].map((agentHash, i) => ballot(`w-${i}`, { at: at(i * 0.2), clientHash: 'a-ward', agentHash }));
-    expect(detectSignals(ward)).toEqual([]);
+    expect(detectSignals(signalTable(ward))).toEqual([]);
   });
 
   test('three ballots filled faster than --fast-seconds from one address are a fast_ballot cluster; two are not, nor untimed ones', () => {
     const fast = (id: string, fillSeconds: number | null, minute: number) => ballot(id, { at: at(minute * 600), clientHash: 'a-quick', fillSeconds });
     const three = [fast('f-0', 5, 0), fast('f-1', 19, 1), fast('f-2', 12, 2), fast('f-3', 25, 3)];
-    expect(detectSignals(three).map((c) => [c.kind, c.ballotIds])).toEqual([['fast_ballot', ['f-0', 'f-1', 'f-2']]]);
-    expect(detectSignals(three, { ...T, fastSeconds: 10 })).toEqual([]);
-    expect(detectSignals([fast('g-0', null, 0), fast('g-1', null, 1), fast('g-2', null, 2)])).toEqual([]);
+    expect(detectSignals(signalTable(three)).map((c) => [c.kind, c.ballotIds])).toEqual([['fast_ballot', ['f-0', 'f-1', 'f-2']]]);
+    expect(detectSignals(signalTable(three), { ...T, fastSeconds: 10 })).toEqual([]);
+    expect(detectSignals(signalTable([fast('g-0', null, 0), fast('g-1', null, 1), fast('g-2', null, 2)]))).toEqual([]);
   });
 });
 
 describe('bursts in time', () => {
   test('overlapping full windows merge into one burst; a gap longer than the window starts another', () => {
-    const events = new Map([['k', [0, 1, 2, 3, 4, 30, 31, 32, 33, 34, 35, 60].map((minute, i) => ({ id: `b${i}`, at: at(minute) }))]]);
-    const found = bursts(events, 10 * 60_000, 5);
-    expect(found.map((b) => [b.ids.length, b.peak])).toEqual([
+    const table = signalTable([0, 1, 2, 3, 4, 30, 31, 32, 33, 34, 35, 60].map((minute, i) => ballot(`b${i}`, { at: at(minute), clientHash: 'k' })));
+    const oneKey = groupBy(table.size, 1, (_, emit) => emit(0));
+    const found = bursts(table, oneKey, 10 * 60_000, 5);
+    expect(found.map((b) => [b.ballots.length, b.peak])).toEqual([
       [5, 5],
       [6, 6],
     ]);
-    expect(bursts(events, 10 * 60_000, 7)).toEqual([]);
+    expect(bursts(table, oneKey, 10 * 60_000, 7)).toEqual([]);
   });
 
   test('a nominee popular all along is not a burst; the same votes bunched in minutes are', () => {
     const steady = Array.from({ length: 40 }, (_, i) => ballot(`s${i}`, { at: at(i * 60), votes: cardiology('c-1') }));
-    expect(nomineeBursts(steady, T, (id) => id)).toEqual([]);
+    expect(nomineeBursts(signalTable(steady), T, (id) => id)).toEqual([]);
     const bunched = [...steady, ...Array.from({ length: 9 }, (_, i) => ballot(`x${i}`, { at: at(600 + i), votes: cardiology('c-2') }))];
-    const found = nomineeBursts(bunched, T, (id) => `Dr ${id}`);
+    const found = nomineeBursts(signalTable(bunched), T, (id) => `Dr ${id}`);
     expect(found).toHaveLength(1);
     expect(found[0].ballotIds).toEqual(Array.from({ length: 9 }, (_, i) => `x${i}`));
     expect(found[0].evidence).toMatch(/^9 votes for Dr c-2 in Cardiology, 2030-01-01 19:00:00–19:08:00 UTC/);
@@ -105,12 +107,14 @@ describe('licenses', () => {
   });
 
   test('a license under two emails is a cluster; the same person twice under one email is not', () => {
-    const found = licenseSignals([
-      ballot('a', { license: 'MD1', email: 'a@x.org' }),
-      ballot('b', { license: 'MD1', email: 'b@x.org' }),
-      ballot('c', { license: 'MD2', email: 'c@x.org' }),
-      ballot('d', { license: 'MD2', email: 'c@x.org' }),
-    ]);
+    const found = licenseSignals(
+      signalTable([
+        ballot('a', { license: 'MD1', email: 'a@x.org' }),
+        ballot('b', { license: 'MD1', email: 'b@x.org' }),
+        ballot('c', { license: 'MD2', email: 'c@x.org' }),
+        ballot('d', { license: 'MD2', email: 'c@x.org' }),
+      ]),
+    );
     expect(found.filter((c) => c.kind === 'license_repeat').map((c) => c.ballotIds)).toEqual([['a', 'b']]);
   });
 });
@@ -120,7 +124,7 @@ describe('near-identical ballots', () => {
     const entries = ['c-1', 'c-2', 'c-3', 'c-4'];
     const crowd = Array.from({ length: 100 }, (_, i) => ballot(`v${i}`, { votes: cardiology(`c-${100 + i}`) }));
     const found = nearIdentical(
-      [
+      signalTable([
         ...crowd,
         ballot('same1', { votes: cardiology(...entries) }),
         ballot('same2', { votes: cardiology(...entries) }),
@@ -128,13 +132,13 @@ describe('near-identical ballots', () => {
         ballot('swap', { votes: cardiology('c-1', 'c-2', 'c-3', 'c-9') }),
         ballot('far', { votes: cardiology('c-1', 'c-7', 'c-8', 'c-9') }),
         ballot('short', { votes: cardiology('c-1', 'c-2', 'c-3') }),
-      ],
+      ]),
       T,
     );
     expect(found.map((c) => c.ballotIds)).toEqual([['same1', 'same2', 'plus', 'swap']]);
     // On a short list, where every ballot names the same few, alike ballots are no template.
     const short = Array.from({ length: 20 }, (_, i) => ballot(`s${i}`, { votes: cardiology('c-1', 'c-2', 'c-3', 'c-4', i % 2 ? 'c-5' : 'c-6') }));
-    expect(nearIdentical(short, T)).toEqual([]);
+    expect(nearIdentical(signalTable(short), T)).toEqual([]);
     expect(found[0].evidence).toMatch(
       /^4 ballots with the same 4 entries give or take one \(2 exactly alike\), \d+ times what the names' popularity predicts$/,
     );
@@ -145,13 +149,13 @@ describe('ties to the nominee list', () => {
   test('two little-known voters naming each other are flagged; a nominee named by most ballots is consensus', () => {
     const crowd = Array.from({ length: 200 }, (_, i) => ballot(`v${i}`, { votes: cardiology(`c-${100 + i}`, 'c-top') }));
     const found = reciprocalNominations(
-      [
+      signalTable([
         ...crowd,
         ballot('a', { nomineeId: 'c-a', votes: cardiology('c-b') }),
         ballot('b', { nomineeId: 'c-b', votes: cardiology('c-a') }),
         ballot('t', { nomineeId: 'c-top', votes: cardiology('c-100') }),
         ballot('u', { nomineeId: 'c-100', votes: cardiology('c-top') }),
-      ],
+      ]),
       (id) => id,
     );
     expect(found.map((c) => c.ballotIds.sort())).toEqual([['a', 'b']]);
@@ -161,35 +165,78 @@ describe('ties to the nominee list', () => {
   test('a bloc of little-known names is flagged and merged into one set; the popular names together are not', () => {
     const crowd = Array.from({ length: 100 }, (_, i) => ballot(`v${i}`, { votes: cardiology('c-1', 'c-2', `c-${10 + i}`) }));
     const bloc = Array.from({ length: 5 }, (_, i) => ballot(`b${i}`, { votes: cardiology('x-1', 'x-2', 'x-3', 'x-4') }));
-    const found = blocs([...crowd, ...bloc], T, (id) => id);
+    const found = blocs(signalTable([...crowd, ...bloc]), T, (id) => id);
     expect(found).toHaveLength(1);
     expect(found[0].ballotIds).toEqual(['b0', 'b1', 'b2', 'b3', 'b4']);
     expect(found[0].evidence).toMatch(/^5 ballots name the same 4 nominees in Cardiology: x-1, x-2, x-3, x-4 \(\d+ times what their popularity predicts\)$/);
   });
 });
 
+describe('ballots held column by column', () => {
+  const texts = [
+    '',
+    'a',
+    'ab',
+    'AB',
+    '0f1e',
+    '01a2fce5-1000-7000-8000-000000000000',
+    '01A2FCE5-1000-7000-8000-000000000000',
+    '01a2fce5-1000-7000-8000-00000000000',
+    '\u0001x',
+    '\u0002',
+    '\u0000',
+    'ü-über',
+    '日本',
+    '😀',
+    '0123456789abcdef0123456789abcdef',
+  ];
+
+  test('texts come back as they were: hex digests and UUIDs kept as their bytes, every other text as UTF-8', () => {
+    const column = new TextColumn(2);
+    for (const text of texts) column.push(text);
+    expect(texts.map((_, i) => column.text(i))).toEqual(texts);
+    const interner = new Interner(2);
+    const ids = [...texts, ...texts].map((text) => interner.id(text));
+    expect(ids).toEqual([...texts.keys(), ...texts.keys()]);
+    expect(texts.map((text) => interner.find(text))).toEqual([...texts.keys()]);
+    expect(interner.find('never seen')).toBe(-1);
+    expect(ids.map((id) => interner.text(id))).toEqual([...texts, ...texts]);
+  });
+
+  test('near-identical ballots and blocs are the same whether their index is built in one pass or in many', () => {
+    const loose = { ...T, similarBallots: 2, similarLift: 1, similarMin: 2, blocMin: 2, blocSize: 2, blocLift: 1 };
+    const table = signalTable([...honestBallots(400, 5), ...Object.values(plantedPatterns()).flat()]);
+    const near = nearIdentical(table, loose);
+    expect(near.length).toBeGreaterThan(1);
+    expect(nearIdentical(table, loose, 37)).toEqual(near);
+    const sets = blocs(table, loose, (id) => id);
+    expect(sets.length).toBeGreaterThan(10);
+    expect(blocs(table, loose, (id) => id, 3)).toEqual(sets);
+  });
+});
+
 describe('generated surveys', () => {
   test('an honest survey raises no cluster', () => {
-    expect(detectSignals(honestBallots(600))).toEqual([]);
+    expect(detectSignals(signalTable(honestBallots(600)))).toEqual([]);
   });
 
   test('a large, busy honest survey raises no burst, template or bloc by chance: a busy browser or a popular nominee keeps its own pace', () => {
     // 8,000 ballots in one day: the commonest browser sends a dozen in some ten minutes, at its ordinary pace.
-    const found = detectSignals(honestBallots(8000, 11, 1)).filter((cluster) => cluster.kind !== 'reciprocal');
+    const found = detectSignals(signalTable(honestBallots(8000, 11, 1))).filter((cluster) => cluster.kind !== 'reciprocal');
     expect(found.map((c) => c.evidence)).toEqual([]);
   });
 
   test.each(Object.keys(plantedPatterns()))('a planted %s is found among honest ballots, exactly its ballots', (kind) => {
     const patterns = plantedPatterns();
     const all = [...honestBallots(600), ...Object.values(patterns).flat()].sort((a, b) => a.at - b.at);
-    const found = detectSignals(all).filter((cluster) => cluster.kind === kind);
+    const found = detectSignals(signalTable(all)).filter((cluster) => cluster.kind === kind);
     expect(found.map((cluster) => cluster.ballotIds.sort())).toContainEqual(patterns[kind].map((b) => b.id).sort());
   });
 
   test('every kind has a planted pattern, and clusters come strongest first', () => {
     expect(Object.keys(plantedPatterns()).sort()).toEqual([...SIGNAL_KINDS].sort());
     const all = [...honestBallots(300), ...Object.values(plantedPatterns()).flat()];
-    const scores = detectSignals(all).map((c) => c.score);
+    const scores = detectSignals(signalTable(all)).map((c) => c.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect([strength(3), strength(1.5), strength(1)]).toEqual(['high', 'medium', 'low']);
   });
