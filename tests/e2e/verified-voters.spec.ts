@@ -117,7 +117,10 @@ test('a voter proves an address, is stopped after five wrong codes, votes, and c
   await page.getByRole('checkbox', { name: 'I Affirm' }).check();
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText('Your ballot has been received.')).toBeVisible();
-  const firstReceipt = (await page.locator('[data-receipt-code]').textContent()) ?? '';
+  // The page writes the receipt as its script reads the answer: read it once it is there.
+  const receiptCode = page.locator('[data-receipt-code]');
+  await expect(receiptCode).toHaveText(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+  const firstReceipt = (await receiptCode.textContent())!;
 
   // The same voter again: a new code, a new ballot that replaces the first.
   await page.goto(`/${SLUG}/`);
