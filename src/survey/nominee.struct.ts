@@ -21,7 +21,10 @@ const NomineeId = refine(string(), 'NomineeId', (value) =>
     : `expected an id of letters, digits, ".", "-" or "_" (at most 64, starting with a letter or digit), got ${JSON.stringify(value)}`,
 );
 
-const Name = refine(string(), 'Name', (value) => (value.trim() ? true : 'is empty: every nominee needs a name'));
+/** A name: anything but blank. */
+const hasName = (value: string) => value.trim() !== '';
+
+const Name = refine(string(), 'Name', (value) => (hasName(value) ? true : 'is empty: every nominee needs a name'));
 
 /** One nominee of a survey's list (docs/spec.md, "Nominations": id, name; plus the detail columns). */
 export const Nominee = object({
@@ -44,7 +47,7 @@ export type Nominee = Infer<typeof Nominee>;
  * final; a row turned down goes through the struct, for its answer and its problems.
  */
 export function isPlainNominee(values: Record<string, unknown>): values is Nominee {
-  if (typeof values.id !== 'string' || !ID_PATTERN.test(values.id) || typeof values.name !== 'string' || !values.name.trim()) return false;
+  if (typeof values.id !== 'string' || !ID_PATTERN.test(values.id) || typeof values.name !== 'string' || !hasName(values.name)) return false;
   for (const key of Object.keys(values)) {
     if (!(NOMINEE_COLUMNS as readonly string[]).includes(key)) return false;
     const value = values[key];

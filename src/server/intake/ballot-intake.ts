@@ -47,24 +47,29 @@ export async function receiveBallot(
   const { db } = await database();
   const print = key ? await fingerprint(query, form) : '';
   // The key is claimed before the ballot is weighed, in one statement: a request seen before gets
-  // its first answer (or is asked to wait), and a new one holds its key from here on. A refusal
-  // below lets the key go, as a failure to store does (storeChecked), so that a retry runs again.
+  // its first answer (or is asked to wait), and a new one holds its key from here on. Whatever
+  // does not end in a stored ballot (a refusal, a wait, a failure) lets the key go, so that a
+  // retry runs again; a stored ballot's transaction completed the key with its receipt.
   const held = key && (await claimKey(db, { key, fingerprint: print, now, lockMs: config.idempotencyLockMs }, target.survey.slug));
   if (held) return held;
-  const letGo = async <T>(outcome: T): Promise<T> => {
+  const letGo = async () => {
     if (key) await releaseIdempotencyKey(db, key).catch(() => {});
-    return outcome;
   };
-  try {
+  const weighAndStore = async (): Promise<IntakeOutcome> => {
     const burst = await burstFriction(db, config, proven, request, connection, now);
-    if (burst) return await letGo(burst);
+    if (burst) return burst;
     const checked = await checkBallot(target.survey, proven.secret, form);
-    if (isRefused(checked)) return await letGo(await keepRefused(checked, query, form, now));
+    if (isRefused(checked)) return keepRefused(checked, query, form, now);
     const stored = await storeChecked(db, config, { request, connection, now, target: proven, checked, key });
     return isRefused(stored) ? keepRefused(stored, query, form, now) : stored;
+  };
+  let outcome: IntakeOutcome;
+  try {
+    outcome = await weighAndStore();
   } catch (error) {
-    // Only a key still pending is let go: a stored ballot's key keeps its answer.
-    await letGo(undefined);
+    await letGo();
     throw error;
   }
+  if (outcome.kind !== 'stored') await letGo();
+  return outcome;
 }

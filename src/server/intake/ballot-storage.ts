@@ -5,7 +5,6 @@ import { uuidv7 } from '../ids.ts';
 import { ballotCheckpoints, holdBallot } from '../request-hooks.ts';
 import { requestHashes } from './signals-salt.ts';
 import { AlreadySubmittedError, storeBallot } from './ballots.repository.ts';
-import { releaseIdempotencyKey } from './idempotency.repository.ts';
 import { removeFiles, storeFiles, type StoredFile } from './uploads.ts';
 import type { CheckedBallot } from './ballot-checks.ts';
 import type { BallotTarget } from './ballot-request.ts';
@@ -28,9 +27,9 @@ export interface BallotToStore {
 
 /**
  * Stores a checked ballot: its files under random names, then every row of it in one
- * transaction, the key's receipt among them. On any failure the files are removed and the key
- * let go, so that a retry may run; a personal link that has voted already is refused (409),
- * any other failure thrown on.
+ * transaction, the key's receipt among them. On any failure the files are removed (the intake
+ * lets the key go); a personal link that has voted already is refused (409), any other failure
+ * thrown on.
  */
 export async function storeChecked(db: Kysely<Database>, config: ServerConfig, ballot: BallotToStore): Promise<Stored | Refused> {
   const { request, now, target, checked, key } = ballot;
@@ -66,7 +65,6 @@ export async function storeChecked(db: Kysely<Database>, config: ServerConfig, b
     return { kind: 'stored', slug: target.survey.slug, receipt };
   } catch (error) {
     await removeFiles(config.uploadsDir, files);
-    if (key) await releaseIdempotencyKey(db, key).catch(() => {});
     if (error instanceof AlreadySubmittedError && target.verifiedEmail && !target.secret)
       return refused('already_submitted', `${VERIFY_WORDS.alreadyFromAddress} The first one is kept.`, [
         { path: 'verification', message: 'has already been used to vote.' },
