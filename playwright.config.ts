@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH, LOCAL_HOSTS_ONLY } from './tests/support/chromium.ts';
+import { CHROMIUM_PATH, LOCAL_HOSTS_ONLY, PLAYWRIGHT_CHROMIUM_FLAGS } from './tests/support/chromium.ts';
 import { shareCompiledCode } from './tests/support/server.mjs';
 
 shareCompiledCode();
@@ -24,7 +24,7 @@ export default defineConfig({
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       // tests/e2e/third-parties.spec.ts intercepts the third parties' scripts; any other host fails at once.
-      args: [LOCAL_HOSTS_ONLY, ...CHROMIUM_FLAGS],
+      args: [LOCAL_HOSTS_ONLY, ...PLAYWRIGHT_CHROMIUM_FLAGS],
     },
   },
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'] } }],

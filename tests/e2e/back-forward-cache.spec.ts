@@ -1,13 +1,13 @@
 import { expect, test } from './fixtures.ts';
 import { expectFreshForm, fillBallot, RECEIVED } from './kept-ballot-helpers.ts';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH, LOCAL_HOSTS_ONLY } from '../support/chromium.ts';
+import { CHROMIUM_PATH, LOCAL_HOSTS_ONLY, PLAYWRIGHT_CHROMIUM_FLAGS } from '../support/chromium.ts';
 
 // Playwright turns the browser's back/forward cache off; a voter's browser has it on.
 test.use({
   launchOptions: {
     executablePath: CHROMIUM_PATH,
     ignoreDefaultArgs: ['--disable-back-forward-cache'],
-    args: [LOCAL_HOSTS_ONLY, ...CHROMIUM_FLAGS],
+    args: [LOCAL_HOSTS_ONLY, ...PLAYWRIGHT_CHROMIUM_FLAGS],
   },
 });
 

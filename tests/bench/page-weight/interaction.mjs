@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../support/chromium.ts';
+import { CHROMIUM_PATH, PLAYWRIGHT_CHROMIUM_FLAGS } from '../../support/chromium.ts';
 
 /** Lighthouse's mobile CPU slowdown. */
 const CPU_SLOWDOWN = 4;
@@ -22,7 +22,7 @@ const webVitalsFile = path.join(path.dirname(fileURLToPath(import.meta.resolve('
  * the browser reports) and where its time went.
  */
 export async function interactionMeter() {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: PLAYWRIGHT_CHROMIUM_FLAGS });
   // Each change of the page's INP is kept, with the attribution of its interaction.
   const probe = `${readFileSync(webVitalsFile, 'utf8')}
     webVitals.onINP((metric) => {
