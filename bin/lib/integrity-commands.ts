@@ -131,13 +131,11 @@ export async function reportCommand(context: Context): Promise<void> {
     nominees,
     prepopulation,
     onProgress: (ballots) => shown.update((counted = ballots)),
-    // The signals run once the tally is done.
-    findClusters: async () => {
-      shown.done(counted);
-      return (await findClusters(context)).clusters;
-    },
+    // The signals run before the tally, with their own progress.
+    findClusters: async () => (await findClusters(context)).clusters,
     now: new Date(),
   });
+  shown.done(counted);
   try {
     writeFileSync(out, reportHtml(data));
   } catch (error) {

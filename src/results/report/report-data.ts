@@ -12,6 +12,7 @@ import { methodologyText } from '../tally/methodology.ts';
 import { readPseudonymKey } from '../voters/pseudonym-key.ts';
 import { DEFAULT_TALLY, EXCLUSION_REASONS, reasonText, type ExclusionReason } from '../tally/rules.ts';
 import { SIGNAL_KINDS, SIGNAL_TEXT, type SignalCluster, type SignalKind } from '../signals/signal-model.ts';
+import { distinctBallots } from '../signals/signal-table.ts';
 import { tallySurvey, type Tally } from '../tally/tally.ts';
 import { rankTally, type SubcategoryResult } from '../tally/tally-report.ts';
 
@@ -42,7 +43,7 @@ export interface ReportInput {
   survey: LoadedSurvey;
   nominees: readonly Nominee[];
   prepopulation: Record<string, PersonValues>;
-  /** The signals' clusters, found once the tally is done: the signals' ballots and the tally's never share the memory. */
+  /** The signals' clusters, found before the tally reads the ballots: the signals' columns and the tally's pages never share the memory. */
   findClusters: () => Promise<SignalCluster[]>;
   onProgress?: (ballots: number) => void;
   now: Date;
@@ -54,6 +55,9 @@ export async function reportData(db: Kysely<Database>, input: ReportInput): Prom
   const projectId = survey.config.project_id;
   const operatorExclusions = await exclusionList(db, projectId);
   const excludedBallots = new Map(operatorExclusions.map((row) => [row.ballot_id, { reason: row.reason, auditId: row.audit_id }]));
+  // The signals first: their columns are let go before the tally reads the ballots, so that the
+  // two never hold their memory at once.
+  const clusters = await input.findClusters();
   const tally = await tallySurvey(db, {
     survey,
     nominees: input.nominees,
@@ -63,7 +67,6 @@ export async function reportData(db: Kysely<Database>, input: ReportInput): Prom
     onProgress: input.onProgress,
   });
   const { perDay } = await participation(db, projectId);
-  const clusters = await input.findClusters();
   const reasons = tally.reasons ?? EXCLUSION_REASONS;
   const votesExcluded = reasons.reduce((sum, reason) => sum + (tally.totals.excluded[reason] ?? 0), 0);
   return {
@@ -88,7 +91,7 @@ export async function reportData(db: Kysely<Database>, input: ReportInput): Prom
           kind,
           text: SIGNAL_TEXT[kind],
           clusters: of.length,
-          ballots: new Set(of.flatMap((c) => c.ballotIds)).size,
+          ballots: distinctBallots(of),
           strongest: Math.max(...of.map((c) => c.score)),
         },
       ];

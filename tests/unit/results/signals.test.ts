@@ -4,7 +4,7 @@ import { DEFAULT_THRESHOLDS, SIGNAL_KINDS, strength, type SignalBallot } from '.
 import { bursts, nomineeBursts } from '../../../src/results/signals/signals-time.ts';
 import { licenseSignals, nearIdentical } from '../../../src/results/signals/signals-ballots.ts';
 import { blocs, reciprocalNominations } from '../../../src/results/signals/signals-ties.ts';
-import { groupBy, Interner, signalTable, TextColumn } from '../../../src/results/signals/signal-table.ts';
+import { distinctBallots, groupBy, Interner, signalTable, TextColumn } from '../../../src/results/signals/signal-table.ts';
 import { licenseProblem } from '../../../src/results/signals/license-check.ts';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -212,6 +212,19 @@ describe('ballots held column by column', () => {
     const sets = blocs(table, loose, (id) => id);
     expect(sets.length).toBeGreaterThan(10);
     expect(blocs(table, loose, (id) => id, 3)).toEqual(sets);
+  });
+
+  test('the ballots of overlapping clusters are counted once each, from the table’s numbers as from their ids', () => {
+    const loose = { ...T, similarBallots: 2, similarLift: 1, similarMin: 2, blocMin: 2, blocSize: 2, blocLift: 1 };
+    const found = detectSignals(signalTable([...honestBallots(400, 5), ...Object.values(plantedPatterns()).flat()]), loose);
+    const ids = found.flatMap((cluster) => cluster.ballotIds);
+    const distinct = new Set(ids).size;
+    expect(distinct).toBeLessThan(ids.length);
+    expect(distinctBallots(found)).toBe(distinct);
+    // Clusters given whole, as a report's test hands them over, are counted by their ids.
+    const whole = found.map((cluster) => ({ ...cluster, ballotIds: cluster.ballotIds }));
+    expect(distinctBallots(whole)).toBe(distinct);
+    expect(distinctBallots([])).toBe(0);
   });
 });
 
