@@ -78,7 +78,21 @@ export function senderOf(survey: MailSurvey, settings: Pick<MailSettings, 'from'
  */
 export function newMessageId(sender: string): string {
   const domain = /@([^>\s]+)>?\s*$/.exec(sender)?.[1] ?? 'peervote.invalid';
-  return `<${randomBytes(16).toString('base64url')}@${domain}>`;
+  return `<${randomPart()}@${domain}>`;
+}
+
+/** Random bytes for 256 Message-IDs at a time: one call to the system's generator, not one a message. */
+let pool = Buffer.alloc(0);
+let used = 0;
+
+/** 128 fresh random bits in base64url (22 characters): never two alike, never guessable from another. */
+function randomPart(): string {
+  if (used === pool.length) {
+    pool = randomBytes(16 * 256);
+    used = 0;
+  }
+  used += 16;
+  return pool.toString('base64url', used - 16, used);
 }
 
 interface SmtpError extends Error {

@@ -18,13 +18,13 @@ export function unsubscribeToken(secret: string, projectId: string, key: string)
   return createHmac('sha256', secret).update(`unsubscribe\0${projectId}\0${key}`).digest('base64url');
 }
 
-/** Makes sure each address has its recipient row (and token) before any message to it leaves. */
-export async function ensureRecipients(db: Kysely<Database>, projectId: string, secret: string, keys: readonly string[]): Promise<void> {
-  for (let start = 0; start < keys.length; start += 500) {
-    const rows = keys.slice(start, start + 500).map((key) => ({
+/** Makes sure each address has its recipient row (and token, as unsubscribeToken made it) before any message to it leaves. */
+export async function ensureRecipients(db: Kysely<Database>, projectId: string, people: ReadonlyArray<{ key: string; token: string }>): Promise<void> {
+  for (let start = 0; start < people.length; start += 500) {
+    const rows = people.slice(start, start + 500).map(({ key, token }) => ({
       project_id: projectId,
       email_key: key,
-      unsubscribe_token: unsubscribeToken(secret, projectId, key),
+      unsubscribe_token: token,
       unsubscribed_at: null,
       bounced_at: null,
       complained_at: null,

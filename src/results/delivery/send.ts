@@ -223,12 +223,9 @@ export async function sendCampaign(
   };
   if (options.dryRun || !queue.length) return summary;
 
-  await ensureRecipients(
-    db,
-    projectId,
-    secret,
-    queue.map((recipient) => recipient.key),
-  );
+  // Each person's token is an HMAC: made once, for their row and for their messages' links.
+  const people = queue.map((recipient) => ({ recipient, key: recipient.key, token: unsubscribeToken(secret, projectId, recipient.key) }));
+  await ensureRecipients(db, projectId, people);
   const messageOf = campaignMessages(survey, options.campaign, options.baseUrl);
   const from = senderOf(survey, settings);
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
@@ -283,8 +280,8 @@ export async function sendCampaign(
    */
   async function worker(): Promise<void> {
     let fate: SendFate | undefined;
-    while (!stopped && next < queue.length) {
-      const recipient = queue[next++];
+    while (!stopped && next < people.length) {
+      const { recipient, token } = people[next++];
       if (interval) {
         // The last answer is recorded before a wait for the rate: a run killed while it waits leaves it known.
         if (fate) await record(fate);
@@ -294,7 +291,7 @@ export async function sendCampaign(
         if (slot > Date.now()) await wait(slot - Date.now());
         if (stopped) break;
       }
-      const { mail, unsubscribeUrl } = messageOf(recipient, unsubscribeToken(secret, projectId, recipient.key));
+      const { mail, unsubscribeUrl } = messageOf(recipient, token);
       const messageId = newMessageId(from);
       await record(fate, {
         message_id: messageId,

@@ -64,6 +64,14 @@ describe('the SMTP transport', () => {
     expect(smtp.received[0].mail.from?.value[0].address).toBe('votes@metro.example');
   });
 
+  it('gives every message its own Message-ID, past the 256 its random bytes are drawn for at a time', () => {
+    const ids = Array.from({ length: 600 }, () => newMessageId('votes@metro.example'));
+    for (const id of ids) expect(id).toMatch(/^<[\w-]{22}@metro\.example>$/);
+    expect(new Set(ids).size).toBe(600);
+    // Random parts, not a counter: two neighbours share no long run of characters.
+    expect(ids[255].slice(1, 12)).not.toBe(ids[256].slice(1, 12));
+  });
+
   it('says unreachable when no server listens, with no password in the reason', async () => {
     const transport = transportFor('smtp://user:hunter2@127.0.0.1:1');
     const outcome = await transport.send(survey, message);
