@@ -4,6 +4,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import staticHostRules from './src/integrations/static-host-rules.ts';
 import precompress from './src/integrations/precompress.ts';
+import cliBundle from './src/integrations/cli-bundle/index.ts';
 import afterPaint from './src/integrations/after-paint/index.ts';
 import { mailTemplates, nomineeLists, personalLinks, publishedResults } from './src/integrations/survey-files.ts';
 import { loadSite } from './src/survey/loader.ts';
@@ -22,7 +23,7 @@ export default defineConfig({
   // Middleware mode: bin/serve.mjs serves the files and hands Astro the API; `staticHeaders` gives
   // each built page's headers (its Content-Security-Policy) to the build instead of a <meta>.
   adapter: node({ mode: 'middleware', bodySizeLimit, staticHeaders: true }),
-  integrations: [react(), afterPaint(), nomineeLists(), personalLinks(), mailTemplates(), publishedResults(), staticHostRules(), precompress()],
+  integrations: [react(), afterPaint(), nomineeLists(), personalLinks(), mailTemplates(), publishedResults(), staticHostRules(), precompress(), cliBundle()],
   security: {
     // src/middleware.ts checks the origin of every API post instead: Astro's check admits only
     // the request's own origin, and a site served from a CDN posts from another (ALLOWED_ORIGINS).
