@@ -49,6 +49,8 @@ export default function cliBundle(): AstroIntegration {
         outDir = fileURLToPath(config.outDir);
       },
       'astro:build:done': async ({ logger }) => {
+        // bin/results.ts runs the bundle of ./dist alone: a build elsewhere (--outDir) has no use for one.
+        if (path.resolve(outDir) !== path.resolve(root, 'dist')) return;
         for (const [name, entry] of Object.entries(COMMANDS)) {
           // The manifest goes first and comes back last: a bundle half written is never run.
           rmSync(manifestPath(outDir, name), { force: true });
