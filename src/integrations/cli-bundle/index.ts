@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
@@ -18,16 +18,13 @@ function ownAddresses(root: string): Plugin {
   return {
     name: 'own-addresses',
     setup(bundler) {
-      bundler.onLoad({ filter: own }, (args) => {
-        const text = readFileSync(args.path, 'utf8');
-        if (!text.includes('import.meta.')) return undefined;
-        return {
-          contents: text
-            .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
-            .replaceAll('import.meta.dirname', JSON.stringify(path.dirname(args.path))),
-          loader: args.path.endsWith('.ts') ? 'ts' : 'js',
-        };
-      });
+      // Each file is read here once, and handed over whole: the bundler does not read it again.
+      bundler.onLoad({ filter: own }, (args) => ({
+        contents: readFileSync(args.path, 'utf8')
+          .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
+          .replaceAll('import.meta.dirname', JSON.stringify(path.dirname(args.path))),
+        loader: args.path.endsWith('.ts') ? 'ts' : 'js',
+      }));
     },
   };
 }
@@ -52,12 +49,16 @@ export default function cliBundle(): AstroIntegration {
         // bin/results.ts runs the bundle of ./dist alone: a build elsewhere (--outDir) has no use for one.
         if (path.resolve(outDir) !== path.resolve(root, 'dist')) return;
         for (const [name, entry] of Object.entries(COMMANDS)) {
-          // The manifest goes first and comes back last: a bundle half written is never run.
+          // The manifest goes first and comes back last, and the bundle is written beside its
+          // place and renamed into it: a command that starts meanwhile runs the sources, or a
+          // whole bundle, never half of one.
           rmSync(manifestPath(outDir, name), { force: true });
-          mkdirSync(path.dirname(bundlePath(outDir, name)), { recursive: true });
+          const bundle = bundlePath(outDir, name);
+          const written = `${bundle}.${process.pid}.part`;
+          mkdirSync(path.dirname(bundle), { recursive: true });
           const { metafile } = await build({
             entryPoints: [path.join(root, entry)],
-            outfile: bundlePath(outDir, name),
+            outfile: written,
             bundle: true,
             platform: 'node',
             format: 'esm',
@@ -67,7 +68,11 @@ export default function cliBundle(): AstroIntegration {
             plugins: [ownAddresses(root)],
             // The CommonJS packages bundled in (pg, nodemailer…) require Node's own modules.
             banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+          }).catch((error: unknown) => {
+            rmSync(written, { force: true });
+            throw error;
           });
+          renameSync(written, bundle);
           const inputs: Record<string, [number, number]> = {};
           for (const input of Object.keys(metafile.inputs)) {
             const file = path.resolve(root, input);

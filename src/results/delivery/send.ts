@@ -224,7 +224,7 @@ export async function sendCampaign(
   if (options.dryRun || !queue.length) return summary;
 
   // Each person's token is an HMAC: made once, for their row and for their messages' links.
-  const people = queue.map((recipient) => ({ recipient, key: recipient.key, token: unsubscribeToken(secret, projectId, recipient.key) }));
+  const people = queue.map((recipient) => ({ ...recipient, token: unsubscribeToken(secret, projectId, recipient.key) }));
   await ensureRecipients(db, projectId, people);
   const messageOf = campaignMessages(survey, options.campaign, options.baseUrl);
   const from = senderOf(survey, settings);
@@ -281,7 +281,7 @@ export async function sendCampaign(
   async function worker(): Promise<void> {
     let fate: SendFate | undefined;
     while (!stopped && next < people.length) {
-      const { recipient, token } = people[next++];
+      const recipient = people[next++];
       if (interval) {
         // The last answer is recorded before a wait for the rate: a run killed while it waits leaves it known.
         if (fate) await record(fate);
@@ -291,7 +291,7 @@ export async function sendCampaign(
         if (slot > Date.now()) await wait(slot - Date.now());
         if (stopped) break;
       }
-      const { mail, unsubscribeUrl } = messageOf(recipient, token);
+      const { mail, unsubscribeUrl } = messageOf(recipient, recipient.token);
       const messageId = newMessageId(from);
       await record(fate, {
         message_id: messageId,
