@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type SendMailOptions } from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { SurveyConfig } from '../survey/config.struct.ts';
 
 /**
@@ -124,13 +124,19 @@ function smtpPlace(smtpUrl: string): string {
  * what would have gone and nothing needs a server.
  */
 export function createMailTransport(settings: MailSettings): MailTransport {
-  const smtp = settings.smtpUrl
-    ? nodemailer.createTransport({ url: settings.smtpUrl, pool: true, maxConnections: settings.poolSize, maxMessages: Number.POSITIVE_INFINITY })
-    : undefined;
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  // nodemailer (and the network modules it loads) comes in with the first message: a server or a
+  // command that sends nothing starts without it.
+  let transports: Promise<{ smtp?: Transporter; composer: Transporter }> | undefined;
+  const ready = () =>
+    (transports ??= import('nodemailer').then(({ default: nodemailer }) => ({
+      smtp: settings.smtpUrl
+        ? nodemailer.createTransport({ url: settings.smtpUrl, pool: true, maxConnections: settings.poolSize, maxMessages: Number.POSITIVE_INFINITY })
+        : undefined,
+      composer: nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }),
+    })));
   const made = new Set<string>();
 
-  async function toFile(survey: MailSurvey, options: SendMailOptions, messageId: string): Promise<MailOutcome> {
+  async function toFile(composer: Transporter, survey: MailSurvey, options: SendMailOptions, messageId: string): Promise<MailOutcome> {
     const info = (await composer.sendMail(options)) as unknown as { message: Buffer };
     const folder = path.join(settings.mailDir, survey.slug);
     if (!made.has(folder)) await mkdir(folder, { recursive: true }), made.add(folder);
@@ -158,7 +164,8 @@ export function createMailTransport(settings: MailSettings): MailTransport {
         messageId,
         envelope: message.returnPath ? { from: message.returnPath, to: message.to } : undefined,
       };
-      if (!smtp) return toFile(survey, options, messageId);
+      const { smtp, composer } = await ready();
+      if (!smtp) return toFile(composer, survey, options, messageId);
       try {
         const info = await smtp.sendMail(options);
         return { status: 'sent', messageId, response: String(info.response ?? '') };
@@ -167,8 +174,10 @@ export function createMailTransport(settings: MailSettings): MailTransport {
       }
     },
     close() {
-      smtp?.close();
-      composer.close();
+      void transports?.then(({ smtp, composer }) => {
+        smtp?.close();
+        composer.close();
+      });
     },
   };
 }

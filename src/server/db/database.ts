@@ -1,5 +1,4 @@
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
-import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import { openNodeSqlite } from './node-sqlite.ts';
@@ -19,9 +18,15 @@ export type DialectName = 'sqlite' | 'postgres';
 /** Opens the database the settings name: PostgreSQL through `pg`, or SQLite through `node:sqlite`. */
 export function createDatabase(settings: DatabaseSettings): { db: Kysely<Database>; dialect: DialectName } {
   if (settings.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: settings.pgPoolMax });
-    // An idle connection that drops (a database restart) must not end the process; the pool reconnects.
-    pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
+    const { databaseUrl, pgPoolMax } = settings;
+    // `pg` (and the network modules it loads) comes in with the first query: a process on SQLite never loads it.
+    const pool = async () => {
+      const { default: pg } = await import('pg');
+      const opened = new pg.Pool({ connectionString: databaseUrl, max: pgPoolMax });
+      // An idle connection that drops (a database restart) must not end the process; the pool reconnects.
+      opened.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
+      return opened;
+    };
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   const database = openNodeSqlite(settings.sqliteFile, settings.sqliteSynchronous);
