@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
@@ -30,10 +30,12 @@ function ownAddresses(root: string): Plugin {
 }
 
 /**
- * Bundles the operator's command line (`npm run results`) into one file under `dist/cli/`, with
- * the list of files it was made of: each command then starts on about two thirds of the processor
- * time, as Node resolves and loads one module instead of some six hundred. `bin/results.ts` runs
- * the bundle only while every one of those files is unchanged (manifest.ts), the sources otherwise.
+ * Bundles the operator's command line (`npm run results`) under `dist/cli/`, with the list of
+ * files it was made of: each command then starts on a fraction of the processor time, as Node
+ * resolves and loads a few modules instead of some six hundred. What only some commands need (the
+ * mail transport, PostgreSQL's driver) is split into chunks of its own (`dist/cli/chunks/`), loaded
+ * by the commands that use it. `bin/results.ts` runs the bundle only while every one of those
+ * files is unchanged (manifest.ts), the sources otherwise.
  */
 export default function cliBundle(): AstroIntegration {
   let root = '';
@@ -50,37 +52,45 @@ export default function cliBundle(): AstroIntegration {
         if (path.resolve(outDir) !== path.resolve(root, 'dist')) return;
         for (const [name, entry] of Object.entries(COMMANDS)) {
           // The manifest goes first and comes back last, and the bundle is written beside its
-          // place and renamed into it: a command that starts meanwhile runs the sources, or a
-          // whole bundle, never half of one.
+          // place and renamed into it, its chunks (named by their content) before its entry: a
+          // command that starts meanwhile runs the sources, or a whole bundle, never half of one.
           rmSync(manifestPath(outDir, name), { force: true });
           const bundle = bundlePath(outDir, name);
-          const written = `${bundle}.${process.pid}.part`;
-          mkdirSync(path.dirname(bundle), { recursive: true });
-          const { metafile } = await build({
-            entryPoints: [path.join(root, entry)],
-            outfile: written,
-            bundle: true,
-            platform: 'node',
-            format: 'esm',
-            target: 'node24',
-            metafile: true,
-            logLevel: 'warning',
-            plugins: [ownAddresses(root)],
-            // The CommonJS packages bundled in (pg, nodemailer…) require Node's own modules.
-            banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-          }).catch((error: unknown) => {
-            rmSync(written, { force: true });
-            throw error;
-          });
-          renameSync(written, bundle);
-          const inputs: Record<string, [number, number]> = {};
-          for (const input of Object.keys(metafile.inputs)) {
-            const file = path.resolve(root, input);
-            const { size, mtimeMs } = statSync(file);
-            inputs[file] = [size, mtimeMs];
+          const folder = path.dirname(bundle);
+          const written = path.join(folder, `.${name}.${process.pid}.part`);
+          rmSync(written, { recursive: true, force: true });
+          mkdirSync(written, { recursive: true });
+          try {
+            const { metafile } = await build({
+              entryPoints: { [name]: path.join(root, entry) },
+              outdir: written,
+              outExtension: { '.js': '.mjs' },
+              chunkNames: 'chunks/[name]-[hash]',
+              bundle: true,
+              splitting: true,
+              platform: 'node',
+              format: 'esm',
+              target: 'node24',
+              metafile: true,
+              logLevel: 'warning',
+              plugins: [ownAddresses(root)],
+              // The CommonJS packages bundled in (pg…) require Node's own modules.
+              banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+            });
+            mkdirSync(path.join(folder, 'chunks'), { recursive: true });
+            for (const chunk of readdirSync(path.join(written, 'chunks'))) renameSync(path.join(written, 'chunks', chunk), path.join(folder, 'chunks', chunk));
+            renameSync(path.join(written, `${name}.mjs`), bundle);
+            const inputs: Record<string, [number, number]> = {};
+            for (const input of Object.keys(metafile.inputs)) {
+              const file = path.resolve(root, input);
+              const { size, mtimeMs } = statSync(file);
+              inputs[file] = [size, mtimeMs];
+            }
+            writeFileSync(manifestPath(outDir, name), JSON.stringify({ inputs } satisfies BundleManifest));
+            logger.info(`bundled the ${name} command (${Object.keys(inputs).length} files)`);
+          } finally {
+            rmSync(written, { recursive: true, force: true });
           }
-          writeFileSync(manifestPath(outDir, name), JSON.stringify({ inputs } satisfies BundleManifest));
-          logger.info(`bundled the ${name} command (${Object.keys(inputs).length} files)`);
         }
       },
     },
