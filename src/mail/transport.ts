@@ -124,16 +124,17 @@ function smtpPlace(smtpUrl: string): string {
  * what would have gone and nothing needs a server.
  */
 export function createMailTransport(settings: MailSettings): MailTransport {
-  // nodemailer (and the network modules it loads) comes in with the first message: a server or a
-  // command that sends nothing starts without it.
-  let transports: Promise<{ smtp?: Transporter; composer: Transporter }> | undefined;
-  const ready = () =>
-    (transports ??= import('nodemailer').then(({ default: nodemailer }) => ({
-      smtp: settings.smtpUrl
-        ? nodemailer.createTransport({ url: settings.smtpUrl, pool: true, maxConnections: settings.poolSize, maxMessages: Number.POSITIVE_INFINITY })
-        : undefined,
-      composer: nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }),
-    })));
+  // nodemailer (and the network modules it loads) comes in with the transport, not with this
+  // module: a server or a command that sends nothing starts without it. It is loaded now rather than
+  // with the first message, so that a command's bundle (dist/cli) rebuilt meanwhile cannot miss it.
+  const transports = import('nodemailer').then(({ default: nodemailer }) => ({
+    smtp: settings.smtpUrl
+      ? nodemailer.createTransport({ url: settings.smtpUrl, pool: true, maxConnections: settings.poolSize, maxMessages: Number.POSITIVE_INFINITY })
+      : undefined,
+    composer: nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }),
+  }));
+  // A failure to load is each send's to report: no unhandled rejection when nothing is sent.
+  transports.catch(() => undefined);
   const made = new Set<string>();
 
   async function toFile(composer: Transporter, survey: MailSurvey, options: SendMailOptions, messageId: string): Promise<MailOutcome> {
@@ -164,7 +165,7 @@ export function createMailTransport(settings: MailSettings): MailTransport {
         messageId,
         envelope: message.returnPath ? { from: message.returnPath, to: message.to } : undefined,
       };
-      const { smtp, composer } = await ready();
+      const { smtp, composer } = await transports;
       if (!smtp) return toFile(composer, survey, options, messageId);
       try {
         const info = await smtp.sendMail(options);
@@ -174,10 +175,13 @@ export function createMailTransport(settings: MailSettings): MailTransport {
       }
     },
     close() {
-      void transports?.then(({ smtp, composer }) => {
-        smtp?.close();
-        composer.close();
-      });
+      void transports.then(
+        ({ smtp, composer }) => {
+          smtp?.close();
+          composer.close();
+        },
+        () => undefined,
+      );
     },
   };
 }
