@@ -40,7 +40,7 @@ describe("the operator's command line, as built", () => {
     await api?.stop();
   });
 
-  test('runs as the one file the build bundled, not as its six hundred modules', async () => {
+  test('runs as the build bundled it, a few files, not as its six hundred modules', async () => {
     const loaded = await modulesLoaded(['--help']);
     expect(loaded).toContain(pathToFileURL(path.join(ROOT, 'dist/cli/results.mjs')).href);
     expect(loaded.filter((url) => url.includes('/node_modules/') || url.includes('/src/survey/'))).toEqual([]);
