@@ -10,9 +10,9 @@ import path from 'node:path';
 // system's temporary folder, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off),
 // which halves the start of every command. It must be on before they load: hence the import below.
 module.enableCompileCache();
-// The build bundles the command line into one file (src/integrations/cli-bundle/), which starts on
-// about two thirds of the processor time: it runs while every file it was made of is unchanged,
-// the sources otherwise.
+// The build bundles the command line (src/integrations/cli-bundle/), which starts on about half
+// the processor time of the sources: it runs while every file it was made of is unchanged, the
+// sources otherwise.
 const { freshBundle } = await import('../src/integrations/cli-bundle/manifest.ts');
 const bundle = freshBundle(path.resolve(import.meta.dirname, '../dist'), 'results');
 if (bundle) await import(bundle);

@@ -58,7 +58,6 @@ export default function cliBundle(): AstroIntegration {
           const bundle = bundlePath(outDir, name);
           const folder = path.dirname(bundle);
           const written = path.join(folder, `.${name}.${process.pid}.part`);
-          rmSync(written, { recursive: true, force: true });
           mkdirSync(written, { recursive: true });
           try {
             const { metafile } = await build({
