@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { MailKind, MailStatus, NewMailMessage } from '../../server/db/mail-messages.table.ts';
 import type { MailRecipientRow } from '../../server/db/mail-recipients.table.ts';
@@ -58,33 +58,45 @@ export type SendFate =
   | { readonly messageId: string; readonly status: 'forgotten' };
 
 /**
- * Records in one transaction the fates of messages that were answered and the rows (status
- * `sending`) of messages about to be handed over: `send` hands in each connection's last answer
- * with its next message, so the rows `sending` on disk are never more than its connections.
+ * The statements that record the fates of messages that were answered and the rows (status
+ * `sending`) of messages about to be handed over, to run in one transaction (recordSends, or a
+ * writer thread): `send` hands in each connection's last answer with its next message, so the
+ * rows `sending` on disk are never more than its connections.
  */
-export async function recordSends(db: Kysely<Database>, fates: readonly SendFate[], rows: readonly NewMailMessage[]): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const forgotten: string[] = [];
-    for (const fate of fates) {
-      if (fate.status === 'forgotten') {
-        forgotten.push(fate.messageId);
-        continue;
-      }
-      await trx
+export function sendRecords(db: Kysely<Database>, fates: readonly SendFate[], rows: readonly NewMailMessage[]): CompiledQuery[] {
+  const statements: CompiledQuery[] = [];
+  const forgotten: string[] = [];
+  for (const fate of fates) {
+    if (fate.status === 'forgotten') {
+      forgotten.push(fate.messageId);
+      continue;
+    }
+    statements.push(
+      db
         .updateTable('mail_messages')
         .set(fate.status === 'sent' ? { status: 'sent', detail: fate.detail, sent_at: fate.sentAt } : { status: fate.status, detail: fate.detail })
         .where('message_id', '=', fate.messageId)
-        .execute();
-      if (fate.status === 'bounced')
-        await trx
+        .compile(),
+    );
+    if (fate.status === 'bounced')
+      statements.push(
+        db
           .updateTable('mail_recipients')
           .set({ bounced_at: fate.at, detail: fate.detail })
           .where('project_id', '=', fate.projectId)
           .where('email_key', '=', fate.emailKey)
-          .execute();
-    }
-    if (forgotten.length) await trx.deleteFrom('mail_messages').where('message_id', 'in', forgotten).execute();
-    if (rows.length) await trx.insertInto('mail_messages').values(rows).execute();
+          .compile(),
+      );
+  }
+  if (forgotten.length) statements.push(db.deleteFrom('mail_messages').where('message_id', 'in', forgotten).compile());
+  if (rows.length) statements.push(db.insertInto('mail_messages').values(rows).compile());
+  return statements;
+}
+
+/** Runs sendRecords' statements in one transaction on this connection. */
+export async function recordSends(db: Kysely<Database>, fates: readonly SendFate[], rows: readonly NewMailMessage[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const statement of sendRecords(trx, fates, rows)) await trx.executeQuery(statement);
   });
 }
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { PersonValues } from '../../survey/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/loader.ts';
@@ -8,7 +8,9 @@ import { compileMail, type RenderedMail } from '../../mail/render.ts';
 import { newMessageId, senderOf, type MailOutcome, type MailSettings, type MailTransport } from '../../mail/transport.ts';
 import type { NewMailMessage } from '../../server/db/mail-messages.table.ts';
 import { markInterrupted, recipientKey, settleMessage } from '../../server/mail/mail.repository.ts';
-import { ensureRecipients, mailHistories, recordSends, unsubscribeToken, type SendFate } from './delivery.repository.ts';
+import { ensureRecipients, mailHistories, recordSends, sendRecords, unsubscribeToken, type SendFate } from './delivery.repository.ts';
+import { sqliteWriter, type SqliteWriter } from '../../server/db/sqlite-writer.ts';
+import { sqliteFile } from '../ballots/ballots.repository.ts';
 import { deliveryOf } from './delivery-status.ts';
 import { greetingName, personalLink } from '../voters/roster.ts';
 import { votedSecrets } from '../voters/voters.repository.ts';
@@ -143,22 +145,23 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Writes what the pool's connections hand in (a fate, the next message's row, or both) with
- * recordSends, all that arrive in one turn of the event loop in one transaction, one transaction
- * at a time; each hand-in resolves once its transaction is committed.
+ * sendRecords, one transaction at a time, each holding all that was handed in while the one before
+ * was written; each hand-in resolves once its transaction is committed. On an SQLite file a
+ * thread of its own writes them (sqliteWriter): Node's SQLite holds up everything else while it
+ * works, so that nothing else would be handed in meanwhile, and the connections would wait on a
+ * commit each. PostgreSQL's queries hold nothing up: they go from here.
  */
-function sendRecorder(db: Kysely<Database>): (fate: SendFate | undefined, row?: NewMailMessage) => Promise<void> {
+function sendRecorder(db: Kysely<Database>, writer: SqliteWriter | undefined): (fate: SendFate | undefined, row?: NewMailMessage) => Promise<void> {
   let pending: Array<{ fate?: SendFate; row?: NewMailMessage; done: () => void; failed: (error: unknown) => void }> = [];
   let writing = false;
   async function write(): Promise<void> {
     while (pending.length) {
       const batch = pending;
       pending = [];
+      const fates = batch.flatMap((one) => (one.fate ? [one.fate] : []));
+      const rows = batch.flatMap((one) => (one.row ? [one.row] : []));
       try {
-        await recordSends(
-          db,
-          batch.flatMap((one) => (one.fate ? [one.fate] : [])),
-          batch.flatMap((one) => (one.row ? [one.row] : [])),
-        );
+        await (writer ? writer.write(sendRecords(db, fates, rows)) : recordSends(db, fates, rows));
         for (const one of batch) one.done();
       } catch (error) {
         for (const one of batch) one.failed(error);
@@ -174,6 +177,14 @@ function sendRecorder(db: Kysely<Database>): (fate: SendFate | undefined, row?: 
         setImmediate(write);
       }
     });
+}
+
+/** A writer thread for a run's records when the database is an SQLite file, with its connection's synchronous setting; none on PostgreSQL. */
+async function recordWriter(db: Kysely<Database>): Promise<SqliteWriter | undefined> {
+  const file = await sqliteFile(db);
+  if (!file) return undefined;
+  const { rows } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(db);
+  return sqliteWriter({ file, synchronous: Number(rows[0]?.synchronous) >= 2 ? 'FULL' : 'NORMAL' });
 }
 
 /**
@@ -241,7 +252,8 @@ export async function sendCampaign(
   const ticker = progress ? setInterval(report, 2000) : undefined;
   ticker?.unref();
 
-  const record = sendRecorder(db);
+  const writer = await recordWriter(db);
+  const record = sendRecorder(db, writer);
 
   /** Hands one message to the transport (its row already written), tries a 4xx again, and says what became of it. */
   async function deliver(recipient: Recipient, messageId: string, mail: RenderedMail, unsubscribeUrl: string): Promise<SendFate> {
@@ -314,6 +326,7 @@ export async function sendCampaign(
     await Promise.all(Array.from({ length: Math.max(1, settings.poolSize) }, worker));
   } finally {
     if (ticker) clearInterval(ticker);
+    await writer?.close();
   }
   if (stopped) {
     const error = new OperatorError(
