@@ -14,6 +14,9 @@ export const DEFAULT_SENDER = 'Peervote <no-reply@peervote.invalid>';
 /** How many SMTP connections the pool keeps open by default: also the most messages in flight at once. */
 export const DEFAULT_POOL_SIZE = 5;
 
+/** The waits before each new try of a message a server refuses for now (4xx): 5 tries within about two and a half minutes. */
+export const DEFAULT_RETRY_WAITS_MS: readonly number[] = [5_000, 15_000, 40_000, 90_000];
+
 /** Where messages go: over SMTP (a pooled connection to SMTP_URL), else as `.eml` files under `mailDir/<slug>/`. */
 export interface MailSettings {
   /** `smtp://user:pass@host:587` or `smtps://…`; unset writes files instead. */
@@ -24,6 +27,8 @@ export interface MailSettings {
   readonly mailDir: string;
   /** SMTP connections in the pool. */
   readonly poolSize: number;
+  /** The waits before each new try of a message refused for now (MAIL_RETRY_WAITS): one more try than waits. */
+  readonly retryWaitsMs: readonly number[];
 }
 
 /** The survey a message is sent for: its folder name (the file transport's subfolder) and its `mail:` block. */

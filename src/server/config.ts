@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { coerce, create, define, type Infer, type Struct, StructError, type, unknown } from 'superstruct';
-import { DEFAULT_POOL_SIZE, type MailSettings } from '../mail/transport.ts';
+import { DEFAULT_POOL_SIZE, DEFAULT_RETRY_WAITS_MS, type MailSettings } from '../mail/transport.ts';
 
 /** The survey API's settings, read from the environment once (see docs/api.md for each variable). */
 export interface ServerConfig {
@@ -43,6 +43,10 @@ export interface ServerConfig {
   /** Where mail goes: SMTP_URL with MAIL_FROM and MAIL_POOL_SIZE, else `.eml` files under DATA_DIR/mail (the CLI reads the same). */
   readonly mail: MailSettings;
 }
+
+/** The most waits MAIL_RETRY_WAITS takes (so the most tries of a message, one more), and the longest wait, in seconds. */
+const MAX_RETRY_WAITS = 10;
+const MAX_RETRY_WAIT_S = 3600;
 
 /** A setting that the environment gives wrongly: names the variable and what was expected. */
 export class EnvError extends Error {
@@ -184,6 +188,16 @@ const Environment = type({
     undefined,
   ),
   MAIL_POOL_SIZE: wholeNumber(DEFAULT_POOL_SIZE, 1),
+  // Greylisting servers ask for a wait of minutes; a list as long as this and waits of an hour at most keep a run finite.
+  MAIL_RETRY_WAITS: variable(
+    `seconds to wait before each new try of a message refused for now, comma-separated, such as ${DEFAULT_RETRY_WAITS_MS.map((ms) => ms / 1000).join(',')} (at most ${MAX_RETRY_WAITS} waits of at most ${MAX_RETRY_WAIT_S} s)`,
+    (raw): number[] | Unreadable => {
+      const waits = raw.split(',').map((part) => part.trim());
+      const readable = waits.length <= MAX_RETRY_WAITS && waits.every((wait) => /^\d{1,4}(\.\d{1,3})?$/.test(wait) && Number(wait) <= MAX_RETRY_WAIT_S);
+      return readable ? waits.map((wait) => Math.round(Number(wait) * 1000)) : new Unreadable(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw);
+    },
+    [...DEFAULT_RETRY_WAITS_MS],
+  ),
 });
 
 /** Reads every variable of an environment; throws an EnvError naming the first variable that is wrong. */
@@ -225,7 +239,13 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     sentry: vars.SENTRY_DSN ? Object.freeze({ dsn: vars.SENTRY_DSN, environment: vars.SENTRY_ENVIRONMENT, release: vars.SENTRY_RELEASE }) : undefined,
     signalsSecret: vars.SIGNALS_SECRET,
     signalsKeyFile: path.resolve(dataDir, 'signals.key'),
-    mail: Object.freeze({ smtpUrl: vars.SMTP_URL, from: vars.MAIL_FROM, mailDir: path.resolve(dataDir, 'mail'), poolSize: vars.MAIL_POOL_SIZE }),
+    mail: Object.freeze({
+      smtpUrl: vars.SMTP_URL,
+      from: vars.MAIL_FROM,
+      mailDir: path.resolve(dataDir, 'mail'),
+      poolSize: vars.MAIL_POOL_SIZE,
+      retryWaitsMs: Object.freeze(vars.MAIL_RETRY_WAITS),
+    }),
   });
 }
 

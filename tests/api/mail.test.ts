@@ -101,7 +101,7 @@ afterAll(async () => {
 
 describe('invitations', () => {
   test(
-    'go to every invited person once: a 550 at RCPT bounces, a 421 is tried again and goes; a second run sends nothing new',
+    'go to every invited person once: a 550 at RCPT bounces, a 421 is tried again after MAIL_RETRY_WAITS and goes; a second run sends nothing new',
     async () => {
       const preview = await results(['send', 'peer-check', 'invitations', '--preview', 'ANN@peer.example']);
       expect(preview.code, preview.stderr).toBe(0);
@@ -111,12 +111,17 @@ describe('invitations', () => {
       expect(dry.stderr).toContain('would send 4');
       expect(smtp.received).toHaveLength(0);
 
-      const sent = await results(['send', 'peer-check', 'invitations']);
+      // The first wait before a new try: a fraction of a second here rather than the 5 s by default.
+      const sent = await results(['send', 'peer-check', 'invitations'], { MAIL_RETRY_WAITS: '0.4' });
       expect(sent.code, sent.stderr).toBe(0);
       expect(sent.stderr).toContain('sent 3, bounced 1, failed 0');
       expect(sent.stderr).not.toContain('@');
       expect(smtp.received.map((one) => one.to[0]).sort()).toEqual(['ann@peer.example', 'cat@peer.example', 'dan@peer.example']);
       expect(smtp.attempts.get('cat@peer.example')).toBe(2);
+      const [refusedAt, acceptedAt] = smtp.attemptTimes.get('cat@peer.example')!;
+      // At least the wait set, and less than the default's first wait (5 s): the setting was heeded.
+      expect(acceptedAt - refusedAt).toBeGreaterThanOrEqual(390);
+      expect(acceptedAt - refusedAt).toBeLessThan(5_000);
       const [mail] = receivedBy('ann');
       expect(mail.mail.from?.value[0].address).toBe('votes@peer.example');
       expect(mail.mail.replyTo?.value[0].address).toBe('desk@peer.example');

@@ -23,6 +23,8 @@ export interface TestSmtp {
   received: Received[];
   /** RCPT TO attempts per address. */
   attempts: Map<string, number>;
+  /** When each RCPT TO of an address arrived (Date.now()), in order. */
+  attemptTimes: Map<string, number[]>;
   answer: RcptAnswer;
   /**
    * Once this many messages are accepted (0: from the first), the next are read but never
@@ -42,6 +44,7 @@ export interface TestSmtp {
 export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<TestSmtp> {
   const received: Received[] = [];
   const attempts = new Map<string, number>();
+  const attemptTimes = new Map<string, number[]>();
   const waiters: Array<() => boolean> = [];
   // Counted as each message ends, before it is parsed: `holdAfter` must not wait for the parser.
   let accepted = 0;
@@ -53,6 +56,7 @@ export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<T
     url: '',
     received,
     attempts,
+    attemptTimes,
     answer,
     holdAfter: Number.POSITIVE_INFINITY,
     held: 0,
@@ -79,6 +83,7 @@ export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<T
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       const attempt = (attempts.get(address.address) ?? 0) + 1;
       attempts.set(address.address, attempt);
+      attemptTimes.set(address.address, [...(attemptTimes.get(address.address) ?? []), Date.now()]);
       const reply = state.answer(address.address, attempt);
       if (!reply) return callback();
       const error = new Error(reply.message) as Error & { responseCode: number };

@@ -33,8 +33,6 @@ export interface SendOptions {
   minGapDays?: number;
   /** Send again to people whose message is `unknown` (it was in flight when a run was killed). */
   resendUnknown?: boolean;
-  /** Waits between tries of a message a server refused for now (4xx): five tries within five minutes. */
-  retryDelaysMs?: readonly number[];
   now?: () => Date;
   /** A progress line on standard error: counts, never addresses. */
   progress?: (line: string) => void;
@@ -51,9 +49,6 @@ export interface SendSummary {
   interrupted: number;
   dryRun: boolean;
 }
-
-/** The default waits between tries: 5 tries of a message within about two and a half minutes. */
-const RETRY_DELAYS_MS = [5_000, 15_000, 40_000, 90_000] as const;
 
 /** One person to mail: their secret, values, address and its key. */
 interface Recipient {
@@ -201,7 +196,7 @@ export async function sendCampaign(
   survey: LoadedSurvey,
   prepopulation: Record<string, PersonValues>,
   transport: MailTransport,
-  settings: Pick<MailSettings, 'from' | 'poolSize'>,
+  settings: Pick<MailSettings, 'from' | 'poolSize' | 'retryWaitsMs'>,
   secret: string,
   options: SendOptions,
 ): Promise<SendSummary> {
@@ -239,7 +234,7 @@ export async function sendCampaign(
   await ensureRecipients(db, projectId, people);
   const messageOf = campaignMessages(survey, options.campaign, options.baseUrl);
   const from = senderOf(survey, settings);
-  const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
+  const delays = settings.retryWaitsMs;
   const interval = options.rate ? 60_000 / options.rate : 0;
   let nextSlot = Date.now();
   let stopped: string | undefined;

@@ -85,4 +85,16 @@ describe('the SMTP transport', () => {
     expect(() => readServerConfig({ SMTP_URL: 'smtp://127.0.0.1:25' })).toThrow(/MAIL_FROM/);
     expect(() => readServerConfig({ SMTP_URL: 'http://x', MAIL_FROM: 'a@b.example' })).toThrow(/SMTP_URL/);
   });
+
+  it('waits 5, 15, 40 and 90 s before the tries of a message refused for now, or what MAIL_RETRY_WAITS says, within bounds', () => {
+    expect(readServerConfig({}).mail.retryWaitsMs).toEqual([5_000, 15_000, 40_000, 90_000]);
+    expect(readServerConfig({ MAIL_RETRY_WAITS: ' 60, 300 ,1800 ' }).mail.retryWaitsMs).toEqual([60_000, 300_000, 1_800_000]);
+    expect(readServerConfig({ MAIL_RETRY_WAITS: '0.25' }).mail.retryWaitsMs).toEqual([250]);
+    for (const wrong of ['5,,15', '-1', 'soon', '3601', `${'1,'.repeat(10)}1`, '1e3'])
+      expect(() => readServerConfig({ MAIL_RETRY_WAITS: wrong }), wrong).toThrow(
+        /^Environment variable MAIL_RETRY_WAITS: expected seconds to wait before each new try/,
+      );
+    // A long value is not echoed whole.
+    expect(() => readServerConfig({ MAIL_RETRY_WAITS: '9'.repeat(100_000) })).toThrow(/got "9{60}…"$/);
+  });
 });
