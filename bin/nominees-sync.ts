@@ -7,7 +7,7 @@
 // survey.yaml, which reaches every voter's browser.
 import { loadSurvey, listSurveySlugs } from '../src/survey/loader.ts';
 import { loadNominees, nomineeFile } from '../src/survey/nominee-file.ts';
-import { ConfigError } from '../src/survey/errors.ts';
+import { ConfigError, quoted } from '../src/survey/errors.ts';
 import { syncNominees } from '../src/server/search/algolia-sync.ts';
 
 function fail(message: string): never {
@@ -17,7 +17,7 @@ function fail(message: string): never {
 
 const [slug] = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 if (!slug) fail(`Usage: npm run nominees:sync -- <survey slug>\nThe surveys are: ${listSurveySlugs().join(', ')}`);
-if (!listSurveySlugs().includes(slug)) fail(`There is no survey "${slug}". The surveys are: ${listSurveySlugs().join(', ')}`);
+if (!listSurveySlugs().includes(slug)) fail(`There is no survey ${quoted(slug)}. The surveys are: ${listSurveySlugs().join(', ')}`);
 
 try {
   const survey = loadSurvey(slug);

@@ -3,7 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync } from 'node:fs';
 import { listSurveySlugs, loadPrepopulation, loadSurvey, prepopulationFile, surveysDir } from '../../src/survey/loader.ts';
 import { loadNominees } from '../../src/survey/nominee-file.ts';
-import { ConfigError } from '../../src/survey/errors.ts';
+import { ConfigError, quoted } from '../../src/survey/errors.ts';
 import { EnvError, readServerConfig } from '../../src/server/config.ts';
 import { OperatorError, openOperatorDatabase } from '../../src/results/operator.ts';
 import * as commands from './results-commands.ts';
@@ -312,7 +312,7 @@ try {
       `Cannot read the surveys folder ${surveysDir()}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} (SURVEYS_DIR names it).`,
     );
   }
-  if (!slugs.includes(slug)) throw new OperatorError(`There is no survey "${slug}"; the surveys are ${slugs.join(', ')}.`);
+  if (!slugs.includes(slug)) throw new OperatorError(`There is no survey ${quoted(slug)}; the surveys are ${slugs.join(', ')}.`);
   const survey = loadSurvey(slug);
   const nominees = loadNominees(survey);
   // invite may be the one to write the survey's first prepopulation file.

@@ -65,8 +65,13 @@ function inOurWords({ type, message }: Failure): string {
   return message.startsWith(own) ? `expected ${TYPE_NAMES[type] ?? type} ${message.slice(own.length)}` : message;
 }
 
+/** A text someone gave, as a message shows it: in quotes, its control characters escaped, cut after 60 characters. */
+export function quoted(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
+}
+
 function show(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (typeof value === 'string') return quoted(value);
   if (Array.isArray(value)) return 'a list';
   if (value === null) return 'nothing (null)';
   if (typeof value === 'object' && 'size' in value && 'type' in value) return 'a file';

@@ -319,6 +319,12 @@ describe('bad input: one line naming the problem, a non-zero exit, nothing chang
   test.each([
     ['an unknown slug', ['tally', 'nope'], {}, 'There is no survey "nope"; the surveys are '],
     [
+      'a slug of 100,000 characters with a terminal escape in it: quoted, escaped and cut',
+      ['tally', `\u001b[2J${'x'.repeat(100_000)}`],
+      {},
+      `There is no survey "\\u001b[2J${'x'.repeat(53)}..."; the surveys are `,
+    ],
+    [
       'an unknown nominee id in a resolve',
       ['writeins', 'resolve', 'peer-check', '--name', 'Nobody Known', '--nominee', 'zz-404', '--why', 'same person'],
       {},
