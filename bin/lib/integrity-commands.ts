@@ -11,6 +11,7 @@ import { reportData } from '../../src/results/report/report-data.ts';
 import { reportHtml } from '../../src/results/report/report-html.ts';
 import { openOutput, progress } from './output.ts';
 import { who, type Context } from './results-commands.ts';
+import { quoted } from '../../src/survey/errors.ts';
 
 const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 
@@ -38,7 +39,7 @@ function thresholdsOf(options: Context['options']): SignalThresholds {
     const value = text(options[option]);
     if (value === undefined) continue;
     const ok = fraction ? /^\d+(\.\d+)?$/.test(value) && Number(value) > 0 : /^\d+$/.test(value) && Number(value) >= 2;
-    if (!ok) throw new OperatorError(`--${option} must be ${fraction ? 'a positive number' : 'a whole number of at least 2'}, got "${value}".`);
+    if (!ok) throw new OperatorError(`--${option} must be ${fraction ? 'a positive number' : 'a whole number of at least 2'}, got ${quoted(value)}.`);
     thresholds[key] = Number(value);
   }
   return thresholds;
@@ -69,7 +70,7 @@ const untimedLine = (untimed: number) =>
 export async function signalsCommand(context: Context): Promise<void> {
   const { db, survey, options } = context;
   const format = text(options.format) ?? 'table';
-  if (format !== 'table' && format !== 'csv') throw new OperatorError(`--format must be table or csv, got "${format}".`);
+  if (format !== 'table' && format !== 'csv') throw new OperatorError(`--format must be table or csv, got ${quoted(format)}.`);
   const { clusters, untimed } = await findClusters(context);
   const excluded = await ballotExclusions(db, survey.config.project_id);
   const excludedIn = (ids: readonly string[]) => ids.filter((id) => excluded.has(id)).length;

@@ -12,6 +12,7 @@ import { csvLine } from '../../src/results/export/csv.ts';
 import { OperatorError } from '../../src/results/operator.ts';
 import { newSecret } from '../../src/server/tokens.ts';
 import { openOutput } from './output.ts';
+import { quoted } from '../../src/survey/errors.ts';
 
 const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 
@@ -39,7 +40,7 @@ export function prepopulationText(file: string, map: Record<string, unknown>, he
 export function baseUrl(options: Context['options']): string {
   const url = text(options['base-url']) ?? process.env.PEERVOTE_BASE_URL ?? 'http://127.0.0.1:4321';
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
-    throw new OperatorError(`--base-url must be the site's address, such as https://vote.example.com, got "${url}".`);
+    throw new OperatorError(`--base-url must be the site's address, such as https://vote.example.com, got ${quoted(url)}.`);
   return url;
 }
 

@@ -14,6 +14,7 @@ import { importReports } from '../../src/results/delivery/bounces.ts';
 import { unsubscribeToken } from '../../src/results/delivery/delivery.repository.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
 import { OperatorError } from '../../src/results/operator.ts';
+import { quoted } from '../../src/survey/errors.ts';
 
 const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 
@@ -21,7 +22,7 @@ const text = (value: string | boolean | undefined) => (typeof value === 'string'
 function count(options: Context['options'], name: string, min: number): number | undefined {
   const raw = text(options[name]);
   if (raw === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) < min) throw new OperatorError(`--${name} must be a number of at least ${min}, got "${raw}".`);
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) < min) throw new OperatorError(`--${name} must be a number of at least ${min}, got ${quoted(raw)}.`);
   return Number(raw);
 }
 

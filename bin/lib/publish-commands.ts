@@ -6,6 +6,7 @@ import { auditLedger } from '../../src/results/publish/ledger-audit.ts';
 import { beforeClose, closeWords, recordUnseal } from '../../src/results/publish/seal.ts';
 import { progress } from './output.ts';
 import { who, type Context } from './results-commands.ts';
+import { quoted } from '../../src/survey/errors.ts';
 
 const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 
@@ -14,7 +15,7 @@ function publishedAt(value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const at = new Date(value);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(at.getTime()))
-    throw new OperatorError(`--at must be an ISO 8601 time such as 2027-03-01T12:00:00Z, got "${value}".`);
+    throw new OperatorError(`--at must be an ISO 8601 time such as 2027-03-01T12:00:00Z, got ${quoted(value)}.`);
   return at;
 }
 

@@ -23,6 +23,7 @@ import { readPseudonymKey } from '../../src/results/voters/pseudonym-key.ts';
 import { ballotExclusions } from '../../src/results/tally/tally.repository.ts';
 import { categoryKey } from '../../src/survey/ballot-keys.ts';
 import { openOutput, progress } from './output.ts';
+import { quoted } from '../../src/survey/errors.ts';
 
 /** What every command gets: the database, the survey, its nominees and prepopulation, the options. */
 export interface Context {
@@ -68,14 +69,14 @@ function reasonGiven(options: Context['options'], command: string): string {
 function whole(value: string | boolean | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1)
-    throw new OperatorError(`--${name} must be a whole number of at least 1, got "${value}".`);
+    throw new OperatorError(`--${name} must be a whole number of at least 1, got ${quoted(String(value))}.`);
   return Number(value);
 }
 
 /** `export`: every ballot as CSV or JSON Lines, with progress on standard error. */
 export async function exportCommand({ db, survey, nominees, options }: Context): Promise<void> {
   const format = (text(options.format) ?? 'csv') as ExportFormat;
-  if (format !== 'csv' && format !== 'jsonl') throw new OperatorError(`--format must be csv or jsonl, got "${format}".`);
+  if (format !== 'csv' && format !== 'jsonl') throw new OperatorError(`--format must be csv or jsonl, got ${quoted(format)}.`);
   const total = await countBallots(db, survey.config.project_id);
   const state = await reflects(db, survey.config.project_id);
   const shown = progress('export', total, Boolean(options.quiet));
@@ -96,7 +97,7 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
   const thresholdText = text(options.threshold);
   const threshold = thresholdText === undefined ? undefined : parseThreshold(thresholdText);
   if (thresholdText !== undefined && !threshold)
-    throw new OperatorError(`--threshold must be a number of winners (3) or a share of the votes (10%), got "${thresholdText}".`);
+    throw new OperatorError(`--threshold must be a number of winners (3) or a share of the votes (10%), got ${quoted(thresholdText)}.`);
   const total = await countBallots(db, survey.config.project_id);
   const entry = await latestAudit(db, survey.config.project_id);
   const digest = tallyDigest(survey.config, nominees);
@@ -152,7 +153,7 @@ export async function methodologyCommand({ survey, options }: Context): Promise<
 /** `writeins`: the write-ins grouped by name and sub-category, with their closest nominees and any decision. */
 export async function writeInsCommand({ db, survey, nominees, options }: Context): Promise<void> {
   const format = text(options.format) ?? 'table';
-  if (format !== 'table' && format !== 'csv') throw new OperatorError(`--format must be table or csv, got "${format}".`);
+  if (format !== 'table' && format !== 'csv') throw new OperatorError(`--format must be table or csv, got ${quoted(format)}.`);
   const groups = await writeInGroups(db, survey.config, nominees, whole(options.candidates, 'candidates', 3));
   const decided = (group: (typeof groups)[number]) => {
     const d = group.decision;

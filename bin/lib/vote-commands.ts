@@ -11,6 +11,7 @@ import { OperatorError } from '../../src/results/operator.ts';
 import { openOutput } from './output.ts';
 import { deliveryRows } from '../../src/results/delivery/deliveries.ts';
 import { DELIVERY_STATUSES } from '../../src/results/delivery/delivery-status.ts';
+import { quoted } from '../../src/survey/errors.ts';
 
 const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 const percent = (part: number, whole: number) => (whole ? `${Math.round((part / whole) * 100)}%` : '-');
@@ -22,14 +23,14 @@ const percent = (part: number, whole: number) => (whole ? `${Math.round((part / 
  */
 export async function responsesCommand({ db, survey, prepopulation, options }: Context): Promise<void> {
   const format = text(options.format) ?? (options.pending ? 'csv' : 'table');
-  if (format !== 'table' && format !== 'csv') throw new OperatorError(`--format must be table or csv, got "${format}".`);
+  if (format !== 'table' && format !== 'csv') throw new OperatorError(`--format must be table or csv, got ${quoted(format)}.`);
   const column = text(options.by);
   const people = await invitedPeople(db, survey.config.project_id, prepopulation);
   if (!people.length)
     throw new OperatorError(`${survey.slug} has no personal links to track; make them with: npm run results -- invite ${survey.slug} --roster people.csv`);
   if (column && !people.some((one) => one.person[column] !== undefined)) {
     const columns = [...new Set(people.flatMap((one) => Object.keys(one.person)))].filter((name) => name !== 'email' && name !== 'name');
-    throw new OperatorError(`No invited person has a "${column}"; --by takes one of ${columns.join(', ')}.`);
+    throw new OperatorError(`No invited person has a ${quoted(column)}; --by takes one of ${columns.join(', ')}.`);
   }
   const output = openOutput(text(options.out));
   if (options.pending) {

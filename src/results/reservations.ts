@@ -5,6 +5,7 @@ import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from '../s
 import { tileLabel } from '../survey/reservation-outcome.ts';
 import { confirmTile, releaseTile } from '../server/reservations/decisions.repository.ts';
 import { OperatorError } from './operator.ts';
+import { quoted } from '../survey/errors.ts';
 
 /** The words an operator may use for a kind of tile. */
 const KINDS: Record<string, ReservationKind> = { faces: 'faces', face: 'faces', experts: 'asktheexpert', expert: 'asktheexpert', asktheexpert: 'asktheexpert' };
@@ -23,7 +24,7 @@ export interface TileRequest {
 /** Finds the tile a request names, by slug or title; throws an OperatorError naming the tiles there are. */
 function findTile(config: SurveyConfig, request: TileRequest): { kind: ReservationKind; slug: string; title: string } {
   const kind = KINDS[request.kind.toLowerCase()];
-  if (!kind) throw new OperatorError(`"${request.kind}" is not a kind of reservation; use faces or experts.`);
+  if (!kind) throw new OperatorError(`${quoted(request.kind)} is not a kind of reservation; use faces or experts.`);
   const tiles = tilesFor(config, kind);
   const wanted = request.tile.trim();
   const tile = tiles.find((t) => tileSlug(t) === wanted || t.title === wanted);
@@ -61,7 +62,7 @@ export async function confirmReservation(db: Kysely<Database>, config: SurveyCon
 export async function releaseReservation(db: Kysely<Database>, config: SurveyConfig, request: TileRequest) {
   const { kind, slug } = findTile(config, request);
   if (configTakenSlugs(config, kind).includes(slug))
-    throw new OperatorError(`The tile "${slug}" is marked taken in survey.yaml; remove "taken: true" there to free it.`);
+    throw new OperatorError(`The tile ${quoted(slug)} is marked taken in survey.yaml; remove "taken: true" there to free it.`);
   const claim = await releaseTile(db, { projectId: config.project_id, kind, tile: slug, by: request.by, now: request.now ?? new Date(), why: request.why });
   return { kind, slug, ballotId: claim?.ballot_id };
 }

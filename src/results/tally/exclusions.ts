@@ -5,6 +5,7 @@ import { appendAudit } from '../../server/db/audit.repository.ts';
 import { OperatorError } from '../operator.ts';
 import { ballotInSurvey } from '../ballots/ballots.repository.ts';
 import { deleteExclusion, exclusionOf, insertExclusion } from './tally.repository.ts';
+import { quoted } from '../../survey/errors.ts';
 
 /** What `exclude` and `include` are told: which ballot, why, by whom. */
 export interface ExclusionChange {
@@ -30,7 +31,7 @@ export async function excludeBallot(db: Kysely<Database>, change: ExclusionChang
   const why = checkWhy(change.why, 'exclude');
   return db.transaction().execute(async (trx) => {
     if (!(await ballotInSurvey(trx, change.projectId, change.ballotId)))
-      throw new OperatorError(`There is no ballot "${change.ballotId}" in this survey (the ids are in export and signals).`);
+      throw new OperatorError(`There is no ballot ${quoted(change.ballotId)} in this survey (the ids are in export and signals).`);
     const known = await exclusionOf(trx, change.projectId, change.ballotId);
     if (known) throw new OperatorError(`Ballot ${change.ballotId} is excluded already (by ${known.excluded_by} at ${known.excluded_at}: ${known.reason}).`);
     const audit = await appendAudit(trx, {

@@ -10,6 +10,7 @@ import { ballotExclusions } from '../tally/tally.repository.ts';
 import { tallySurvey, type Exclusion } from '../tally/tally.ts';
 import { OperatorError } from '../operator.ts';
 import { readPseudonymKey } from './pseudonym-key.ts';
+import { quoted } from '../../survey/errors.ts';
 
 /** What the operator learns of a receipt: its ballot, and how the tally treats that ballot's votes. */
 export interface ReceiptStatus {
@@ -31,7 +32,7 @@ export async function receiptStatus(
   input: { survey: LoadedSurvey; nominees: readonly Nominee[]; prepopulation: Record<string, PersonValues>; code: string },
 ): Promise<ReceiptStatus> {
   const code = normalizeReceipt(input.code);
-  if (!code) throw new OperatorError(`"${input.code}" is not a receipt code: 12 letters and digits, such as 7K3M-Q9TD-2XHB.`);
+  if (!code) throw new OperatorError(`${quoted(input.code)} is not a receipt code: 12 letters and digits, such as 7K3M-Q9TD-2XHB.`);
   const ballot = await ballotByReceipt(db, input.survey.config.project_id, code);
   if (!ballot) throw new OperatorError(`No ballot of ${input.survey.slug} has the receipt ${formatReceipt(code)}.`);
   const exclusions: Exclusion[] = [];

@@ -11,6 +11,7 @@ import { uuidv7 } from '../../server/ids.ts';
 import { nameKey } from '../tally/identity-keys.ts';
 import { nameMatcher } from './fuzzy.ts';
 import { OperatorError } from '../operator.ts';
+import { quoted } from '../../survey/errors.ts';
 
 /** The write-ins of one name in one sub-category: how often, as which spellings, and what was decided. */
 export interface WriteInGroup {
@@ -106,7 +107,7 @@ export async function resolveWriteIn(
   request: ResolveRequest,
 ): Promise<WriteInDecisionRow[]> {
   const key = nameKey(request.name);
-  if (!key) throw new OperatorError(`The write-in name "${request.name}" has no letters to match.`);
+  if (!key) throw new OperatorError(`The write-in name ${quoted(request.name)} has no letters to match.`);
   const categories = ballotCategories(config);
   let wanted = categories;
   if (request.category !== undefined) {
@@ -120,7 +121,7 @@ export async function resolveWriteIn(
     (group) => group.nameKey === key && wanted.some((w) => w.group === group.group && w.subcategory === group.subcategory),
   );
   if (!groups.length)
-    throw new OperatorError(`No write-in "${request.name}"${request.category ? ` in ${request.category}` : ''}; the writeins command lists them.`);
+    throw new OperatorError(`No write-in ${quoted(request.name)}${request.category ? ` in ${request.category}` : ''}; the writeins command lists them.`);
 
   const listed = new Map(nominees.map((nominee) => [nominee.id, nominee]));
   const decisions = await writeInDecisionsInForce(db, config.project_id);
@@ -130,7 +131,9 @@ export async function resolveWriteIn(
   if (resolution.action === 'merge') {
     const known = listed.has(resolution.nomineeId) || added.has(resolution.nomineeId);
     if (!known)
-      throw new OperatorError(`Nominee id "${resolution.nomineeId}" is not on the nominee list of ${config.project_id}, nor added by a write-in decision.`);
+      throw new OperatorError(
+        `Nominee id ${quoted(resolution.nomineeId)} is not on the nominee list of ${config.project_id}, nor added by a write-in decision.`,
+      );
     fields = { action: 'merge', nominee_id: resolution.nomineeId, nominee_name: null, nominee_specialty: null, nominee_practice: null, nominee_city: null };
   } else if (resolution.action === 'new') {
     if (resolution.nomineeId && listed.has(resolution.nomineeId)) {
