@@ -1,5 +1,5 @@
 import { DatabaseSync } from 'node:sqlite';
-import { Worker } from 'node:worker_threads';
+import { answeringThread } from '../../server/answering-thread.ts';
 import type { DuplicateOf } from './rules.ts';
 
 /** One thing that tells a person apart: their personal link, email or license, normalised. */
@@ -118,44 +118,27 @@ export function scratchRegister(): IdentityRegister & { close(): void } {
  */
 export function threadRegister(): IdentityRegister & { close(): Promise<void> } {
   // It holds a page of keys at a time, the Bloom filter (16 MB) and SQLite's page cache outside the heap: a small heap of its own will do.
-  const worker = new Worker(new URL('./identity-register.worker.ts', import.meta.url), {
-    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
-  });
-  const waiting: Array<{ size: number; resolve: (found: Array<DuplicateOf | undefined>) => void; reject: (error: Error) => void }> = [];
-  const fail = (error: Error) => {
-    for (const { reject } of waiting.splice(0)) reject(error);
-  };
-  worker.on('message', (answers: Array<string | number>) => {
-    const { size, resolve } = waiting.shift()!;
-    const found = new Array<DuplicateOf | undefined>(size).fill(undefined);
-    for (let i = 0; i < answers.length; i += 3) found[answers[i] as number] = { ballotId: answers[i + 1] as string, by: answers[i + 2] as DuplicateOf['by'] };
-    resolve(found);
-  });
-  worker.on('error', fail);
-  // Whenever the thread ends, and however (asked to, or failing), `close` finds it ended.
-  const ended = new Promise<void>((resolve) =>
-    worker.on('exit', (code) => {
-      fail(new Error(`The duplicate register stopped with code ${code}.`));
-      resolve();
-    }),
+  const thread = answeringThread<Array<string | number>, Array<string | number>>(
+    new URL('./identity-register.worker.ts', import.meta.url),
+    'The duplicate register',
+    {
+      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
+    },
   );
   return {
-    check(ballots) {
+    async check(ballots) {
       // Flat: id, how many keys, then kind and key for each; the answers come back as index, ballot id, kind.
       const flat: Array<string | number> = [];
       for (const { id, keys } of ballots) {
         flat.push(id, keys.length);
         for (const { by, key } of keys) flat.push(KIND_NUMBER[by], key);
       }
-      return new Promise((resolve, reject) => {
-        waiting.push({ size: ballots.length, resolve, reject });
-        worker.postMessage(flat);
-      });
+      const answers = await thread.ask(flat);
+      const found = new Array<DuplicateOf | undefined>(ballots.length).fill(undefined);
+      for (let i = 0; i < answers.length; i += 3) found[answers[i] as number] = { ballotId: answers[i + 1] as string, by: answers[i + 2] as DuplicateOf['by'] };
+      return found;
     },
-    async close() {
-      // Asked rather than terminated, so that the thread closes its file, which SQLite then deletes.
-      worker.postMessage(null);
-      await ended;
-    },
+    // Asked rather than terminated, so that the thread closes its file, which SQLite then deletes.
+    close: () => thread.close(),
   };
 }

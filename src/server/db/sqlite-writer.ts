@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { answeringThread } from '../answering-thread.ts';
 import type { WriterJob, WriterStatement } from './sqlite-writer.worker.ts';
 
 /** Transactions written by a thread of its own (sqlite-writer.worker.ts), one at a time, in the order given. */
@@ -15,42 +15,17 @@ export interface SqliteWriter {
  * stops everything else), and what it hands in meanwhile can go into the next transaction.
  */
 export function sqliteWriter(job: WriterJob): SqliteWriter {
-  // It holds one list of statements at a time: a small heap of its own will do.
-  const worker = new Worker(new URL('./sqlite-writer.worker.ts', import.meta.url), {
+  // It holds one list of statements at a time: a small heap of its own will do. It answers null, or why it wrote nothing.
+  const thread = answeringThread<readonly WriterStatement[], string | null>(new URL('./sqlite-writer.worker.ts', import.meta.url), 'The database writer', {
     workerData: job,
     resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 },
   });
-  const waiting: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
-  // Once the thread has failed or ended, every write is refused with why, rather than left waiting.
-  let gone: Error | undefined;
-  const fail = (error: Error) => {
-    gone ??= error;
-    for (const { reject } of waiting.splice(0)) reject(error);
-  };
-  worker.on('message', (error: string | null) => {
-    const { resolve, reject } = waiting.shift()!;
-    if (error === null) resolve();
-    else reject(new Error(error));
-  });
-  worker.on('error', fail);
-  const ended = new Promise<void>((resolve) =>
-    worker.on('exit', (code) => {
-      fail(new Error(`The database writer stopped with code ${code}.`));
-      resolve();
-    }),
-  );
   return {
-    write(statements) {
-      return new Promise((resolve, reject) => {
-        if (gone) return reject(gone);
-        waiting.push({ resolve, reject });
-        worker.postMessage(statements);
-      });
+    async write(statements) {
+      const error = await thread.ask(statements);
+      if (error !== null) throw new Error(error);
     },
-    async close() {
-      // Asked rather than terminated: the thread closes its connection after the last transaction.
-      worker.postMessage(null);
-      await ended;
-    },
+    // Asked rather than terminated: the thread closes its connection after the last transaction.
+    close: () => thread.close(),
   };
 }
