@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { coerce, create, define, type Infer, type Struct, StructError, type, unknown } from 'superstruct';
 import { DEFAULT_POOL_SIZE, DEFAULT_RETRY_WAITS_MS, type MailSettings } from '../mail/transport.ts';
+import { quoted } from '../survey/errors.ts';
 
 /** The survey API's settings, read from the environment once (see docs/api.md for each variable). */
 export interface ServerConfig {
@@ -51,7 +52,7 @@ const MAX_RETRY_WAIT_S = 3600;
 /** A setting that the environment gives wrongly: names the variable and what was expected. */
 export class EnvError extends Error {
   constructor(name: string, expected: string, value: string) {
-    super(`Environment variable ${name}: expected ${expected}, got ${JSON.stringify(value)}`);
+    super(`Environment variable ${name}: expected ${expected}, got ${quoted(value)}`);
     this.name = 'EnvError';
   }
 }
@@ -194,7 +195,7 @@ const Environment = type({
     (raw): number[] | Unreadable => {
       const waits = raw.split(',').map((part) => part.trim());
       const readable = waits.length <= MAX_RETRY_WAITS && waits.every((wait) => /^\d{1,4}(\.\d{1,3})?$/.test(wait) && Number(wait) <= MAX_RETRY_WAIT_S);
-      return readable ? waits.map((wait) => Math.round(Number(wait) * 1000)) : new Unreadable(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw);
+      return readable ? waits.map((wait) => Math.round(Number(wait) * 1000)) : new Unreadable(raw);
     },
     [...DEFAULT_RETRY_WAITS_MS],
   ),

@@ -21,10 +21,8 @@ export interface TestSmtp {
   port: number;
   url: string;
   received: Received[];
-  /** RCPT TO attempts per address. */
-  attempts: Map<string, number>;
-  /** When each RCPT TO of an address arrived (Date.now()), in order. */
-  attemptTimes: Map<string, number[]>;
+  /** RCPT TO attempts per address: when each arrived (Date.now()), in order. */
+  attempts: Map<string, number[]>;
   answer: RcptAnswer;
   /**
    * Once this many messages are accepted (0: from the first), the next are read but never
@@ -43,8 +41,7 @@ export interface TestSmtp {
 /** Starts an SMTP server on a free port of the test range (no TLS, any login accepted). */
 export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<TestSmtp> {
   const received: Received[] = [];
-  const attempts = new Map<string, number>();
-  const attemptTimes = new Map<string, number[]>();
+  const attempts = new Map<string, number[]>();
   const waiters: Array<() => boolean> = [];
   // Counted as each message ends, before it is parsed: `holdAfter` must not wait for the parser.
   let accepted = 0;
@@ -56,7 +53,6 @@ export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<T
     url: '',
     received,
     attempts,
-    attemptTimes,
     answer,
     holdAfter: Number.POSITIVE_INFINITY,
     held: 0,
@@ -81,9 +77,9 @@ export async function startSmtp(answer: RcptAnswer = () => undefined): Promise<T
     closeTimeout: 50,
     onAuth: (_auth, _session, callback) => callback(null, { user: 'test' }),
     onRcptTo(address: SMTPServerAddress, _session, callback) {
-      const attempt = (attempts.get(address.address) ?? 0) + 1;
-      attempts.set(address.address, attempt);
-      attemptTimes.set(address.address, [...(attemptTimes.get(address.address) ?? []), Date.now()]);
+      const times = [...(attempts.get(address.address) ?? []), Date.now()];
+      attempts.set(address.address, times);
+      const attempt = times.length;
       const reply = state.answer(address.address, attempt);
       if (!reply) return callback();
       const error = new Error(reply.message) as Error & { responseCode: number };

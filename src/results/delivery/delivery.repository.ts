@@ -59,8 +59,8 @@ export type SendFate =
 
 /**
  * The statements that record the fates of messages that were answered and the rows (status
- * `sending`) of messages about to be handed over, to run in one transaction (recordSends, or a
- * writer thread): `send` hands in each connection's last answer with its next message, so the
+ * `sending`) of messages about to be handed over, to run in one transaction (send's record writer:
+ * a thread of its own on SQLite, the run's connection on PostgreSQL): `send` hands in each connection's last answer with its next message, so the
  * rows `sending` on disk are never more than its connections.
  */
 export function sendRecords(db: Kysely<Database>, fates: readonly SendFate[], rows: readonly NewMailMessage[]): CompiledQuery[] {
@@ -91,13 +91,6 @@ export function sendRecords(db: Kysely<Database>, fates: readonly SendFate[], ro
   if (forgotten.length) statements.push(db.deleteFrom('mail_messages').where('message_id', 'in', forgotten).compile());
   if (rows.length) statements.push(db.insertInto('mail_messages').values(rows).compile());
   return statements;
-}
-
-/** Runs sendRecords' statements in one transaction on this connection. */
-export async function recordSends(db: Kysely<Database>, fates: readonly SendFate[], rows: readonly NewMailMessage[]): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    for (const statement of sendRecords(trx, fates, rows)) await trx.executeQuery(statement);
-  });
 }
 
 /** Every address's mail history for a survey (invitations and reminders), by address key. */

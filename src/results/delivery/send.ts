@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { PersonValues } from '../../survey/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/loader.ts';
@@ -8,8 +8,8 @@ import { compileMail, type RenderedMail } from '../../mail/render.ts';
 import { newMessageId, senderOf, type MailOutcome, type MailSettings, type MailTransport } from '../../mail/transport.ts';
 import type { NewMailMessage } from '../../server/db/mail-messages.table.ts';
 import { markInterrupted, recipientKey, settleMessage } from '../../server/mail/mail.repository.ts';
-import { ensureRecipients, mailHistories, recordSends, sendRecords, unsubscribeToken, type SendFate } from './delivery.repository.ts';
-import { sqliteWriter, type SqliteWriter } from '../../server/db/sqlite-writer.ts';
+import { ensureRecipients, mailHistories, sendRecords, unsubscribeToken, type SendFate } from './delivery.repository.ts';
+import { sqliteWriter } from '../../server/db/sqlite-writer.ts';
 import { sqliteFile } from '../ballots/ballots.repository.ts';
 import { deliveryOf } from './delivery-status.ts';
 import { greetingName, personalLink } from '../voters/roster.ts';
@@ -146,7 +146,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * works, so that nothing else would be handed in meanwhile, and the connections would wait on a
  * commit each. PostgreSQL's queries hold nothing up: they go from here.
  */
-function sendRecorder(db: Kysely<Database>, writer: SqliteWriter | undefined): (fate: SendFate | undefined, row?: NewMailMessage) => Promise<void> {
+function sendRecorder(db: Kysely<Database>, writer: RecordWriter): (fate: SendFate | undefined, row?: NewMailMessage) => Promise<void> {
   let pending: Array<{ fate?: SendFate; row?: NewMailMessage; done: () => void; failed: (error: unknown) => void }> = [];
   let writing = false;
   async function write(): Promise<void> {
@@ -156,7 +156,7 @@ function sendRecorder(db: Kysely<Database>, writer: SqliteWriter | undefined): (
       const fates = batch.flatMap((one) => (one.fate ? [one.fate] : []));
       const rows = batch.flatMap((one) => (one.row ? [one.row] : []));
       try {
-        await (writer ? writer.write(sendRecords(db, fates, rows)) : recordSends(db, fates, rows));
+        await writer.write(sendRecords(db, fates, rows));
         for (const one of batch) one.done();
       } catch (error) {
         for (const one of batch) one.failed(error);
@@ -174,10 +174,26 @@ function sendRecorder(db: Kysely<Database>, writer: SqliteWriter | undefined): (
     });
 }
 
-/** A writer thread for a run's records when the database is an SQLite file, with its connection's synchronous setting; none on PostgreSQL. */
-async function recordWriter(db: Kysely<Database>): Promise<SqliteWriter | undefined> {
+/** Where a run's records are written: statements run in one transaction at a time. */
+interface RecordWriter {
+  write(statements: readonly CompiledQuery[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A writer thread for a run's records when the database is an SQLite file, with its connection's
+ * synchronous setting; on PostgreSQL (or SQLite in memory), the run's own connection.
+ */
+async function recordWriter(db: Kysely<Database>): Promise<RecordWriter> {
   const file = await sqliteFile(db);
-  if (!file) return undefined;
+  if (!file)
+    return {
+      write: (statements) =>
+        db.transaction().execute(async (trx) => {
+          for (const statement of statements) await trx.executeQuery(statement);
+        }),
+      close: async () => undefined,
+    };
   const { rows } = await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(db);
   return sqliteWriter({ file, synchronous: Number(rows[0]?.synchronous) >= 2 ? 'FULL' : 'NORMAL' });
 }
@@ -321,7 +337,7 @@ export async function sendCampaign(
     await Promise.all(Array.from({ length: Math.max(1, settings.poolSize) }, worker));
   } finally {
     if (ticker) clearInterval(ticker);
-    await writer?.close();
+    await writer.close();
   }
   if (stopped) {
     const error = new OperatorError(

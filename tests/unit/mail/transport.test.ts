@@ -94,7 +94,8 @@ describe('the SMTP transport', () => {
       expect(() => readServerConfig({ MAIL_RETRY_WAITS: wrong }), wrong).toThrow(
         /^Environment variable MAIL_RETRY_WAITS: expected seconds to wait before each new try/,
       );
-    // A long value is not echoed whole.
-    expect(() => readServerConfig({ MAIL_RETRY_WAITS: '9'.repeat(100_000) })).toThrow(/got "9{60}…"$/);
+    // A long value is not echoed whole, nor its control characters as they are.
+    expect(() => readServerConfig({ MAIL_RETRY_WAITS: '9'.repeat(100_000) })).toThrow(/got "9{57}\.\.\."$/);
+    expect(() => readServerConfig({ MAIL_RETRY_WAITS: '5\u001b[2J' })).toThrow(/got "5\\u001b\[2J"$/);
   });
 });
