@@ -419,3 +419,90 @@ describe("npm start's defaults: the file transport", () => {
     SLOW,
   );
 });
+
+describe('one run at a time', () => {
+  const REFUSED =
+    /^send (invitations|reminders): through SMTP 127\.0\.0\.1:\d+\.\nAnother send \(invitations\) for peer-check has been running since \S+, as process \d+ on "[^"]+": wait for it to end\./;
+  const sendRuns = () => api.db().selectFrom('send_runs').selectAll().execute();
+
+  test(
+    'a second send while one runs stops at once and changes nothing; the first run killed with kill -9 lets the survey go at once',
+    async () => {
+      await invite(['kim', 'lou']);
+      const slow = await startSmtp();
+      slow.holdAfter = 0;
+      const first = spawn(process.execPath, ['bin/results.ts', 'send', 'peer-check', 'invitations'], {
+        cwd: ROOT,
+        env: { ...process.env, ...env({ SMTP_URL: slow.url }) },
+        stdio: 'ignore',
+      });
+      await slow.waitForHeld(1);
+      const sending = async () =>
+        (await api.db().selectFrom('mail_messages').select(['message_id', 'status']).where('status', '=', 'sending').execute()).length;
+      const inFlight = await sending();
+      expect(inFlight).toBeGreaterThan(0);
+      const before = await statusOf();
+      const receivedBefore = smtp.received.length;
+
+      for (const campaign of ['invitations', 'reminders']) {
+        const second = await results(['send', 'peer-check', campaign]);
+        expect(second.code).not.toBe(0);
+        expect(second.stderr).toMatch(REFUSED);
+        expect(second.stderr.trim().split('\n')).toHaveLength(2);
+      }
+      // The first run's messages are still its own, in flight: not marked unknown, not sent again.
+      expect(await sending()).toBe(inFlight);
+      expect(await statusOf()).toEqual(before);
+      expect(smtp.received.length).toBe(receivedBefore);
+      // A dry run changes nothing, so it may look meanwhile.
+      const dry = await results(['send', 'peer-check', 'invitations', '--dry-run']);
+      expect(dry.code, dry.stderr).toBe(0);
+
+      first.kill('SIGKILL');
+      await new Promise((resolve) => first.once('exit', resolve));
+      await slow.close();
+      expect(await sendRuns()).toHaveLength(1);
+      const next = await results(['send', 'peer-check', 'invitations', '--resend-unknown']);
+      expect(next.code, next.stderr).toBe(0);
+      expect(next.stderr).toContain(`${inFlight} left in flight by an earlier run marked unknown`);
+      for (const name of ['kim', 'lou']) expect(receivedBy(name)).toHaveLength(1);
+      expect(await sendRuns()).toEqual([]);
+    },
+    SLOW,
+  );
+
+  test(
+    "a run on another machine holds the survey while it has been heard from within a minute; after a minute's silence the next run takes it",
+    async () => {
+      const at = (secondsAgo: number) => new Date(Date.now() - secondsAgo * 1000).toISOString();
+      await api
+        .db()
+        .insertInto('send_runs')
+        .values({
+          project_id: 'peer-check',
+          run_id: 'elsewhere',
+          host: 'mail-2.peer.example',
+          pid: 1,
+          campaign: 'invitation',
+          started_at: at(600),
+          renewed_at: at(5),
+        })
+        .execute();
+      const held = await results(['send', 'peer-check', 'invitations']);
+      expect(held.code).not.toBe(0);
+      expect(held.stderr).toMatch(REFUSED);
+      expect(held.stderr).toContain('as process 1 on "mail-2.peer.example"');
+
+      await api
+        .db()
+        .updateTable('send_runs')
+        .set({ renewed_at: at(61) })
+        .where('run_id', '=', 'elsewhere')
+        .execute();
+      const taken = await results(['send', 'peer-check', 'invitations']);
+      expect(taken.code, taken.stderr).toBe(0);
+      expect(await sendRuns()).toEqual([]);
+    },
+    SLOW,
+  );
+});

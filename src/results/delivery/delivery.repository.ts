@@ -3,6 +3,7 @@ import type { CompiledQuery, Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { MailKind, MailStatus, NewMailMessage } from '../../server/db/mail-messages.table.ts';
 import type { MailRecipientRow } from '../../server/db/mail-recipients.table.ts';
+import type { SendRunRow } from '../../server/db/send-runs.table.ts';
 
 /** One person's mail so far: what ended it (if anything) and each invitation and reminder, oldest first. */
 export interface MailHistory {
@@ -158,4 +159,75 @@ export async function recordReport(
 /** Notes a temporary delay on a message without changing its fate. */
 export async function noteDelay(db: Kysely<Database>, messageId: string, detail: string): Promise<void> {
   await db.updateTable('mail_messages').set({ detail }).where('message_id', '=', messageId).execute();
+}
+
+/** Who is running `send`: a run's id, and the machine and process it runs in. */
+export interface SendRunner {
+  runId: string;
+  host: string;
+  pid: number;
+  campaign: string;
+}
+
+/**
+ * How long a run may stay silent before another may take its survey: some six renewals missed.
+ * Exported for its tests.
+ * @internal
+ */
+export const SEND_RUN_SILENCE_MS = 60_000;
+
+/** True while the process with this id lives on this machine (signal 0 only asks). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the survey's sending for this run, unless another run holds it: resolves with nothing
+ * when taken, else with the run that holds it. A holder counts while it has renewed within
+ * SEND_RUN_SILENCE_MS, unless it ran on this machine and its process is gone (a run killed with
+ * kill -9). Two runs that start at once cannot both take it: the row is created, or replaced
+ * from the very holder that was read, in one statement each.
+ */
+export async function takeSendRun(db: Kysely<Database>, projectId: string, runner: SendRunner, now = new Date()): Promise<SendRunRow | undefined> {
+  const at = now.toISOString();
+  const row = { project_id: projectId, run_id: runner.runId, host: runner.host, pid: runner.pid, campaign: runner.campaign, started_at: at, renewed_at: at };
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const holder = await db.selectFrom('send_runs').selectAll().where('project_id', '=', projectId).executeTakeFirst();
+    if (!holder) {
+      const inserted = await db
+        .insertInto('send_runs')
+        .values(row)
+        .onConflict((oc) => oc.column('project_id').doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return undefined;
+      continue;
+    }
+    const silent = now.getTime() - Date.parse(holder.renewed_at) > SEND_RUN_SILENCE_MS;
+    const gone = holder.host === runner.host && !processAlive(Number(holder.pid));
+    if (!silent && !gone) return holder;
+    const taken = await db.updateTable('send_runs').set(row).where('project_id', '=', projectId).where('run_id', '=', holder.run_id).executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 1) return undefined;
+  }
+  throw new Error(`Could not tell which send run holds ${projectId}: it changed hands five times while asked.`);
+}
+
+/** Says the run is alive; false when it no longer holds the survey (another run took it after a long silence). */
+export async function renewSendRun(db: Kysely<Database>, projectId: string, runId: string, now = new Date()): Promise<boolean> {
+  const result = await db
+    .updateTable('send_runs')
+    .set({ renewed_at: now.toISOString() })
+    .where('project_id', '=', projectId)
+    .where('run_id', '=', runId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Lets the survey's sending go, if this run still holds it. */
+export async function endSendRun(db: Kysely<Database>, projectId: string, runId: string): Promise<void> {
+  await db.deleteFrom('send_runs').where('project_id', '=', projectId).where('run_id', '=', runId).execute();
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { PersonValues } from '../../survey/config.struct.ts';
@@ -8,13 +10,14 @@ import { compileMail, type RenderedMail } from '../../mail/render.ts';
 import { newMessageId, senderOf, type MailOutcome, type MailSettings, type MailTransport } from '../../mail/transport.ts';
 import type { NewMailMessage } from '../../server/db/mail-messages.table.ts';
 import { markInterrupted, recipientKey, settleMessage } from '../../server/mail/mail.repository.ts';
-import { ensureRecipients, mailHistories, sendRecords, unsubscribeToken, type SendFate } from './delivery.repository.ts';
+import { endSendRun, ensureRecipients, mailHistories, renewSendRun, sendRecords, takeSendRun, unsubscribeToken, type SendFate } from './delivery.repository.ts';
 import { sqliteWriter } from '../../server/db/sqlite-writer.ts';
 import { sqliteFile } from '../ballots/ballots.repository.ts';
 import { deliveryOf } from './delivery-status.ts';
 import { greetingName, personalLink } from '../voters/roster.ts';
 import { votedSecrets } from '../voters/voters.repository.ts';
 import { OperatorError } from '../operator.ts';
+import { quoted } from '../../survey/errors.ts';
 
 /** What `send` mails: the first message to each person, or a reminder to those who have not voted. */
 export type Campaign = 'invitation' | 'reminder';
@@ -205,7 +208,9 @@ async function recordWriter(db: Kysely<Database>): Promise<RecordWriter> {
  * size of messages `unknown` for the next run, which sends them again only with --resend-unknown.
  * A 5xx marks the person bounced; a 4xx is tried again (five tries), then failed; a server that
  * cannot be reached stops the run with an OperatorError, the message in hand forgotten so that
- * everyone keeps the state they had.
+ * everyone keeps the state they had. One run at a time mails a survey: a run holds the survey's
+ * sending (takeSendRun) before it looks at anyone's state, and another that starts meanwhile stops
+ * at once with an OperatorError, having changed nothing.
  */
 export async function sendCampaign(
   db: Kysely<Database>,
@@ -221,6 +226,53 @@ export async function sendCampaign(
   if (options.campaign === 'reminder' && survey.config.expiration_date && Date.parse(survey.config.expiration_date) <= now().getTime()) {
     throw new OperatorError(`${survey.slug} closed on ${survey.config.expiration_date}: reminders go only while the survey is open.`);
   }
+  const run = (hold?: Hold) => sendRun(db, survey, prepopulation, transport, settings, secret, options, hold);
+  // A dry run changes nothing: it needs no hold, and may look while a run sends.
+  if (options.dryRun) return run();
+  const runner = { runId: randomUUID(), host: hostname(), pid: process.pid, campaign: options.campaign };
+  const holder = await takeSendRun(db, projectId, runner);
+  if (holder) {
+    throw new OperatorError(
+      `Another send (${holder.campaign}s) for ${survey.slug} has been running since ${holder.started_at}, as process ${holder.pid} on ${quoted(holder.host)}: wait for it to end. A run stopped without ending is let go once its process is gone, or after a minute of silence.`,
+    );
+  }
+  const hold: Hold = { lost: false };
+  const renewal = setInterval(() => {
+    renewSendRun(db, projectId, runner.runId).then(
+      (still) => (hold.lost ||= !still),
+      () => undefined,
+    );
+  }, RENEW_EVERY_MS);
+  renewal.unref();
+  try {
+    return await run(hold);
+  } finally {
+    clearInterval(renewal);
+    await endSendRun(db, projectId, runner.runId);
+  }
+}
+
+/** How often a run says it is alive: well within SEND_RUN_SILENCE_MS. */
+const RENEW_EVERY_MS = 10_000;
+
+/** A run's hold on its survey's sending: `lost` once another run has taken it. */
+interface Hold {
+  lost: boolean;
+}
+
+/** One run of sendCampaign, holding the survey's sending (`hold`) unless it is a dry run. */
+async function sendRun(
+  db: Kysely<Database>,
+  survey: LoadedSurvey,
+  prepopulation: Record<string, PersonValues>,
+  transport: MailTransport,
+  settings: Pick<MailSettings, 'from' | 'poolSize' | 'retryWaitsMs'>,
+  secret: string,
+  options: SendOptions,
+  hold: Hold | undefined,
+): Promise<SendSummary> {
+  const now = options.now ?? (() => new Date());
+  const projectId = survey.config.project_id;
   const interrupted = options.dryRun ? 0 : await markInterrupted(db, ['invitation', 'reminder'], projectId);
   const roster = rosterRecipients(survey, prepopulation);
   let recipients = roster.recipients;
@@ -303,7 +355,7 @@ export async function sendCampaign(
    */
   async function worker(): Promise<void> {
     let fate: SendFate | undefined;
-    while (!stopped && next < people.length) {
+    while (!stopped && !hold?.lost && next < people.length) {
       const recipient = people[next++];
       if (interval) {
         // The last answer is recorded before a wait for the rate: a run killed while it waits leaves it known.
@@ -338,6 +390,13 @@ export async function sendCampaign(
   } finally {
     if (ticker) clearInterval(ticker);
     await writer.close();
+  }
+  if (hold?.lost && !stopped) {
+    const error = new OperatorError(
+      `Another send run took over ${survey.slug} after this one had been silent for a minute: ${summary.sent} sent before this one stopped; the others keep their state.`,
+    );
+    (error as OperatorError & { summary?: SendSummary }).summary = summary;
+    throw error;
   }
   if (stopped) {
     const error = new OperatorError(

@@ -12,6 +12,7 @@ import type { BallotPseudonymsTable } from './ballot-pseudonyms.table.ts';
 import type { BallotExclusionsTable } from './ballot-exclusions.table.ts';
 import type { MailMessagesTable } from './mail-messages.table.ts';
 import type { MailRecipientsTable } from './mail-recipients.table.ts';
+import type { SendRunsTable } from './send-runs.table.ts';
 import type { VerificationCodesTable } from './verification-codes.table.ts';
 
 /** Every table of the survey API's database, by name. */
@@ -34,5 +35,6 @@ export interface Database {
   ballot_exclusions: BallotExclusionsTable;
   mail_messages: MailMessagesTable;
   mail_recipients: MailRecipientsTable;
+  send_runs: SendRunsTable;
   verification_codes: VerificationCodesTable;
 }
