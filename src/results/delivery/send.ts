@@ -226,7 +226,7 @@ export async function sendCampaign(
   if (options.campaign === 'reminder' && survey.config.expiration_date && Date.parse(survey.config.expiration_date) <= now().getTime()) {
     throw new OperatorError(`${survey.slug} closed on ${survey.config.expiration_date}: reminders go only while the survey is open.`);
   }
-  const run = (hold?: Hold) => sendRun(db, survey, prepopulation, transport, settings, secret, options, hold);
+  const run = (hold?: Hold) => sendRun({ db, survey, prepopulation, transport, settings, secret, options }, hold);
   // A dry run changes nothing: it needs no hold, and may look while a run sends.
   if (options.dryRun) return run();
   const runner = { runId: randomUUID(), host: hostname(), pid: process.pid, campaign: options.campaign };
@@ -260,17 +260,19 @@ interface Hold {
   lost: boolean;
 }
 
+/** What a run of sendCampaign works with: its arguments. */
+interface SendJob {
+  db: Kysely<Database>;
+  survey: LoadedSurvey;
+  prepopulation: Record<string, PersonValues>;
+  transport: MailTransport;
+  settings: Pick<MailSettings, 'from' | 'poolSize' | 'retryWaitsMs'>;
+  secret: string;
+  options: SendOptions;
+}
+
 /** One run of sendCampaign, holding the survey's sending (`hold`) unless it is a dry run. */
-async function sendRun(
-  db: Kysely<Database>,
-  survey: LoadedSurvey,
-  prepopulation: Record<string, PersonValues>,
-  transport: MailTransport,
-  settings: Pick<MailSettings, 'from' | 'poolSize' | 'retryWaitsMs'>,
-  secret: string,
-  options: SendOptions,
-  hold: Hold | undefined,
-): Promise<SendSummary> {
+async function sendRun({ db, survey, prepopulation, transport, settings, secret, options }: SendJob, hold: Hold | undefined): Promise<SendSummary> {
   const now = options.now ?? (() => new Date());
   const projectId = survey.config.project_id;
   const interrupted = options.dryRun ? 0 : await markInterrupted(db, ['invitation', 'reminder'], projectId);
