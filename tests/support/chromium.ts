@@ -46,15 +46,5 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
  */
 const OMNIBOX_POPUP_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
-/**
- * The spare renderer Chromium starts after each navigation, in case the next one needs a process:
- * every test opens a browser context of its own, so most spares start only to be thrown away.
- * Without them a test starts about 1.9 renderers instead of 2.7, for some 10% less CPU time.
- */
-const SPARE_RENDERER_FEATURES = ['SpareRendererForSitePerProcess'];
-
 /** The flags Chromium runs with when Playwright drives it: CHROMIUM_FLAGS, and the features above turned off. */
-export const PLAYWRIGHT_CHROMIUM_FLAGS = [
-  ...CHROMIUM_FLAGS,
-  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OMNIBOX_POPUP_FEATURES, ...SPARE_RENDERER_FEATURES].join(',')}`,
-];
+export const PLAYWRIGHT_CHROMIUM_FLAGS = [...CHROMIUM_FLAGS, `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OMNIBOX_POPUP_FEATURES].join(',')}`];
