@@ -49,6 +49,18 @@ const statusOf = async () =>
   );
 const unsubscribeUrl = (raw: string) => /^List-Unsubscribe:\s*<([^>]+)>/m.exec(raw)?.[1] ?? '';
 const receivedBy = (local: string) => smtp.received.filter((one) => one.to[0] === `${local}@peer.example`);
+/** Starts `send … invitations` as a process of its own through the SMTP server at `smtpUrl`, to be killed mid-run. */
+const sendProcess = (smtpUrl: string) =>
+  spawn(process.execPath, ['bin/results.ts', 'send', 'peer-check', 'invitations'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env({ SMTP_URL: smtpUrl }) },
+    stdio: 'ignore',
+  });
+/** Kills a process with SIGKILL and resolves once it is gone. */
+async function killHard(child: ReturnType<typeof spawn>): Promise<void> {
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('exit', resolve));
+}
 
 async function invite(people: string[]): Promise<void> {
   const roster = path.join(work, `roster-${people[0]}.csv`);
@@ -156,14 +168,9 @@ describe('invitations', () => {
       const sentBefore = await sentInvitations();
       const slow = await startSmtp();
       slow.holdAfter = 3;
-      const child = spawn(process.execPath, ['bin/results.ts', 'send', 'peer-check', 'invitations'], {
-        cwd: ROOT,
-        env: { ...process.env, ...env({ SMTP_URL: slow.url }) },
-        stdio: 'ignore',
-      });
+      const child = sendProcess(slow.url);
       await slow.waitForHeld(5);
-      child.kill('SIGKILL');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await killHard(child);
       await slow.close();
       const inFlight = await api.db().selectFrom('mail_messages').select('status').where('status', '=', 'sending').execute();
       expect(inFlight).toHaveLength(5);
@@ -431,11 +438,7 @@ describe('one run at a time', () => {
       await invite(['kim', 'lou']);
       const slow = await startSmtp();
       slow.holdAfter = 0;
-      const first = spawn(process.execPath, ['bin/results.ts', 'send', 'peer-check', 'invitations'], {
-        cwd: ROOT,
-        env: { ...process.env, ...env({ SMTP_URL: slow.url }) },
-        stdio: 'ignore',
-      });
+      const first = sendProcess(slow.url);
       await slow.waitForHeld(1);
       const sending = async () =>
         (await api.db().selectFrom('mail_messages').select(['message_id', 'status']).where('status', '=', 'sending').execute()).length;
@@ -458,8 +461,7 @@ describe('one run at a time', () => {
       const dry = await results(['send', 'peer-check', 'invitations', '--dry-run']);
       expect(dry.code, dry.stderr).toBe(0);
 
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first.once('exit', resolve));
+      await killHard(first);
       await slow.close();
       expect(await sendRuns()).toHaveLength(1);
       const next = await results(['send', 'peer-check', 'invitations', '--resend-unknown']);

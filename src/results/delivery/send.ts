@@ -393,17 +393,14 @@ async function sendRun({ db, survey, prepopulation, transport, settings, secret,
     if (ticker) clearInterval(ticker);
     await writer.close();
   }
-  if (hold?.lost && !stopped) {
-    const error = new OperatorError(
-      `Another send run took over ${survey.slug} after this one had been silent for a minute: ${summary.sent} sent before this one stopped; the others keep their state.`,
-    );
-    (error as OperatorError & { summary?: SendSummary }).summary = summary;
-    throw error;
-  }
-  if (stopped) {
-    const error = new OperatorError(
-      `Cannot reach the mail server (${transport.description}): ${stopped}. ${summary.sent} sent before it stopped; the others keep their state.`,
-    );
+  // A run that stops early says why, and carries what it did so far (the audit trail records it).
+  const why = stopped
+    ? `Cannot reach the mail server (${transport.description}): ${stopped}.`
+    : hold?.lost
+      ? `Another send run took over ${survey.slug} after this one had been silent for a minute.`
+      : undefined;
+  if (why) {
+    const error = new OperatorError(`${why} ${summary.sent} sent before it stopped; the others keep their state.`);
     (error as OperatorError & { summary?: SendSummary }).summary = summary;
     throw error;
   }
