@@ -122,16 +122,30 @@ async function onScreen(image: HTMLImageElement): Promise<void> {
     .catch(() => {})
     .then(nextFrame);
   if (!PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) return decoded;
+  // Its area on the screen: a paint reported larger than it means it will never be reported itself.
+  const area = Math.max(0, Math.min(box.bottom, innerHeight) - Math.max(box.top, 0)) * Math.max(0, Math.min(box.right, innerWidth) - Math.max(box.left, 0));
   let observer: PerformanceObserver | undefined;
+  let outgrown: () => void = () => {};
+  const larger = new Promise<void>((resolve) => (outgrown = resolve));
   const reported = new Promise<void>((resolve) => {
     observer = new PerformanceObserver((list) => {
-      if (list.getEntries().some((entry) => (entry as PerformanceEntry & { element?: Element | null }).element === image)) resolve();
+      for (const entry of list.getEntries() as Array<PerformanceEntry & { element?: Element | null; size?: number }>) {
+        if (entry.element === image) resolve();
+        else if ((entry.size ?? 0) > area) outgrown();
+      }
     });
     observer.observe({ type: 'largest-contentful-paint', buffered: true });
   });
-  await Promise.race([reported, decoded.then(nextFrame)]);
+  // The report of a paint can come some frames after the frame that showed it (a busy phone): once
+  // the image is decoded and framed, its report is still waited for, unless a larger paint was
+  // reported (it will never be), and at most REPORT_WAIT_MS, for browsers that leave an image out.
+  const framed = decoded.then(nextFrame).then(() => Promise.race([larger, new Promise<void>((resolve) => setTimeout(resolve, REPORT_WAIT_MS))]));
+  await Promise.race([reported, framed]);
   observer?.disconnect();
 }
+
+/** The longest the islands wait, once the splash is decoded and framed, for the browser's report that it is the page's largest paint. */
+const REPORT_WAIT_MS = 1000;
 
 /** Resolves in a task after the next frame, so after the frame that shows what has loaded. */
 function nextFrame(): Promise<void> {
