@@ -177,4 +177,45 @@ describe('duplicate register', () => {
     expect(answers).toEqual(expected);
     await oneByOne.close();
   });
+
+  test('keys whose hashes collide are told apart by the keys themselves', async () => {
+    // Every key hashes alike: each probe finds the others' records, and only the key itself decides.
+    const colliding = scratchRegister({ hash: () => 7 });
+    const ballots = [
+      { id: 'A', keys: identityKeys(null, 'x@example.org', 'L1') },
+      { id: 'B', keys: identityKeys(null, 'y@example.org', 'L2') },
+      { id: 'C', keys: identityKeys('L1', 'é@example.org', '') },
+      { id: 'D', keys: identityKeys(null, 'é@example.org', 'L3') },
+      { id: 'E', keys: identityKeys(null, 'z@example.org', 'L2') },
+    ];
+    expect(await colliding.check(ballots)).toEqual([
+      undefined,
+      undefined,
+      // The personal link "L1" is not the license "L1": keys of different kinds never match.
+      undefined,
+      { ballotId: 'C', by: 'email' },
+      { ballotId: 'B', by: 'license' },
+    ]);
+    colliding.close();
+  });
+
+  test('a register of many keys answers as one of few: past its first table and its first batch of records', async () => {
+    const register = scratchRegister();
+    const many = Array.from({ length: 120_000 }, (_, i) => ({ id: `b${i}`, keys: identityKeys(null, `voter${i}@example.org`, `L${i}`) }));
+    expect((await register.check(many)).every((found) => found === undefined)).toBe(true);
+    // Repeats of the first, the middle and the last voters, by email and by license.
+    const repeats = [
+      { id: 'r1', keys: identityKeys(null, 'voter0@example.org', '') },
+      { id: 'r2', keys: identityKeys(null, '', 'L60000') },
+      { id: 'r3', keys: identityKeys(null, 'new@example.org', 'L119999') },
+      { id: 'r4', keys: identityKeys(null, 'new@example.org', '') },
+    ];
+    expect(await register.check(repeats)).toEqual([
+      { ballotId: 'b0', by: 'email' },
+      { ballotId: 'b60000', by: 'license' },
+      { ballotId: 'b119999', by: 'license' },
+      { ballotId: 'r3', by: 'email' },
+    ]);
+    register.close();
+  });
 });
