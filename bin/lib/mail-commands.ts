@@ -7,6 +7,7 @@ import { readServerConfig } from '../../src/server/config.ts';
 import { signalsSecret } from '../../src/server/intake/signals-salt.ts';
 import { appendAudit } from '../../src/server/db/audit.repository.ts';
 import { createMailTransport } from '../../src/mail/transport.ts';
+import { transportThread } from '../../src/mail/transport-thread.ts';
 import { recipientKey } from '../../src/server/mail/mail.repository.ts';
 import { campaignMessages, rosterRecipients, sendCampaign, type Campaign, type SendSummary } from '../../src/results/delivery/send.ts';
 import { deliveryRows } from '../../src/results/delivery/deliveries.ts';
@@ -67,7 +68,8 @@ export async function sendCommand({ db, survey, prepopulation, options, rest }: 
     process.stderr.write(`send: a preview of the ${campaign} to one person; nothing was sent.\n`);
     return;
   }
-  const transport = createMailTransport(config.mail);
+  // Over SMTP, the transport runs in a thread of its own, beside the run's own work.
+  const transport = config.mail.smtpUrl ? transportThread(config.mail) : createMailTransport(config.mail);
   const options_ = {
     campaign,
     baseUrl: url,

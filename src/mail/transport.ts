@@ -123,6 +123,11 @@ function smtpPlace(smtpUrl: string): string {
   return `${url.protocol.replace(':', '').toUpperCase()} ${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`;
 }
 
+/** Where the settings send messages, in words with no secret (MailTransport.description). */
+export function transportPlace(settings: Pick<MailSettings, 'smtpUrl' | 'mailDir'>): string {
+  return settings.smtpUrl ? smtpPlace(settings.smtpUrl) : `files under ${settings.mailDir}`;
+}
+
 /**
  * The mail transport: nodemailer over a pool of SMTP connections when `smtpUrl` is set, else a
  * writer of one RFC 5322 `.eml` file a message under `mailDir/<slug>/`, so that a person can open
@@ -155,7 +160,7 @@ export function createMailTransport(settings: MailSettings): MailTransport {
   }
 
   return {
-    description: settings.smtpUrl ? smtpPlace(settings.smtpUrl) : `files under ${settings.mailDir}`,
+    description: transportPlace(settings),
     async send(survey, message) {
       const from = senderOf(survey, settings);
       const messageId = message.messageId ?? newMessageId(from);

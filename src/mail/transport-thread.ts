@@ -1,0 +1,51 @@
+import { Worker } from 'node:worker_threads';
+import { transportPlace, type MailSettings, type MailTransport } from './transport.ts';
+import type { TransportAnswer, TransportJob } from './transport.worker.ts';
+
+/**
+ * The mail transport run by a thread of its own (transport.worker.ts): building each message and
+ * speaking SMTP, most of a send's processor time, go on beside the caller's own work (choosing,
+ * rendering and recording the next messages) instead of taking turns with it. Messages are
+ * answered as their server answers them. If the thread fails or ends, every message waiting and
+ * every one sent after is refused with why, never left waiting: a message it may have handed over
+ * is then neither sent nor refused, and the caller leaves it as it was (in flight).
+ */
+export function transportThread(settings: MailSettings): MailTransport {
+  // A message at a time per connection, and nodemailer's pool: a small heap of its own will do.
+  const worker = new Worker(new URL('./transport.worker.ts', import.meta.url), {
+    workerData: { ...settings },
+    resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 },
+  });
+  const waiting = new Map<number, { resolve: (answer: TransportAnswer) => void; reject: (error: Error) => void }>();
+  let next = 0;
+  let gone: Error | undefined;
+  const fail = (error: Error) => {
+    gone ??= error;
+    for (const { reject } of waiting.values()) reject(gone);
+    waiting.clear();
+  };
+  worker.on('message', (answer: TransportAnswer) => {
+    const one = waiting.get(answer.id);
+    waiting.delete(answer.id);
+    one?.resolve(answer);
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`The mail transport's thread stopped with code ${code}.`)));
+  return {
+    description: transportPlace(settings),
+    async send(survey, message) {
+      if (gone) throw gone;
+      const id = next++;
+      const answer = await new Promise<TransportAnswer>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        // Only what the message and its survey's `mail:` block say crosses to the thread.
+        worker.postMessage({ id, survey: { slug: survey.slug, config: { mail: survey.config.mail } }, message } satisfies TransportJob);
+      });
+      if ('error' in answer) throw new Error(answer.error);
+      return answer.outcome;
+    },
+    close() {
+      if (!gone) worker.postMessage(null);
+    },
+  };
+}
