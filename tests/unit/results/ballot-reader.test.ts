@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../src/server/db/schema.ts';
 import { answersByField, childRows, nominationRows, readBallots, type StoredBallot } from '../../../src/results/ballots/ballot-reader.ts';
-import { ballotInSurvey, ballotsPage, countBallots, type BallotShape } from '../../../src/results/ballots/ballots.repository.ts';
+import { ballotInSurvey, ballotsPage, ballotsStatement, countBallots, type BallotShape } from '../../../src/results/ballots/ballots.repository.ts';
+import { CompiledQuery } from 'kysely';
 import { AlreadySubmittedError, storeBallot } from '../../../src/server/intake/ballots.repository.ts';
 import { scratchDatabase, storePeerCheck } from '../../support/results-db.ts';
 
@@ -32,6 +33,14 @@ beforeAll(async () => {
 afterAll(() => scratch?.close());
 
 describe('the ballot reader', () => {
+  test('finds each ballot’s child rows through an index: no child table is read whole for every ballot', async () => {
+    const statement = ballotsStatement(db, 'peer-check', EVERYTHING);
+    const { rows } = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${statement.sql}`, [...statement.parameters]));
+    const details = rows.map((row) => row.detail);
+    expect(details.length).toBeGreaterThan(5);
+    expect(details.filter((detail) => /^SCAN (answers|nominations|write_ins|reservations|uploads)\b/.test(detail))).toEqual([]);
+  });
+
   test('counts and finds a survey’s ballots', async () => {
     expect(await countBallots(db, 'peer-check')).toBe(9);
     expect(await countBallots(db, 'another-survey')).toBe(0);

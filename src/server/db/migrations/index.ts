@@ -9,6 +9,7 @@ import * as replaceableBallots from './20270110090000-replaceable-ballots.ts';
 import * as verifiedVoters from './20270110100000-verified-voters.ts';
 import * as mailDelivery from './20270111000000-mail-delivery.ts';
 import * as sendRuns from './20270112000000-send-runs.ts';
+import * as childRowIndexes from './20270113000000-child-row-indexes.ts';
 
 /**
  * Every migration, by name, in the order they run. Listed here rather than read from the
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '20270110100000-verified-voters': verifiedVoters,
   '20270111000000-mail-delivery': mailDelivery,
   '20270112000000-send-runs': sendRuns,
+  '20270113000000-child-row-indexes': childRowIndexes,
 };
