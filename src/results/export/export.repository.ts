@@ -15,12 +15,14 @@ export async function reservationDecisions(db: Kysely<Database>, projectId: stri
 
 /** The most write-ins any ballot of the survey has (0 when none has any). */
 export async function mostWriteIns(db: Kysely<Database>, projectId: string): Promise<number> {
+  // From the write-ins (a few), each checked for its survey: a join would walk the survey's ballots instead.
   const row = await db
     .selectFrom((eb) =>
       eb
         .selectFrom('write_ins')
-        .innerJoin('ballots', 'ballots.id', 'write_ins.ballot_id')
-        .where('ballots.project_id', '=', projectId)
+        .where(({ exists, selectFrom }) =>
+          exists(selectFrom('ballots').select('ballots.id').whereRef('ballots.id', '=', 'write_ins.ballot_id').where('ballots.project_id', '=', projectId)),
+        )
         .groupBy('write_ins.ballot_id')
         .select((e) => e.fn.countAll<string | number>().as('n'))
         .as('per_ballot'),
