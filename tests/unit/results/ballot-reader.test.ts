@@ -39,6 +39,17 @@ describe('the ballot reader', () => {
     const details = rows.map((row) => row.detail);
     expect(details.length).toBeGreaterThan(5);
     expect(details.filter((detail) => /^SCAN (answers|nominations|write_ins|reservations|uploads)\b/.test(detail))).toEqual([]);
+    // Each list is found by the index whose key, after the ballot, is the list's order: the
+    // aggregates, which have no ORDER BY on SQLite, take the rows in that order.
+    for (const index of [
+      'SEARCH answers USING PRIMARY KEY (ballot_id=?)',
+      'SEARCH nominations USING PRIMARY KEY (ballot_id=?)',
+      'SEARCH write_ins USING PRIMARY KEY (ballot_id=?)',
+      'SEARCH reservations USING PRIMARY KEY (ballot_id=?)',
+      'SEARCH uploads USING INDEX uploads_ballot (ballot_id=?)',
+    ])
+      expect(details).toContain(index);
+    expect(details.filter((detail) => /TEMP B-TREE FOR (group_concat|json_group_array)/.test(detail))).toEqual([]);
   });
 
   test('counts and finds a survey’s ballots', async () => {
