@@ -37,6 +37,11 @@ export function findSurvey(projectId: string): ServerSurvey | undefined {
   return registry().get(projectId);
 }
 
+/** Every survey the API serves. */
+export function allServerSurveys(): ServerSurvey[] {
+  return [...registry().values()];
+}
+
 /** How many surveys the API serves; loading them here makes a broken survey file fail the start. */
 export function surveyCount(): number {
   return registry().size;

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { MailMessageRow } from '../db/mail-messages.table.ts';
 import { database } from '../db/database.ts';
-import { findSurvey, type ServerSurvey } from '../surveys.ts';
+import { allServerSurveys, findSurvey, type ServerSurvey } from '../surveys.ts';
 import { mailTransport } from '../mail.ts';
 import { claimQueued, settleMessages, type Settlement } from './mail.repository.ts';
 import { compileMail, type MailValues, type RenderedMail } from '../../mail/render.ts';
@@ -133,6 +133,14 @@ export function nudgeOutbox(): void {
 export function startOutbox(): void {
   if (started) return;
   started = true;
+  // Where a survey sends receipts, the transport (nodemailer, loaded with it) and the receipt's
+  // template are made now, at the start, not by the first receipt while the first ballots come in.
+  // A template that cannot be read now is told by the receipt that needs it, as before.
+  try {
+    const mailing = allServerSurveys().filter((survey) => survey.config.mail.receipt);
+    if (mailing.length) mailTransport();
+    for (const survey of mailing) receiptOf(survey);
+  } catch {}
   void database()
     .then(({ db }) => db.updateTable('mail_messages').set({ status: 'queued' }).where('status', '=', 'sending').where('kind', '=', 'receipt').execute())
     .then(() => nudgeOutbox())
