@@ -11,11 +11,10 @@ import type { TransportAnswer, TransportJob } from './transport.worker.ts';
  * is then neither sent nor refused, and the caller leaves it as it was (in flight).
  */
 export function transportThread(settings: MailSettings): MailTransport {
-  // A message at a time per connection, and nodemailer's pool: a small heap of its own will do.
-  const worker = new Worker(new URL('./transport.worker.ts', import.meta.url), {
-    workerData: { ...settings },
-    resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 },
-  });
+  // Its heap is V8's as for any thread: building a message makes much short-lived garbage, and a
+  // young generation of 16 MB tripled the time the thread spent collecting it (a cap on the old
+  // generation alone shrinks the young one with it, and was worse still).
+  const worker = new Worker(new URL('./transport.worker.ts', import.meta.url), { workerData: { ...settings } });
   const waiting = new Map<number, { resolve: (answer: TransportAnswer) => void; reject: (error: Error) => void }>();
   let next = 0;
   let gone: Error | undefined;
