@@ -7,7 +7,7 @@ import { readServerConfig } from '../../src/server/config.ts';
 import { signalsSecret } from '../../src/server/intake/signals-salt.ts';
 import { appendAudit } from '../../src/server/db/audit.repository.ts';
 import { createMailTransport } from '../../src/mail/transport.ts';
-import { transportThread } from '../../src/mail/transport-thread.ts';
+import { transportThread } from '../../src/results/delivery/transport-thread.ts';
 import { recipientKey } from '../../src/server/mail/mail.repository.ts';
 import { campaignMessages, rosterRecipients, sendCampaign, type Campaign, type SendSummary } from '../../src/results/delivery/send.ts';
 import { deliveryRows } from '../../src/results/delivery/deliveries.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SENDER, createMailTransport, newMessageId, type MailSettings, type MailSurvey, type MailTransport } from '../../../src/mail/transport.ts';
-import { transportThread } from '../../../src/mail/transport-thread.ts';
+import { transportThread } from '../../../src/results/delivery/transport-thread.ts';
 import { readServerConfig } from '../../../src/server/config.ts';
 import { startSmtp, type TestSmtp } from '../../support/smtp.ts';
 
