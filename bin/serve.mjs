@@ -8,10 +8,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { headersFor, matchRule, overHttps, parseHeaderRules, parseRules } from './static-rules.mjs';
 import { notServed, refusedPath, staticFiles } from './static-files.mjs';
 import { withBody } from './request-bodies.mjs';
-// The survey API's route table: plain data Node reads as it is, the same the built API answers from.
-import { API_ROUTES, sampleAddress } from '../src/server/routes.ts';
-// The settings, read as the API reads them: a wrong value stops the start here, naming the variable.
-import { readServerConfig } from '../src/server/config.ts';
+import { freshBundle } from '../src/integrations/cli-bundle/manifest.mjs';
+
+// The survey API's route table, the same the built API answers from, and its settings, read as the
+// API reads them (a wrong value stops the start here, naming the variable): from the build's
+// bundle of them while it is fresh, so that no TypeScript is loaded (0.15 s of processor time a
+// start), else from the sources.
+const settingsBundle = freshBundle(fileURLToPath(new URL('../dist/', import.meta.url)), 'serve');
+const { API_ROUTES, sampleAddress, readServerConfig } = settingsBundle ? await import(settingsBundle) : await import('./lib/serve-settings.ts');
 
 /** The not-found page's path in `_headers` (src/integrations/static-host-rules.ts). */
 const NOT_FOUND_PAGE = '/404.html';

@@ -1,4 +1,4 @@
-// The body of `npm run results` (bin/results.ts): parses the command line and runs the command.
+// The body of `npm run results` (bin/results.mjs): parses the command line and runs the command.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync } from 'node:fs';
 import { listSurveySlugs, loadPrepopulation, loadSurvey, prepopulationFile, surveysDir } from '../../src/survey/loader.ts';

@@ -1,7 +1,8 @@
 // The survey API's route table: every address it answers and the methods each takes. The
 // endpoint (src/pages/api/[...route].ts, through route-handlers.ts), the middleware's 405,
 // bin/serve.mjs's warm-up and docs/api.md's endpoint table all come from it. Plain data with no
-// import, so that bin/serve.mjs, run by Node itself, can import it before any build.
+// import, so that bin/serve.mjs, run by Node itself, can import it before any build (or the build's
+// bundle of it, bin/lib/serve-settings.ts).
 
 /** A method a route takes. OPTIONS, the CORS preflight, is answered for every route by the middleware (src/middleware.ts). */
 type RouteMethod = 'GET' | 'HEAD' | 'POST';

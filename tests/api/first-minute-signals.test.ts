@@ -17,7 +17,7 @@ const burst: string[] = [];
 const fast: string[] = [];
 
 async function signals(): Promise<string> {
-  const { stdout } = await run(process.execPath, ['bin/results.ts', 'signals', 'peer-check', '--quiet'], {
+  const { stdout } = await run(process.execPath, ['bin/results.mjs', 'signals', 'peer-check', '--quiet'], {
     cwd: ROOT,
     env: { ...process.env, SURVEYS_DIR: inject('surveysDir'), DATA_DIR: api.dataDir, DATABASE_URL: api.databaseUrl },
   });

@@ -51,7 +51,7 @@ const unsubscribeUrl = (raw: string) => /^List-Unsubscribe:\s*<([^>]+)>/m.exec(r
 const receivedBy = (local: string) => smtp.received.filter((one) => one.to[0] === `${local}@peer.example`);
 /** Starts `send … invitations` as a process of its own through the SMTP server at `smtpUrl`, to be killed mid-run. */
 const sendProcess = (smtpUrl: string) =>
-  spawn(process.execPath, ['bin/results.ts', 'send', 'peer-check', 'invitations'], {
+  spawn(process.execPath, ['bin/results.mjs', 'send', 'peer-check', 'invitations'], {
     cwd: ROOT,
     env: { ...process.env, ...env({ SMTP_URL: smtpUrl }) },
     stdio: 'ignore',

@@ -22,7 +22,7 @@ const honest: string[] = [];
 
 async function results(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/results.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['bin/results.mjs', ...args], {
       cwd: ROOT,
       env: { ...process.env, SURVEYS_DIR: inject('surveysDir'), DATA_DIR: api.dataDir, DATABASE_URL: api.databaseUrl },
     });

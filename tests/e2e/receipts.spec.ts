@@ -23,7 +23,7 @@ const test = base.extend<{ vote: { url: string; results: (args: string[]) => Pro
       // The API migrates its database on the first request; the tools then find it.
       await fetch(`${server.url}/api/health`);
       const results = async (args: string[]) =>
-        (await run(process.execPath, ['bin/results.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } })).stdout;
+        (await run(process.execPath, ['bin/results.mjs', ...args], { cwd: ROOT, env: { ...process.env, ...env } })).stdout;
       await use({ url: server.url, results });
     } finally {
       await server.stop();

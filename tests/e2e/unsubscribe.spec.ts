@@ -18,7 +18,7 @@ const test = base.extend<{ vote: { url: string; dataDir: string; results: (args:
     try {
       await fetch(`${server.url}/api/health`);
       const env = { ...process.env, DATA_DIR: dataDir, PEERVOTE_BASE_URL: server.url, SMTP_URL: '', MAIL_FROM: '' };
-      const results = async (args: string[]) => (await run(process.execPath, ['bin/results.ts', ...args], { cwd: ROOT, env })).stdout;
+      const results = async (args: string[]) => (await run(process.execPath, ['bin/results.mjs', ...args], { cwd: ROOT, env })).stdout;
       await use({ url: server.url, dataDir, results });
     } finally {
       await server.stop();

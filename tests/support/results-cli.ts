@@ -8,7 +8,7 @@ const run = promisify(execFile);
 /** Runs `npm run results -- …args` with `env`; never throws, answers the exit code and both outputs. */
 export async function runResults(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/results.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['bin/results.mjs', ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });

@@ -3,10 +3,14 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { build, type Plugin } from 'esbuild';
-import { bundlePath, manifestPath, type BundleManifest } from './manifest.ts';
+import { bundlePath, manifestPath, type BundleManifest } from './manifest.mjs';
 
-/** The operator's commands bundled by the build: each name's entry, from the project root. */
-const COMMANDS = { results: 'bin/lib/results-cli.ts' } as const;
+/**
+ * What the build bundles for Node to run without the sources' TypeScript: the operator's commands,
+ * and what the server reads of the sources as it starts (bin/serve.mjs). Each name's entry, from
+ * the project root.
+ */
+const COMMANDS = { results: 'bin/lib/results-cli.ts', serve: 'bin/lib/serve-settings.ts' } as const;
 
 /**
  * Keeps each of the project's own files' `import.meta.url` (and `dirname`) pointing at the file
@@ -30,12 +34,13 @@ function ownAddresses(root: string): Plugin {
 }
 
 /**
- * Bundles the operator's command line (`npm run results`) under `dist/cli/`, with the list of
- * files it was made of: each command then starts on a fraction of the processor time, as Node
- * resolves and loads a few modules instead of some six hundred. What only some commands need (the
- * mail transport, PostgreSQL's driver) is split into chunks of its own (`dist/cli/chunks/`), loaded
- * by the commands that use it. `bin/results.ts` runs the bundle only while every one of those
- * files is unchanged (manifest.ts), the sources otherwise.
+ * Bundles what COMMANDS names (the operator's command line, `npm run results`, and what the
+ * server reads of the sources as it starts) under `dist/cli/`, each with the list of files it was
+ * made of: each then starts on a fraction of the processor time, as Node resolves and loads a few
+ * modules instead of some six hundred, and no TypeScript. What only some commands need (the mail
+ * transport, PostgreSQL's driver) is split into chunks of its own (`dist/cli/chunks/`), loaded by
+ * the commands that use it. `bin/results.mjs` and `bin/serve.mjs` run a bundle only while every
+ * one of its files is unchanged (manifest.mjs), the sources otherwise.
  */
 export default function cliBundle(): AstroIntegration {
   let root = '';
@@ -48,7 +53,7 @@ export default function cliBundle(): AstroIntegration {
         outDir = fileURLToPath(config.outDir);
       },
       'astro:build:done': async ({ logger }) => {
-        // bin/results.ts runs the bundle of ./dist alone: a build elsewhere (--outDir) has no use for one.
+        // bin/results.mjs and bin/serve.mjs run the bundles of ./dist alone: a build elsewhere (--outDir) has no use for one.
         if (path.resolve(outDir) !== path.resolve(root, 'dist')) return;
         for (const [name, entry] of Object.entries(COMMANDS)) {
           // The manifest goes first and comes back last, and the bundle is written beside its

@@ -113,7 +113,7 @@ async function sending(): Promise<void> {
         SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
         MAIL_FROM: 'Bench <bench@bench.example>',
       };
-      const sent = await timed(process.execPath, ['bin/results.ts', 'send', SLUG, 'invitations'], env);
+      const sent = await timed(process.execPath, ['bin/results.mjs', 'send', SLUG, 'invitations'], env);
       peervote.push((COUNT / sent.ms) * 1000);
       peervoteCpu.push(sent.cpuMs);
       peervoteRss.push(sent.maxRssKb);

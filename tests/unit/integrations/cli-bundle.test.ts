@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bundlePath, freshBundle, manifestPath } from '../../../src/integrations/cli-bundle/manifest.ts';
+import { bundlePath, freshBundle, manifestPath } from '../../../src/integrations/cli-bundle/manifest.mjs';
 
 describe('the bundled command line runs only while every file it was made of is unchanged', () => {
   let dir: string;
