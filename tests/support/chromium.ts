@@ -46,5 +46,15 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
  */
 const OMNIBOX_POPUP_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
+/**
+ * The spare renderer Chromium starts beside every new page, for a navigation to another site
+ * that a test's fresh context never makes: a renderer process started and ended for nothing in
+ * every test (two renderers a page instead of one).
+ */
+const SPARE_RENDERER_FEATURES = ['SpareRendererForSitePerProcess'];
+
 /** The flags Chromium runs with when Playwright drives it: CHROMIUM_FLAGS, and the features above turned off. */
-export const PLAYWRIGHT_CHROMIUM_FLAGS = [...CHROMIUM_FLAGS, `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OMNIBOX_POPUP_FEATURES].join(',')}`];
+export const PLAYWRIGHT_CHROMIUM_FLAGS = [
+  ...CHROMIUM_FLAGS,
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OMNIBOX_POPUP_FEATURES, ...SPARE_RENDERER_FEATURES].join(',')}`,
+];
