@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 
 /** An image's intrinsic size, for its `width` and `height` attributes: the page keeps its place while it loads. */
@@ -33,18 +33,30 @@ function bitmapSize(bytes: Buffer): ImageSize | undefined {
   return undefined;
 }
 
+/** The file under `public/` that a site address (`/media/logo.svg`) serves; undefined for an address elsewhere. */
+function publicFile(url: string | undefined, publicDir: string): string | undefined {
+  if (!url?.startsWith('/') || url.startsWith('//')) return undefined;
+  const file = normalize(join(publicDir, decodeURIComponent(url.split(/[?#]/)[0])));
+  return file.startsWith(publicDir + sep) ? file : undefined;
+}
+
 /**
  * The size of an image the site serves from `public/` (`/media/logo.svg`), read at build time;
  * undefined for an image elsewhere or of a kind not read here (the CSS then keeps its place).
  */
 export function localImageSize(url: string | undefined, publicDir = join(process.cwd(), 'public')): ImageSize | undefined {
-  if (!url?.startsWith('/') || url.startsWith('//')) return undefined;
-  const file = normalize(join(publicDir, decodeURIComponent(url.split(/[?#]/)[0])));
-  if (!file.startsWith(publicDir + sep)) return undefined;
+  const file = publicFile(url, publicDir);
+  if (!file) return undefined;
   try {
     const bytes = readFileSync(file);
     return /\.svg$/i.test(file) ? svgSize(bytes.toString('utf8', 0, 4096)) : bitmapSize(bytes);
   } catch {
     return undefined;
   }
+}
+
+/** How many bytes the file of an image the site serves from `public/` has, read at build time; undefined for one elsewhere or missing. */
+export function localImageBytes(url: string | undefined, publicDir = join(process.cwd(), 'public')): number | undefined {
+  const file = publicFile(url, publicDir);
+  return file ? statSync(file, { throwIfNoEntry: false })?.size : undefined;
 }

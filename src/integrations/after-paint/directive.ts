@@ -110,7 +110,8 @@ function pagePainted(): Promise<void> {
  * Resolves once an image the page has loaded is on the screen: when the browser reports it as
  * the page's largest paint so far (Largest Contentful Paint, which needs no attribute outside
  * HTML), else once it is decoded and two frames have gone by (an image that is not the largest
- * paint, as on a wide screen where the text outgrows the splash, gets no such report). At once
+ * paint, as on a wide screen where the text outgrows the splash, gets no such report, nor does one
+ * the browser takes for a placeholder, lowEntropy). At once
  * for an image that is hidden, out of view or broken: there is no paint to wait for.
  */
 async function onScreen(image: HTMLImageElement): Promise<void> {
@@ -121,7 +122,7 @@ async function onScreen(image: HTMLImageElement): Promise<void> {
     .decode()
     .catch(() => {})
     .then(nextFrame);
-  if (!PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) return decoded;
+  if (!PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint') || lowEntropy(image, box)) return decoded;
   // Its area on the screen: a paint reported larger than it means it will never be reported itself.
   const area = Math.max(0, Math.min(box.bottom, innerHeight) - Math.max(box.top, 0)) * Math.max(0, Math.min(box.right, innerWidth) - Math.max(box.left, 0));
   let observer: PerformanceObserver | undefined;
@@ -142,6 +143,22 @@ async function onScreen(image: HTMLImageElement): Promise<void> {
   const framed = decoded.then(nextFrame).then(() => Promise.race([larger, new Promise<void>((resolve) => setTimeout(resolve, REPORT_WAIT_MS))]));
   await Promise.race([reported, framed]);
   observer?.disconnect();
+}
+
+/**
+ * Chromium's floor for an image to count as a paint (ExcludeLowEntropyImagesFromLCP): bits of
+ * the file per pixel shown. Below it an image is taken for a placeholder and never reported as
+ * the largest paint, as the welcome splash, an SVG of some 500 bytes, is on a wide screen.
+ */
+const MIN_BITS_PER_PIXEL = 0.05;
+
+/** True when the browser will never report the image as the largest paint: too few bits of its file for each pixel it covers. */
+function lowEntropy(image: HTMLImageElement, box: DOMRect): boolean {
+  const entry = performance.getEntriesByName(image.currentSrc, 'resource')[0] as PerformanceResourceTiming | undefined;
+  // The browser gives no size for a file it had kept (its cache), nor for another origin's: the
+  // build's (`data-bytes`, the file as it is, compressed by no server) stands in. Without either the report is waited for.
+  const bytes = entry?.encodedBodySize || Number(image.dataset.bytes) || 0;
+  return bytes > 0 && (bytes * 8) / (box.width * box.height) < MIN_BITS_PER_PIXEL;
 }
 
 /** The longest the islands wait, once the splash is decoded and framed, for the browser's report that it is the page's largest paint. */

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { localImageSize } from '../../../src/components/image-size.ts';
+import { localImageBytes, localImageSize } from '../../../src/components/image-size.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'peervote-images-'));
 writeFileSync(join(dir, 'sized.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="120"></svg>');
@@ -23,5 +23,14 @@ describe('image sizes read at build time, so pages keep their place while images
 
   it('reads the demo survey’s own images', () => {
     expect(localImageSize('/media/ad-community-clinic.svg')).toEqual({ width: 600, height: 120 });
+  });
+
+  it.each([
+    ['a file', '/boxed.svg', 68],
+    ['a missing file', '/none.svg', undefined],
+    ['an image elsewhere', 'https://cdn.example.org/logo.svg', undefined],
+    ['a path out of public/', '/../secret.svg', undefined],
+  ])('the bytes of %s', (_, url, bytes) => {
+    expect(localImageBytes(url, dir)).toBe(bytes);
   });
 });
