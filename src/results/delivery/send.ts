@@ -145,9 +145,9 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Writes what the pool's connections hand in (a fate, the next message's row, or both) with
  * sendRecords, one transaction at a time, each holding all that was handed in while the one before
  * was written; each hand-in resolves once its transaction is committed. On an SQLite file a
- * thread of its own writes them (sqliteWriter): Node's SQLite holds up everything else while it
- * works, so that nothing else would be handed in meanwhile, and the connections would wait on a
- * commit each. PostgreSQL's queries hold nothing up: they go from here.
+ * connection of the run's own writes them (sqliteWriter), in this thread: the messages are built
+ * and sent by a thread of their own (transportThread), so a commit here holds up no connection
+ * but its own, and costs less than a round trip to a writer thread.
  */
 function sendRecorder(db: Kysely<Database>, writer: RecordWriter): (fate: SendFate | undefined, row?: NewMailMessage) => Promise<void> {
   let pending: Array<{ fate?: SendFate; row?: NewMailMessage; done: () => void; failed: (error: unknown) => void }> = [];
@@ -184,8 +184,8 @@ interface RecordWriter {
 }
 
 /**
- * A writer thread for a run's records when the database is an SQLite file, with its connection's
- * synchronous setting; on PostgreSQL (or SQLite in memory), the run's own connection.
+ * A connection of its own for a run's records when the database is an SQLite file, with the run's
+ * connection's synchronous setting; on PostgreSQL (or SQLite in memory), the run's own connection.
  */
 async function recordWriter(db: Kysely<Database>): Promise<RecordWriter> {
   const file = await sqliteFile(db);

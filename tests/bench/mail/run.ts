@@ -57,6 +57,11 @@ interface Usage {
   maxRssKb: number;
 }
 
+// The Node options `npm run results` starts the commands with (package.json), so that the send's figures are those of `npm run results -- send`.
+const RESULTS_FLAGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.results as string)
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
+
 let usages = 0;
 /** The environment that makes a process write its Usage on exit, and how to read it afterwards. */
 function usageReport(): { env: Record<string, string>; read(): Usage } {
@@ -113,7 +118,7 @@ async function sending(): Promise<void> {
         SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
         MAIL_FROM: 'Bench <bench@bench.example>',
       };
-      const sent = await timed(process.execPath, ['bin/results.mjs', 'send', SLUG, 'invitations'], env);
+      const sent = await timed(process.execPath, [...RESULTS_FLAGS, 'bin/results.mjs', 'send', SLUG, 'invitations'], env);
       peervote.push((COUNT / sent.ms) * 1000);
       peervoteCpu.push(sent.cpuMs);
       peervoteRss.push(sent.maxRssKb);
