@@ -111,7 +111,7 @@ function pagePainted(): Promise<void> {
  * the page's largest paint so far (Largest Contentful Paint, which needs no attribute outside
  * HTML), else once it is decoded and two frames have gone by (an image that is not the largest
  * paint, as on a wide screen where the text outgrows the splash, gets no such report, nor does one
- * the browser takes for a placeholder, lowEntropy). At once
+ * too plain for the browser to count, lowEntropy). At once
  * for an image that is hidden, out of view or broken: there is no paint to wait for.
  */
 async function onScreen(image: HTMLImageElement): Promise<void> {
@@ -147,8 +147,9 @@ async function onScreen(image: HTMLImageElement): Promise<void> {
 
 /**
  * Chromium's floor for an image to count as a paint (ExcludeLowEntropyImagesFromLCP): bits of
- * the file per pixel shown. Below it an image is taken for a placeholder and never reported as
- * the largest paint, as the welcome splash, an SVG of some 500 bytes, is on a wide screen.
+ * the file per pixel shown. Below it the browser takes an image for a stand-in, not content, and
+ * never reports it as the largest paint: so the welcome splash, an SVG of some 500 bytes, on a
+ * wide screen.
  */
 const MIN_BITS_PER_PIXEL = 0.05;
 

@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { stringify } from 'yaml';
 import { ROOT, startServer } from '../../support/server.mjs';
+import { RESULTS_NODE_OPTIONS } from '../../support/results-cli.ts';
 import { demoBallotFields, multipart } from '../../support/ballots.mjs';
 import { loadSurvey } from '../../../src/survey/loader.ts';
 import { campaignMessages, rosterRecipients } from '../../../src/results/delivery/send.ts';
@@ -56,11 +57,6 @@ interface Usage {
   cpuMs: number;
   maxRssKb: number;
 }
-
-// The Node options `npm run results` starts the commands with (package.json), so that the send's figures are those of `npm run results -- send`.
-const RESULTS_FLAGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.results as string)
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
 
 let usages = 0;
 /** The environment that makes a process write its Usage on exit, and how to read it afterwards. */
@@ -118,7 +114,7 @@ async function sending(): Promise<void> {
         SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
         MAIL_FROM: 'Bench <bench@bench.example>',
       };
-      const sent = await timed(process.execPath, [...RESULTS_FLAGS, 'bin/results.mjs', 'send', SLUG, 'invitations'], env);
+      const sent = await timed(process.execPath, [...RESULTS_NODE_OPTIONS, 'bin/results.mjs', 'send', SLUG, 'invitations'], env);
       peervote.push((COUNT / sent.ms) * 1000);
       peervoteCpu.push(sent.cpuMs);
       peervoteRss.push(sent.maxRssKb);

@@ -24,7 +24,7 @@
 // Before the verdict come `tally: N ballots in S s (R ballots/s)` and the like for each command and size.
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -32,6 +32,7 @@ import { createDatabase, migrateToLatest } from '../../../src/server/db/database
 import { loadSurvey } from '../../../src/survey/loader.ts';
 import { loadNominees } from '../../../src/survey/nominee-file.ts';
 import { generateBallots, VOTES_PER_BALLOT } from './generate.ts';
+import { RESULTS_NODE_OPTIONS } from '../../support/results-cli.ts';
 
 const { values: args } = parseArgs({ options: { ballots: { type: 'string' }, runs: { type: 'string' }, only: { type: 'string' } } });
 const COMMANDS = ['tally', 'export', 'signals', 'report'];
@@ -52,10 +53,6 @@ const kept = process.env.BENCH_DB_DIR ? path.resolve(process.env.BENCH_DB_DIR) :
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 const last: string[] = [];
 const nominees = loadNominees(loadSurvey('top-doctors-demo'));
-// The Node options `npm run results` starts the commands with (package.json), so that the figures are theirs.
-const RESULTS_FLAGS = (JSON.parse(readFileSync(path.join(import.meta.dirname, '../../../package.json'), 'utf8')).scripts.results as string)
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
 const rows: string[] = [];
 
 for (const size of sizes) {
@@ -85,7 +82,7 @@ for (const size of sizes) {
       const results = Array.from({ length: runs }, () => {
         const output = execFileSync(
           process.execPath,
-          [...RESULTS_FLAGS, ...(heapMB ? [`--max-old-space-size=${heapMB}`] : []), '--expose-gc', path.join(import.meta.dirname, 'measure.ts'), what],
+          [...RESULTS_NODE_OPTIONS, ...(heapMB ? [`--max-old-space-size=${heapMB}`] : []), '--expose-gc', path.join(import.meta.dirname, 'measure.ts'), what],
           {
             env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '' },
             encoding: 'utf8',
