@@ -357,8 +357,17 @@ async function sendRun({ db, survey, prepopulation, transport, settings, secret,
    */
   async function worker(): Promise<void> {
     let fate: SendFate | undefined;
-    while (!stopped && !hold?.lost && next < people.length) {
+    // The next person's message is rendered while the one before is in flight, so that an answer
+    // is followed at once by the next row and message. Nothing of it is written before its turn: a
+    // run that stops leaves a prepared person as they were.
+    const prepare = () => {
+      if (stopped || hold?.lost || next >= people.length) return undefined;
       const recipient = people[next++];
+      return { recipient, ...messageOf(recipient, recipient.token), messageId: newMessageId(from) };
+    };
+    let prepared = prepare();
+    while (prepared && !stopped && !hold?.lost) {
+      const { recipient, mail, unsubscribeUrl, messageId } = prepared;
       if (interval) {
         // The last answer is recorded before a wait for the rate: a run killed while it waits leaves it known.
         if (fate) await record(fate);
@@ -368,8 +377,6 @@ async function sendRun({ db, survey, prepopulation, transport, settings, secret,
         if (slot > Date.now()) await wait(slot - Date.now());
         if (stopped) break;
       }
-      const { mail, unsubscribeUrl } = messageOf(recipient, recipient.token);
-      const messageId = newMessageId(from);
       await record(fate, {
         message_id: messageId,
         project_id: projectId,
@@ -383,7 +390,9 @@ async function sendRun({ db, survey, prepopulation, transport, settings, secret,
         detail: null,
         payload: null,
       });
-      fate = await deliver(recipient, messageId, mail, unsubscribeUrl);
+      const delivering = deliver(recipient, messageId, mail, unsubscribeUrl);
+      prepared = prepare();
+      fate = await delivering;
     }
     if (fate) await record(fate);
   }
