@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startApi, type Api, type Fields } from './helpers.ts';
 import { runResults } from '../support/results-cli.ts';
@@ -355,7 +356,13 @@ describe('a burst of ballots', () => {
       const addresses = people.map((name) => `${name}@peer.example`).sort();
       const receipts = () =>
         api.db().selectFrom('mail_messages').select(['recipient', 'status']).where('kind', '=', 'receipt').where('recipient', 'in', addresses).execute();
-      expect((await receipts()).length).toBe(people.length);
+      // Each ballot owes its receipt from its own transaction on: on its row until the outbox has
+      // queued it, then as a message (one statement, so that one view of the database counts both).
+      const ids = stored.map((one) => one.body.ballot_id as string);
+      const { rows } = await sql<{ owed: number | string; queued: number | string }>`select
+          (select count(*) from ballots where id in (${sql.join(ids)}) and receipt_mail_due = ${'https://vote.peer.example/peer-check/receipt'}) as owed,
+          (select count(*) from mail_messages where kind = 'receipt' and recipient in (${sql.join(addresses)})) as queued`.execute(api.db());
+      expect(Number(rows[0].owed) + Number(rows[0].queued)).toBe(people.length);
       await expect.poll(async () => (await receipts()).filter((row) => row.status === 'sent').length, { timeout: 30_000 }).toBe(people.length);
       const received = smtp.received.slice(before).filter((one) => one.mail.subject?.startsWith('Your ballot was received'));
       expect(received.map((one) => one.to[0]).sort()).toEqual(addresses);
@@ -406,22 +413,48 @@ describe('a receipt to a verified address', () => {
 
 describe("npm start's defaults: the file transport", () => {
   test(
-    'without SMTP_URL the API writes receipts as .eml files under DATA_DIR/mail/<slug>/, those queued before a crash included',
+    'without SMTP_URL the API writes receipts as .eml files under DATA_DIR/mail/<slug>/, those queued or owed before a crash included',
     async () => {
+      await invite(['nia']);
       // A server that cannot reach its mail server keeps the receipt queued, and the ballot is stored at once.
       await api.restart({ SMTP_URL: 'smtp://127.0.0.1:1' });
       const stored = await api.post(ballot('x@elsewhere.example'), { query: { ...QUERY, secret: secrets.get('lea')! } });
       expect(stored.status).toBe(201);
+      const leaMessage = () =>
+        api
+          .db()
+          .selectFrom('mail_messages')
+          .select(['status', 'detail'])
+          .where('kind', '=', 'receipt')
+          .where('recipient', '=', 'lea@peer.example')
+          .executeTakeFirst();
+      // Its first try failed: the outbox rests, and a ballot stored meanwhile owes its receipt on its own row.
+      await expect.poll(async () => (await leaMessage())?.detail ?? null, { timeout: 20_000 }).toMatch(/ECONNREFUSED/);
+      expect((await leaMessage())?.status).toBe('queued');
+      const owed = await api.post(ballot('y@elsewhere.example'), { query: { ...QUERY, secret: secrets.get('nia')! } });
+      expect(owed.status).toBe(201);
+      const owedRow = await api
+        .db()
+        .selectFrom('ballots')
+        .select('receipt_mail_due')
+        .where('id', '=', owed.body.ballot_id as string)
+        .executeTakeFirst();
+      expect(owedRow?.receipt_mail_due).toBe('https://vote.peer.example/peer-check/receipt');
       await api.restart({ SMTP_URL: '', MAIL_FROM: '' });
       const folder = path.join(api.dataDir, 'mail', 'peer-check');
-      await expect.poll(() => (existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.eml')).length : 0), { timeout: 20_000 }).toBe(1);
-      const [file] = readdirSync(folder);
-      expect(file).not.toContain('lea');
-      const mail = await simpleParser(readFileSync(path.join(folder, file)));
-      expect(mail.to && 'value' in mail.to ? mail.to.value[0].address : '').toBe('lea@peer.example');
-      expect(mail.from?.value[0].address).toBe('no-reply@peervote.invalid');
+      await expect.poll(() => (existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.eml')).length : 0), { timeout: 20_000 }).toBe(2);
+      const files = readdirSync(folder);
+      expect(files.join(' ')).not.toMatch(/lea|nia/);
+      const mails = await Promise.all(files.map((file) => simpleParser(readFileSync(path.join(folder, file)))));
+      const to = (mail: (typeof mails)[number]) => (mail.to && 'value' in mail.to ? mail.to.value[0].address : '');
+      expect(mails.map(to).sort()).toEqual(['lea@peer.example', 'nia@peer.example']);
+      const lea = mails.find((mail) => to(mail) === 'lea@peer.example')!;
+      expect(lea.from?.value[0].address).toBe('no-reply@peervote.invalid');
       const code = stored.body.receipt as string;
-      expect(mail.text).toContain(code.slice(0, 4));
+      expect(lea.text).toContain(code.slice(0, 4));
+      const nia = mails.find((mail) => to(mail) === 'nia@peer.example')!;
+      expect(nia.text).toContain((owed.body.receipt as string).slice(0, 4));
+      expect(await api.db().selectFrom('ballots').select('id').where('receipt_mail_due', 'is not', null).execute()).toEqual([]);
     },
     SLOW,
   );

@@ -30,6 +30,11 @@ export interface BallotsTable {
   verified_email: string | null;
   /** Whole seconds from the ballot form becoming usable to Submit, as the page measured them (at most a day); NULL when posted without the page. */
   fill_seconds: number | null;
+  /**
+   * The receipt page's address for a receipt by mail this ballot is owed and that the API's outbox
+   * has not queued yet (`mail.receipt: true`); NULL when none is owed, or once it is queued.
+   */
+  receipt_mail_due: string | null;
 }
 
 /** A stored ballot. */

@@ -10,7 +10,7 @@ import type { CheckedBallot } from './ballot-checks.ts';
 import type { BallotTarget } from './ballot-request.ts';
 import { refused, type Refused, type Stored } from './intake-outcome.ts';
 import { newReceiptCode } from '../tokens.ts';
-import { receiptMail } from '../mail/receipt-mail.ts';
+import { receiptDue } from '../mail/receipt-mail.ts';
 import { nudgeOutbox } from '../mail/outbox.ts';
 import { VERIFY_WORDS } from '../../survey/verification.ts';
 
@@ -39,7 +39,7 @@ export async function storeChecked(db: Kysely<Database>, config: ServerConfig, b
     await holdBallot(request);
     files = await storeFiles(config.uploadsDir, checked.files);
     const code = newReceiptCode();
-    const mail = receiptMail(request, target, code, now, config.mail);
+    const receiptMailDue = receiptDue(request, target);
     const receipt = await storeBallot(
       db,
       {
@@ -52,7 +52,7 @@ export async function storeChecked(db: Kysely<Database>, config: ServerConfig, b
         uploads: files.map((file) => ({ id: file.id, field: file.field, original_name: file.originalName, content_type: file.contentType, size: file.size })),
         idempotencyKey: key,
         receipt: code,
-        receiptMail: mail,
+        receiptMailDue,
         verifiedEmail: target.verifiedEmail,
         fillSeconds: checked.fillSeconds,
         // A voter on a personal link or verified may change their ballot until the close.
@@ -61,7 +61,7 @@ export async function storeChecked(db: Kysely<Database>, config: ServerConfig, b
       },
       ballotCheckpoints(request),
     );
-    if (mail) nudgeOutbox();
+    if (receiptMailDue) nudgeOutbox();
     return { kind: 'stored', slug: target.survey.slug, receipt };
   } catch (error) {
     await removeFiles(config.uploadsDir, files);

@@ -7,7 +7,6 @@ import { EXPERT_HOLD_MS } from '../../survey/tiles.ts';
 import { claimTile } from '../reservations/tile-claims.repository.ts';
 import { completeIdempotencyKey } from './idempotency.repository.ts';
 import { newReceiptCode } from '../tokens.ts';
-import type { NewMailMessage } from '../db/mail-messages.table.ts';
 
 /** Where a fault may be injected between the writes of one ballot (tests only). */
 export type Checkpoint = 'ballot' | 'answers' | 'nominations' | 'write-ins' | 'reservations' | 'uploads' | 'idempotency';
@@ -37,8 +36,11 @@ export interface BallotRecord {
    * one, its tiles let go, instead of this one being refused.
    */
   replaces?: boolean;
-  /** A receipt by mail, queued in the ballot's own transaction so that it is stored with the ballot or not at all. */
-  receiptMail?: Omit<NewMailMessage, 'status' | 'kind' | 'project_id' | 'attempts' | 'sent_at' | 'detail'>;
+  /**
+   * The receipt page's address when the ballot is owed a receipt by mail: stored on the ballot's
+   * own row, so that it is owed with the ballot or not at all; the API's outbox queues the message.
+   */
+  receiptMailDue?: string;
 }
 
 /** The voter's current ballots (by personal secret or verified address) inside a transaction, to be replaced. */
@@ -107,6 +109,7 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
         agent_hash: ballot.agentHash ?? null,
         verified_email: ballot.verifiedEmail ?? null,
         fill_seconds: ballot.fillSeconds ?? null,
+        receipt_mail_due: ballot.receiptMailDue ?? null,
       })
       // No conflict target: a current ballot of the same secret or the same verified address
       // (two partial unique indexes) both mean the voter has voted.
@@ -173,13 +176,6 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
         .values(ballot.uploads.map((u) => ({ ...u, ballot_id: ballotId, created_at: createdAt })))
         .execute();
     checkpoint('uploads');
-    if (ballot.receiptMail) {
-      await trx
-        .insertInto('mail_messages')
-        .values({ ...ballot.receiptMail, project_id: ballot.projectId, kind: 'receipt', status: 'queued', attempts: 0, sent_at: null, detail: null })
-        .execute();
-    }
-
     const receipt: BallotReceipt = { ballot_id: ballotId, receipt: code, reservations: outcomes };
     if (replacedSentAt) receipt.replaced_sent_at = replacedSentAt;
     if (ballot.idempotencyKey) await completeIdempotencyKey(trx, ballot.idempotencyKey, { ballotId, status: 201, body: JSON.stringify(receipt) });

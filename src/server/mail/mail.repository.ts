@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { MailKind, MailMessageRow, MailStatus } from '../db/mail-messages.table.ts';
+import type { MailKind, MailMessageRow, MailStatus, NewMailMessage } from '../db/mail-messages.table.ts';
 import type { MailRecipientRow } from '../db/mail-recipients.table.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -57,6 +57,44 @@ export async function settleMessages(db: Kysely<Database>, settlements: readonly
   if (!settlements.length) return;
   await db.transaction().execute(async (trx) => {
     for (const { messageId, ...update } of settlements) await settleMessage(trx, messageId, update);
+  });
+}
+
+/** The oldest ballots still owed a receipt by mail (the partial index ballots_receipt_mail_due), with what their message needs. */
+export async function owedReceipts(db: Db, limit: number) {
+  return db
+    .selectFrom('ballots')
+    .select(['id', 'project_id', 'personal_secret', 'verified_email', 'receipt', 'created_at', 'receipt_mail_due'])
+    .where('receipt_mail_due', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Queues the messages of owed receipts in one transaction: each ballot's debt is cleared, and its
+ * message, where it has one, inserted. A ballot whose debt another instance of the API cleared
+ * meanwhile is left out, so that no receipt is queued twice.
+ */
+export async function queueOwedReceipts(db: Kysely<Database>, owed: ReadonlyArray<{ ballotId: string; message?: NewMailMessage }>): Promise<number> {
+  if (!owed.length) return 0;
+  return db.transaction().execute(async (trx) => {
+    const cleared = await trx
+      .updateTable('ballots')
+      .set({ receipt_mail_due: null })
+      .where(
+        'id',
+        'in',
+        owed.map((one) => one.ballotId),
+      )
+      .where('receipt_mail_due', 'is not', null)
+      .returning('id')
+      .execute();
+    const still = new Set(cleared.map((row) => row.id));
+    const messages = owed.flatMap((one) => (one.message && still.has(one.ballotId) ? [one.message] : []));
+    if (messages.length) await trx.insertInto('mail_messages').values(messages).execute();
+    return messages.length;
   });
 }
 

@@ -1,21 +1,16 @@
 import { performance } from 'node:perf_hooks';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import type { MailMessageRow } from '../db/mail-messages.table.ts';
 import { database } from '../db/database.ts';
 import { allServerSurveys, findSurvey, type ServerSurvey } from '../surveys.ts';
 import { mailTransport } from '../mail.ts';
-import { claimQueued, settleMessages, type Settlement } from './mail.repository.ts';
+import { claimQueued, owedReceipts, queueOwedReceipts, settleMessages, type Settlement } from './mail.repository.ts';
+import { receiptMessage, type ReceiptPayload } from './receipt-mail.ts';
+import { serverConfig } from '../config.ts';
 import { compileMail, type MailValues, type RenderedMail } from '../../mail/render.ts';
 import { closesInWords, loadMailTemplate } from '../../survey/mail-templates.ts';
 import { formatReceipt } from '../../survey/receipt-code.ts';
-
-/** What a queued receipt carries: never the ballot's answers. */
-export interface ReceiptPayload {
-  name: string;
-  receipt: string;
-  receivedAt: string;
-  /** The receipt page's address (`/{slug}/receipt` on the site). */
-  url: string;
-}
 
 /** How often the outbox looks for queued receipts when nothing nudges it. */
 const POLL_MS = 5_000;
@@ -32,7 +27,7 @@ const receiptOf = (survey: ServerSurvey) => {
 
 /** How long a nudge waits before the outbox drains, so that a burst of ballots is sent as one batch. */
 const BATCH_MS = 250;
-/** Receipts claimed, sent and recorded together: two transactions a batch, not two a receipt. */
+/** Receipts queued, claimed, sent and recorded together: three transactions a batch, not three a receipt. */
 const BATCH_SIZE = 20;
 /** How long the outbox looks at the event loop after a batch to tell whether ballots keep the API busy (more than half of it in use). */
 const LOOK_MS = 25;
@@ -83,13 +78,35 @@ async function yieldToBallots(): Promise<void> {
 }
 
 /**
- * Sends every queued receipt, oldest first, a batch at a time (claimed in one statement, recorded
- * in one transaction); stops for a while when the mail server cannot be reached.
+ * Queues the messages of the oldest receipts still owed on their ballots' rows, a batch in one
+ * transaction. A ballot whose survey is no longer served, or whose person has left the roster,
+ * owes nothing any more.
+ */
+async function queueOwed(db: Kysely<Database>): Promise<void> {
+  const ballots = await owedReceipts(db, BATCH_SIZE);
+  if (!ballots.length) return;
+  const settings = serverConfig().mail;
+  await queueOwedReceipts(
+    db,
+    ballots.map((ballot) => {
+      const survey = findSurvey(ballot.project_id);
+      const message =
+        survey && ballot.receipt_mail_due ? receiptMessage(survey, { ...ballot, receipt_mail_due: ballot.receipt_mail_due }, settings) : undefined;
+      return { ballotId: ballot.id, message: message && { ...message, project_id: ballot.project_id } };
+    }),
+  );
+}
+
+/**
+ * Sends every receipt owed or queued, oldest first, a batch at a time (queued from the ballots'
+ * rows in one transaction, claimed in one statement, recorded in one transaction); stops for a
+ * while when the mail server cannot be reached.
  */
 async function drain(): Promise<void> {
   const { db } = await database();
   for (;;) {
     if (Date.now() < pausedUntil) return;
+    await queueOwed(db);
     const rows = await claimQueued(db, 'receipt', BATCH_SIZE);
     if (!rows.length) return;
     const results = await Promise.all(rows.map(sendReceipt));

@@ -2,36 +2,71 @@ import type { MailSettings } from '../../mail/transport.ts';
 import { newMessageId, senderOf } from '../../mail/transport.ts';
 import { rosterAddress, rosterName } from '../../survey/voter.ts';
 import { personOf } from '../../survey/secrets.ts';
+import type { BallotRow } from '../db/ballots.table.ts';
+import type { NewMailMessage } from '../db/mail-messages.table.ts';
+import type { ServerSurvey } from '../surveys.ts';
 import type { BallotTarget } from '../intake/ballot-request.ts';
 import { recipientKey } from './mail.repository.ts';
-import type { ReceiptPayload } from './outbox.ts';
+
+/** What a queued receipt carries: never the ballot's answers. */
+export interface ReceiptPayload {
+  name: string;
+  receipt: string;
+  receivedAt: string;
+  /** The receipt page's address (`/{slug}/receipt` on the site). */
+  url: string;
+}
+
+/** The address a receipt goes to: the personal link's person's address on the roster, else the address a public voter proved. */
+function receiptAddress(survey: ServerSurvey, secret: string | null | undefined, verifiedEmail: string | null | undefined) {
+  const person = secret ? personOf(survey.prepopulation, secret) : undefined;
+  return { person, address: person ? rosterAddress(person, survey.config) : secret ? undefined : (verifiedEmail ?? undefined) };
+}
 
 /**
- * The receipt message to queue with a ballot, or undefined: only with `mail.receipt: true`, and
- * only to an address the API knows is the voter's: a personal link's person's address on the
- * roster, whatever address the ballot typed, or the address a public voter proved with a mailed
- * code (`verify: email`). An address typed on a public ballot is never mailed: the API must not
- * be a relay.
+ * The receipt page's address when a ballot is owed a receipt by mail, stored on the ballot's own
+ * row (`receipt_mail_due`), or undefined: only with `mail.receipt: true`, and only to an address
+ * the API knows is the voter's: a personal link's person's address on the roster, whatever
+ * address the ballot typed, or the address a public voter proved with a mailed code
+ * (`verify: email`). An address typed on a public ballot is never mailed: the API must not be a
+ * relay.
  */
-export function receiptMail(request: Request, target: BallotTarget, code: string, now: Date, settings: Pick<MailSettings, 'from'>) {
+export function receiptDue(request: Request, target: BallotTarget): string | undefined {
   const { survey, secret } = target;
-  if (!survey.config.mail.receipt) return undefined;
-  const person = secret ? personOf(survey.prepopulation, secret) : undefined;
-  const address = person ? rosterAddress(person, survey.config) : secret ? undefined : target.verifiedEmail;
-  if (!address) return undefined;
+  if (!survey.config.mail.receipt || !receiptAddress(survey, secret, target.verifiedEmail).address) return undefined;
   const site = (process.env.PEERVOTE_BASE_URL ?? new URL(request.url).origin).replace(/\/+$/, '');
+  return `${site}/${survey.slug}/receipt`;
+}
+
+/**
+ * The queued message of a ballot's owed receipt (receipt code, time received, the receipt page's
+ * link; never its answers), to the address the roster or the proof gives now; undefined when
+ * there is none any more (the person left the roster).
+ */
+export function receiptMessage(
+  survey: ServerSurvey,
+  ballot: Pick<BallotRow, 'personal_secret' | 'verified_email' | 'receipt' | 'created_at'> & { receipt_mail_due: string },
+  settings: Pick<MailSettings, 'from'>,
+): Omit<NewMailMessage, 'project_id'> | undefined {
+  const { person, address } = receiptAddress(survey, ballot.personal_secret, ballot.verified_email);
+  if (!address) return undefined;
   const payload: ReceiptPayload = {
     // A proven address carries no name: the greeting then says "Dear voter".
     name: (person ? rosterName(person, survey.config) : '') || 'voter',
-    receipt: code,
-    receivedAt: now.toISOString(),
-    url: `${site}/${survey.slug}/receipt`,
+    receipt: ballot.receipt ?? '',
+    receivedAt: ballot.created_at,
+    url: ballot.receipt_mail_due,
   };
   return {
     message_id: newMessageId(senderOf(survey, settings)),
+    kind: 'receipt',
     email_key: recipientKey(address),
     recipient: address,
-    created_at: now.toISOString(),
+    status: 'queued',
+    attempts: 0,
+    created_at: ballot.created_at,
+    sent_at: null,
+    detail: null,
     payload: JSON.stringify(payload),
   };
 }

@@ -10,6 +10,7 @@ import * as verifiedVoters from './20270110100000-verified-voters.ts';
 import * as mailDelivery from './20270111000000-mail-delivery.ts';
 import * as sendRuns from './20270112000000-send-runs.ts';
 import * as childRowIndexes from './20270113000000-child-row-indexes.ts';
+import * as receiptDue from './20270114000000-receipt-due.ts';
 
 /**
  * Every migration, by name, in the order they run. Listed here rather than read from the
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '20270111000000-mail-delivery': mailDelivery,
   '20270112000000-send-runs': sendRuns,
   '20270113000000-child-row-indexes': childRowIndexes,
+  '20270114000000-receipt-due': receiptDue,
 };
