@@ -10,6 +10,7 @@ import { mailTemplates, nomineeLists, personalLinks, publishedResults } from './
 import { loadSite } from './src/survey/loader.ts';
 import { readServerConfig } from './src/server/config.ts';
 import { clientCodeSplitting } from './src/integrations/client-chunks.ts';
+import { routeModulesOnce } from './src/integrations/page-modules.ts';
 
 const site = loadSite();
 
@@ -44,6 +45,7 @@ export default defineConfig({
   },
   devToolbar: { enabled: false },
   vite: {
+    plugins: [routeModulesOnce()],
     // Bundled into the server, not loaded from node_modules as they are: Kysely, YAML and Zod are
     // some 430 small modules, and the server then starts on 1.2 s of processor time instead of 1.4.
     ssr: { noExternal: ['kysely', 'yaml', 'zod'] },
