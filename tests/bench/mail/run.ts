@@ -5,8 +5,9 @@
 //    size through a bare nodemailer pool with as many connections (bare-pool.ts), in the same run;
 //    prints messages/s of each (whole processes timed, start included) and the ratio (goal >= 0.8).
 // 2. Posts ballots from personal links to the built server for BENCH_SECONDS, with `mail.receipt:
-//    true` (the receipts queued with each ballot and written by the outbox) and without; prints
-//    ballots/s of each and the ratio (goal >= 0.9). Each measurement runs --runs times; medians shown.
+//    true` (the receipts owed with each ballot and written by the outbox) and without, taking turns
+//    at going first; prints ballots/s of each and the ratio (goal >= 0.9). Each measurement runs
+//    --runs times; medians shown.
 // Beside the wall clock, which a shared machine makes noisy: the processor time and peak memory of
 // the send and of the bare pool (each process reports its own, cpu-report.mjs), and the server's
 // processor time a ballot while the ballots are posted (read from /proc, on Linux).
@@ -206,8 +207,11 @@ async function receipts(): Promise<void> {
   const withoutCpu: number[] = [];
   const withCpu: number[] = [];
   for (let run = 1; run <= RUNS; run++) {
-    const plainRun = await ingest(plain.dir, plain.secrets.slice((run - 1) * 10_000));
-    const mailedRun = await ingest(mailed.dir, mailed.secrets.slice((run - 1) * 10_000));
+    // Taking turns at going first, so that a machine growing busier or quieter during a pair does not favour one side.
+    const plainFirst = run % 2 === 1;
+    const first = await ingest(plainFirst ? plain.dir : mailed.dir, (plainFirst ? plain : mailed).secrets.slice((run - 1) * 10_000));
+    const second = await ingest(plainFirst ? mailed.dir : plain.dir, (plainFirst ? mailed : plain).secrets.slice((run - 1) * 10_000));
+    const [plainRun, mailedRun] = plainFirst ? [first, second] : [second, first];
     without.push(plainRun.perSecond);
     withReceipts.push(mailedRun.perSecond);
     withoutCpu.push(plainRun.cpuMsPerBallot);
