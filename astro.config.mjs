@@ -24,6 +24,9 @@ export default defineConfig({
   // Middleware mode: bin/serve.mjs serves the files and hands Astro the API; `staticHeaders` gives
   // each built page's headers (its Content-Security-Policy) to the build instead of a <meta>.
   adapter: node({ mode: 'middleware', bodySizeLimit, staticHeaders: true }),
+  // No sessions: the API keeps no state between a voter's requests. Without this the Node adapter
+  // makes a session store on files, which Astro readies for every request it answers.
+  session: false,
   integrations: [react(), afterPaint(), nomineeLists(), personalLinks(), mailTemplates(), publishedResults(), staticHostRules(), precompress(), cliBundle()],
   security: {
     // src/middleware.ts checks the origin of every API post instead: Astro's check admits only
