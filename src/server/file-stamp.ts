@@ -41,16 +41,17 @@ export function folderStamp(dir: string): string {
 
 /**
  * Keeps a value derived from files and derives it again once `stamp()` changes, checking at
- * most once per `everyMs`. When deriving again fails (a file caught half-written), the last
+ * most once per `everyMs`, or per `withinMs` for a caller that asks with it (one that did not
+ * find what it looked for). When deriving again fails (a file caught half-written), the last
  * good value stays in service and the failure is logged once; the first derivation's failure is thrown.
  */
-export function followFiles<T>(stamp: () => string, derive: () => T, everyMs = 1000): () => T {
+export function followFiles<T>(stamp: () => string, derive: () => T, everyMs = 1000): (withinMs?: number) => T {
   let current: { stamp: string; value: T } | undefined;
   let checkedAt = 0;
   let failedStamp: string | undefined;
-  return () => {
+  return (withinMs = everyMs) => {
     const now = Date.now();
-    if (current && now - checkedAt < everyMs) return current.value;
+    if (current && now - checkedAt < withinMs) return current.value;
     checkedAt = now;
     const seen = stamp();
     if (current && seen === current.stamp) return current.value;

@@ -1,11 +1,10 @@
 import { database } from './db/database.ts';
 import { json, refuse, unknownSurvey } from './http.ts';
-import { findSurvey, surveyCount } from './surveys.ts';
+import { findSurvey, personOfLink, surveyCount } from './surveys.ts';
 import { participationStats, workplaceStats } from './stats/survey-answers.ts';
 import { requestTime } from './request-hooks.ts';
 import { rateLimited } from './rate-limit.ts';
 import { DEMO_SECRET, isExpired } from '../survey/link.ts';
-import { personOf } from '../survey/secrets.ts';
 import { allFields } from '../survey/layout.ts';
 import { noteLinkOpen } from './links/link-opens.repository.ts';
 import { secretHash } from './tokens.ts';
@@ -38,10 +37,10 @@ export async function linkReply(projectId: string | undefined, secret: string, r
   const now = requestTime(request);
   const limited = await rateLimited('link', request, connection, now);
   if (limited) return limited;
-  const survey = findSurvey(projectId ?? '');
-  if (!survey) return unknownSurvey();
-  if (isExpired(survey.config, now.getTime())) return refuse(410, 'expired', 'Survey form has expired!');
-  const person = personOf(survey.prepopulation, secret);
+  const held = findSurvey(projectId ?? '');
+  if (!held) return unknownSurvey();
+  if (isExpired(held.config, now.getTime())) return refuse(410, 'expired', 'Survey form has expired!');
+  const { survey, person } = secret === DEMO_SECRET ? { survey: held, person: undefined } : personOfLink(held, secret);
   if (!person && secret !== DEMO_SECRET)
     return refuse(404, 'invalid_link', 'Sorry, this link is invalid!', [{ path: 'secret', message: 'is not a valid personal link.' }]);
   // Only the layout's fields: the roster keys (nominee id, address, roster columns) are for the operators alone.

@@ -1,5 +1,6 @@
 import { loadAllSurveys, loadPrepopulation, privateDir, surveysDir, type LoadedSurvey } from '../survey/loader.ts';
 import type { PersonValues } from '../survey/config.struct.ts';
+import { personOf } from '../survey/secrets.ts';
 import { folderStamp, followFiles } from './file-stamp.ts';
 import { warmNomineeIndexes } from './search/nominees.ts';
 
@@ -8,7 +9,7 @@ export interface ServerSurvey extends LoadedSurvey {
   prepopulation: Record<string, PersonValues>;
 }
 
-let follower: (() => Map<string, ServerSurvey>) | undefined;
+let follower: ((withinMs?: number) => Map<string, ServerSurvey>) | undefined;
 
 /** The files the surveys are read from: `SURVEYS_DIR`, and `PEERVOTE_PRIVATE_DIR` where the prepopulation files may live. */
 function surveysStamp(): string {
@@ -18,23 +19,36 @@ function surveysStamp(): string {
 
 /**
  * Every survey by project_id, read from `SURVEYS_DIR` (and the private folder) and read again
- * (at most once a second) when a file there changes, so that a new survey, a changed one or a
- * roster's new personal links (`invite`) take ballots at once, without a restart. Nothing but
+ * when a file there changes (looked at most once a second, or `withinMs`), so that a new survey,
+ * a changed one or a roster's new personal links (`invite`) take ballots at once, without a restart. Nothing but
  * the files decides, so every instance of the API agrees.
  */
-function registry(): Map<string, ServerSurvey> {
+function registry(withinMs?: number): Map<string, ServerSurvey> {
   follower ??= followFiles(surveysStamp, () => {
     const surveys = loadAllSurveys().map((survey): ServerSurvey => ({ ...survey, prepopulation: loadPrepopulation(survey) }));
     // Built after this request, not while a voter waits for their first search.
     setTimeout(() => warmNomineeIndexes(surveys), 0).unref?.();
     return new Map(surveys.map((survey) => [survey.config.project_id, survey]));
   });
-  return follower();
+  return follower(withinMs);
 }
 
 /** The survey with this project_id, or undefined. */
 export function findSurvey(projectId: string): ServerSurvey | undefined {
   return registry().get(projectId);
+}
+
+/**
+ * The person a personal link's secret names on the survey's roster, and the survey as it holds
+ * them: when the secret is not on the roster held, the API looks at its files again first (their
+ * stamps: a few dozen stat calls, whatever the roster's size), so that a link `invite` has just
+ * written works at once rather than up to a second later.
+ */
+export function personOfLink(survey: ServerSurvey, secret: string): { survey: ServerSurvey; person: PersonValues | undefined } {
+  const person = personOf(survey.prepopulation, secret);
+  if (person) return { survey, person };
+  const now = registry(0).get(survey.config.project_id) ?? survey;
+  return { survey: now, person: personOf(now.prepopulation, secret) };
 }
 
 /** Every survey the API serves. */

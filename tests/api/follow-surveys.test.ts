@@ -65,6 +65,34 @@ describe('the API follows the surveys folder', () => {
     expect(ballot.status).toBe(201);
   });
 
+  test('a personal link written while the server runs opens and takes a ballot at once, without waiting for the next look at the files', async () => {
+    const secret = 'sec-new-Q8vd3Lm2';
+    const link = () => api.get(`/api/survey/link/peer-check?secret=${secret}`);
+    // Asked now, the API has just looked at its files: left to its once a second, it would see the new link only a second later.
+    expect((await link()).status).toBe(404);
+    appendFileSync(path.join(surveys, 'peer-check', 'prepopulation.yaml'), `${secret}:\n  name-first: Nia\n  name-last: New\n  medical-license: MD-1999\n`);
+    const opened = await link();
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    expect(opened.body.prepopulated).toMatchObject({ 'name-first': 'Nia', 'name-last': 'New' });
+
+    // A ballot, too, from a link written a moment after the API's last look.
+    appendFileSync(
+      path.join(surveys, 'peer-check', 'prepopulation.yaml'),
+      'sec-next-K2pw7Zr4:\n  name-first: Ned\n  name-last: Next\n  medical-license: MD-1998\n',
+    );
+    const stored = await api.post(
+      [
+        ['name-first', 'Ned'],
+        ['name-last', 'Next'],
+        ['email', 'ned@peer.example'],
+        ['nominations[Medicine][Cardiology][1]', 'c-3'],
+        ['affirm', 'on'],
+      ],
+      { query: { project_id: 'peer-check', project_type: 'form', secret: 'sec-next-K2pw7Zr4' } },
+    );
+    expect(stored.status, JSON.stringify(stored.body)).toBe(201);
+  });
+
   test('a survey file broken mid-edit leaves the last good surveys in service', async () => {
     const file = path.join(surveys, 'kitchen-sink-2', 'survey.yaml');
     const good = readFileSync(file, 'utf8');

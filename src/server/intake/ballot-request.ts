@@ -3,7 +3,7 @@ import { formatBytes } from '../../survey/file-rules.ts';
 import { personOf } from '../../survey/secrets.ts';
 import type { BallotLink } from '../db/ballots.table.ts';
 import type { ServerConfig } from '../config.ts';
-import { findSurvey, type ServerSurvey } from '../surveys.ts';
+import { findSurvey, personOfLink, type ServerSurvey } from '../surveys.ts';
 import { readIdempotencyKey } from './idempotency.ts';
 import { parseMultipart, readLimited } from './multipart.ts';
 import { refused, type Refused } from './intake-outcome.ts';
@@ -31,8 +31,11 @@ export interface BallotBody {
 /** The survey and link a ballot's query names, or the refusal of them (docs/spec.md, "Links": expiry). */
 export function checkLink(query: URLSearchParams, now: Date): BallotTarget | Refused {
   const projectId = query.get('project_id') ?? '';
-  const survey = findSurvey(projectId);
-  if (!survey) return refused('unknown_survey', 'There is no survey with this project id.', [{ path: 'project_id', message: 'names no survey.' }]);
+  const held = findSurvey(projectId);
+  if (!held) return refused('unknown_survey', 'There is no survey with this project id.', [{ path: 'project_id', message: 'names no survey.' }]);
+  const secret = query.get('secret')?.trim() || undefined;
+  // A secret the roster held does not name is looked for in the files again: a link `invite` has just written.
+  const { survey } = secret && secret !== DEMO_SECRET ? personOfLink(held, secret) : { survey: held };
   const projectType = query.get('project_type');
   if (projectType && projectType !== survey.config.project_type) {
     return refused('bad_query', `This survey is of project type "${survey.config.project_type}".`, [
@@ -40,7 +43,6 @@ export function checkLink(query: URLSearchParams, now: Date): BallotTarget | Ref
     ]);
   }
   if (isExpired(survey.config, now.getTime())) return refused('expired', 'Survey form has expired!');
-  const secret = query.get('secret')?.trim() || undefined;
   if (!isLinkValid(survey.config, secret, (s) => personOf(survey.prepopulation, s) !== undefined)) {
     return refused('invalid_link', INVALID_LINK, [
       { path: 'secret', message: secret ? 'is not a valid personal link.' : 'is required: this survey is by personal link only.' },
