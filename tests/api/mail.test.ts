@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -455,6 +455,59 @@ describe("npm start's defaults: the file transport", () => {
       const nia = mails.find((mail) => to(mail) === 'nia@peer.example')!;
       expect(nia.text).toContain((owed.body.receipt as string).slice(0, 4));
       expect(await api.db().selectFrom('ballots').select('id').where('receipt_mail_due', 'is not', null).execute()).toEqual([]);
+    },
+    SLOW,
+  );
+
+  test(
+    'a receipt owed while its survey is not served stays owed, and goes once the survey is back',
+    async () => {
+      await invite(['oli', 'pia']);
+      const queued = (name: string) =>
+        api
+          .db()
+          .selectFrom('mail_messages')
+          .select(['status', 'detail'])
+          .where('kind', '=', 'receipt')
+          .where('recipient', '=', `${name}@peer.example`)
+          .executeTakeFirst();
+      // The outbox rests once its mail server cannot be reached: oli's receipt is queued, pia's stays owed on her ballot.
+      await api.restart({ SMTP_URL: 'smtp://127.0.0.1:1' });
+      expect((await api.post(ballot('o@elsewhere.example'), { query: { ...QUERY, secret: secrets.get('oli')! } })).status).toBe(201);
+      await expect.poll(async () => (await queued('oli'))?.detail ?? null, { timeout: 20_000 }).toMatch(/ECONNREFUSED/);
+      const pia = await api.post(ballot('p@elsewhere.example'), { query: { ...QUERY, secret: secrets.get('pia')! } });
+      expect(pia.status).toBe(201);
+      const owes = async () =>
+        (
+          await api
+            .db()
+            .selectFrom('ballots')
+            .select('receipt_mail_due')
+            .where('id', '=', pia.body.ballot_id as string)
+            .executeTakeFirst()
+        )?.receipt_mail_due;
+
+      // A deploy takes the survey away for a while: the API restarted meanwhile serves one survey fewer.
+      const served = async () => (await api.get('/api/health')).body.surveys as number;
+      const before = await served();
+      const away = path.join(work, 'peer-check-away');
+      renameSync(path.join(surveys, 'peer-check'), away);
+      try {
+        await api.restart({ SMTP_URL: '', MAIL_FROM: '' });
+        expect(await served()).toBe(before - 1);
+        // The queued receipt of a survey no longer served fails; the owed one is left owed.
+        await expect.poll(async () => (await queued('oli'))?.status, { timeout: 20_000 }).toBe('failed');
+        expect(await owes()).toBe('https://vote.peer.example/peer-check/receipt');
+      } finally {
+        // Back, whatever happened above: the tests after this one mail the same survey.
+        renameSync(away, path.join(surveys, 'peer-check'));
+      }
+      await expect.poll(served, { timeout: 20_000 }).toBe(before);
+      await expect.poll(async () => (await queued('pia'))?.status, { timeout: 20_000 }).toBe('sent');
+      expect(await owes()).toBeNull();
+      const folder = path.join(api.dataDir, 'mail', 'peer-check');
+      const files = readdirSync(folder).filter((name) => readFileSync(path.join(folder, name), 'utf8').includes('To: pia@peer.example'));
+      expect(files).toHaveLength(1);
     },
     SLOW,
   );

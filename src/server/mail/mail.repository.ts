@@ -60,12 +60,14 @@ export async function settleMessages(db: Kysely<Database>, settlements: readonly
   });
 }
 
-/** The oldest ballots still owed a receipt by mail (the partial index ballots_receipt_mail_due), with what their message needs. */
-export async function owedReceipts(db: Db, limit: number) {
+/** The oldest ballots of these surveys still owed a receipt by mail (the partial index ballots_receipt_mail_due), with what their message needs. */
+export async function owedReceipts(db: Db, projectIds: readonly string[], limit: number) {
+  if (!projectIds.length) return [];
   return db
     .selectFrom('ballots')
     .select(['id', 'project_id', 'personal_secret', 'verified_email', 'receipt', 'created_at', 'receipt_mail_due'])
     .where('receipt_mail_due', 'is not', null)
+    .where('project_id', 'in', projectIds)
     .orderBy('created_at')
     .orderBy('id')
     .limit(limit)

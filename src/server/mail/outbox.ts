@@ -79,17 +79,19 @@ async function yieldToBallots(): Promise<void> {
 
 /**
  * Queues the messages of the oldest receipts still owed on their ballots' rows, a batch in one
- * transaction. A ballot whose survey is no longer served, or whose person has left the roster,
- * owes nothing any more.
+ * transaction. Only the surveys the API serves now are looked at: a survey missing for a moment
+ * (a deploy copying its folder) keeps its receipts owed until it is back. A ballot whose person
+ * has left the roster owes nothing any more: there is no address to mail.
  */
 async function queueOwed(db: Kysely<Database>): Promise<void> {
-  const ballots = await owedReceipts(db, BATCH_SIZE);
+  const surveys = new Map(allServerSurveys().map((survey) => [survey.config.project_id, survey]));
+  const ballots = await owedReceipts(db, [...surveys.keys()], BATCH_SIZE);
   if (!ballots.length) return;
   const settings = serverConfig().mail;
   await queueOwedReceipts(
     db,
     ballots.map((ballot) => {
-      const survey = findSurvey(ballot.project_id);
+      const survey = surveys.get(ballot.project_id);
       const message =
         survey && ballot.receipt_mail_due ? receiptMessage(survey, { ...ballot, receipt_mail_due: ballot.receipt_mail_due }, settings) : undefined;
       return { ballotId: ballot.id, message: message && { ...message, project_id: ballot.project_id } };
