@@ -6,8 +6,8 @@
 // midway it kills one process with SIGKILL, and its voters send their ballots again to the
 // other (voters.mjs). At the end every acknowledged ballot is looked up in the database.
 //
-//   npm run bench:national                                 1,000,000 ballots at 500/s (35 minutes at that rate; about an hour
-//                                                          at the 290/s two processes manage on 2 cores)
+//   npm run bench:national                                 1,000,000 ballots at 500/s (about half an hour on a quiet
+//                                                          2-core machine; about an hour on a busy one, at 290/s)
 //   npm run bench:national -- --ballots 20000 --rate 500   a shorter run
 //
 // Progress goes to stderr; the last line on stdout is
