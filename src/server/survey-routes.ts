@@ -40,7 +40,7 @@ export async function linkReply(projectId: string | undefined, secret: string, r
   const held = findSurvey(projectId ?? '');
   if (!held) return unknownSurvey();
   if (isExpired(held.config, now.getTime())) return refuse(410, 'expired', 'Survey form has expired!');
-  const { survey, person } = secret === DEMO_SECRET ? { survey: held, person: undefined } : personOfLink(held, secret);
+  const { survey, person } = personOfLink(held, secret);
   if (!person && secret !== DEMO_SECRET)
     return refuse(404, 'invalid_link', 'Sorry, this link is invalid!', [{ path: 'secret', message: 'is not a valid personal link.' }]);
   // Only the layout's fields: the roster keys (nominee id, address, roster columns) are for the operators alone.

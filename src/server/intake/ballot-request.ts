@@ -1,6 +1,5 @@
 import { DEMO_SECRET, isExpired, isLinkValid } from '../../survey/link.ts';
 import { formatBytes } from '../../survey/file-rules.ts';
-import { personOf } from '../../survey/secrets.ts';
 import type { BallotLink } from '../db/ballots.table.ts';
 import type { ServerConfig } from '../config.ts';
 import { findSurvey, personOfLink, type ServerSurvey } from '../surveys.ts';
@@ -35,7 +34,7 @@ export function checkLink(query: URLSearchParams, now: Date): BallotTarget | Ref
   if (!held) return refused('unknown_survey', 'There is no survey with this project id.', [{ path: 'project_id', message: 'names no survey.' }]);
   const secret = query.get('secret')?.trim() || undefined;
   // A secret the roster held does not name is looked for in the files again: a link `invite` has just written.
-  const { survey } = secret && secret !== DEMO_SECRET ? personOfLink(held, secret) : { survey: held };
+  const { survey, person } = secret ? personOfLink(held, secret) : { survey: held, person: undefined };
   const projectType = query.get('project_type');
   if (projectType && projectType !== survey.config.project_type) {
     return refused('bad_query', `This survey is of project type "${survey.config.project_type}".`, [
@@ -43,7 +42,7 @@ export function checkLink(query: URLSearchParams, now: Date): BallotTarget | Ref
     ]);
   }
   if (isExpired(survey.config, now.getTime())) return refused('expired', 'Survey form has expired!');
-  if (!isLinkValid(survey.config, secret, (s) => personOf(survey.prepopulation, s) !== undefined)) {
+  if (!isLinkValid(survey.config, secret, () => person !== undefined)) {
     return refused('invalid_link', INVALID_LINK, [
       { path: 'secret', message: secret ? 'is not a valid personal link.' : 'is required: this survey is by personal link only.' },
     ]);

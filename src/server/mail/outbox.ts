@@ -92,9 +92,7 @@ async function queueOwed(db: Kysely<Database>): Promise<void> {
     db,
     ballots.map((ballot) => {
       const survey = surveys.get(ballot.project_id);
-      const message =
-        survey && ballot.receipt_mail_due ? receiptMessage(survey, { ...ballot, receipt_mail_due: ballot.receipt_mail_due }, settings) : undefined;
-      return { ballotId: ballot.id, message: message && { ...message, project_id: ballot.project_id } };
+      return { ballotId: ballot.id, message: survey && receiptMessage(survey, ballot, settings) };
     }),
   );
 }

@@ -41,15 +41,15 @@ export function receiptDue(request: Request, target: BallotTarget): string | und
 /**
  * The queued message of a ballot's owed receipt (receipt code, time received, the receipt page's
  * link; never its answers), to the address the roster or the proof gives now; undefined when
- * there is none any more (the person left the roster).
+ * there is none any more (the person left the roster) or the ballot owes no receipt.
  */
 export function receiptMessage(
   survey: ServerSurvey,
-  ballot: Pick<BallotRow, 'personal_secret' | 'verified_email' | 'receipt' | 'created_at'> & { receipt_mail_due: string },
+  ballot: Pick<BallotRow, 'project_id' | 'personal_secret' | 'verified_email' | 'receipt' | 'created_at' | 'receipt_mail_due'>,
   settings: Pick<MailSettings, 'from'>,
-): Omit<NewMailMessage, 'project_id'> | undefined {
+): NewMailMessage | undefined {
   const { person, address } = receiptAddress(survey, ballot.personal_secret, ballot.verified_email);
-  if (!address) return undefined;
+  if (!address || !ballot.receipt_mail_due) return undefined;
   const payload: ReceiptPayload = {
     // A proven address carries no name: the greeting then says "Dear voter".
     name: (person ? rosterName(person, survey.config) : '') || 'voter',
@@ -59,6 +59,7 @@ export function receiptMessage(
   };
   return {
     message_id: newMessageId(senderOf(survey, settings)),
+    project_id: ballot.project_id,
     kind: 'receipt',
     email_key: recipientKey(address),
     recipient: address,
