@@ -11,6 +11,7 @@ import { loadSite } from './src/survey/loader.ts';
 import { readServerConfig } from './src/server/config.ts';
 import { clientCodeSplitting } from './src/integrations/client-chunks.ts';
 import { routeModulesOnce } from './src/integrations/page-modules.ts';
+import { exportNodeApp } from './src/integrations/node-app.ts';
 
 const site = loadSite();
 
@@ -48,7 +49,7 @@ export default defineConfig({
   },
   devToolbar: { enabled: false },
   vite: {
-    plugins: [routeModulesOnce()],
+    plugins: [routeModulesOnce(), exportNodeApp()],
     // Bundled into the server, not loaded from node_modules as they are: Kysely, YAML and Zod are
     // some 430 small modules, and the server then starts on 1.2 s of processor time instead of 1.4.
     ssr: { noExternal: ['kysely', 'yaml', 'zod'] },

@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { headersFor, matchRule, overHttps, parseHeaderRules, parseRules } from './static-rules.mjs';
 import { notServed, refusedPath, staticFiles } from './static-files.mjs';
 import { withBody } from './request-bodies.mjs';
+import { appHandler } from './astro-app.mjs';
 import { freshBundle } from '../src/integrations/cli-bundle/manifest.mjs';
 
 // The survey API's route table, the same the built API answers from, and its settings, read as the
@@ -25,7 +26,9 @@ process.env.PEERVOTE_PEER_HEADER = '1';
 // PEERVOTE_DIST serves another build's output (`astro build --outDir …`); tests use it.
 const dist = process.env.PEERVOTE_DIST ? `${path.resolve(process.env.PEERVOTE_DIST)}/` : fileURLToPath(new URL('../dist/', import.meta.url));
 const clientDir = `${dist}client`;
-const { handler } = await import(pathToFileURL(`${dist}server/entry.mjs`).href);
+const { handler, astroApp } = await import(pathToFileURL(`${dist}server/entry.mjs`).href);
+/** Answers a request whose body was read whole, or that has none, straight through Astro's App (src/integrations/node-app.ts exports it); the adapter's handler takes the rest. */
+const answerWhole = astroApp ? appHandler(astroApp, clientDir) : handler;
 
 /**
  * A static host's rules file, read again when a build rewrites it (checked at most once a
@@ -132,7 +135,8 @@ const server = http.createServer((req, res) => {
   }
   if (action?.rewrite) req.url = action.rewrite + url.search;
   const pathname = action?.rewrite ?? url.pathname;
-  if (pathname.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD')) withBody(req, res, config.bodySizeLimit, () => handler(req, res));
+  if (pathname.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD'))
+    withBody(req, res, config.bodySizeLimit, () => (req.body === undefined || Buffer.isBuffer(req.body) ? answerWhole(req, res) : handler(req, res)));
   else if (notServed(pathname)) notFound(req, res);
   else files(req, res, () => notFound(req, res));
 });

@@ -161,6 +161,9 @@ describe('rate limit', () => {
       expect(limited.body.error).toBe('rate_limited');
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      // The header the server sets to the connection's address, sent by the client, makes it no other client.
+      const spoofed = await api.post(demoBallot(11), { headers: { 'X-Peervote-Peer': '203.0.113.7', 'User-Agent': 'Browser/11', ...at } });
+      expect(spoofed.status).toBe(429);
       expect((await api.get('/api/survey/stats/top-doctors-demo')).status).toBe(200);
       // The count lives in the database: a restarted (or second) instance goes on counting.
       await api.restart();
