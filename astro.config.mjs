@@ -9,9 +9,11 @@ import afterPaint from './src/integrations/after-paint/index.ts';
 import { mailTemplates, nomineeLists, personalLinks, publishedResults } from './src/integrations/survey-files.ts';
 import { loadSite } from './src/survey/loader.ts';
 import { readServerConfig } from './src/server/config.ts';
+import { API_ROUTES } from './src/server/routes.ts';
 import { clientCodeSplitting } from './src/integrations/client-chunks.ts';
 import { routeModulesOnce } from './src/integrations/page-modules.ts';
 import { exportNodeApp } from './src/integrations/node-app.ts';
+import { fixedApiRoutes } from './src/integrations/api-routes.ts';
 
 const site = loadSite();
 
@@ -28,7 +30,18 @@ export default defineConfig({
   // No sessions: the API keeps no state between a voter's requests. Without this the Node adapter
   // makes a session store on files, which Astro readies for every request it answers.
   session: false,
-  integrations: [react(), afterPaint(), nomineeLists(), personalLinks(), mailTemplates(), publishedResults(), staticHostRules(), precompress(), cliBundle()],
+  integrations: [
+    react(),
+    fixedApiRoutes(API_ROUTES),
+    afterPaint(),
+    nomineeLists(),
+    personalLinks(),
+    mailTemplates(),
+    publishedResults(),
+    staticHostRules(),
+    precompress(),
+    cliBundle(),
+  ],
   security: {
     // src/middleware.ts checks the origin of every API post instead: Astro's check admits only
     // the request's own origin, and a site served from a CDN posts from another (ALLOWED_ORIGINS).

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { API_ROUTES, matchRoute, refusedMethod, sampleAddress } from '../../../src/server/routes.ts';
+import { requestedRoute } from '../../../src/server/route-handlers.ts';
+import { fixedApiRoutes } from '../../../src/integrations/api-routes.ts';
 
 describe('the route table', () => {
   it.each([
@@ -80,5 +82,27 @@ describe("docs/api.md's endpoint table", () => {
     const docs = documentedRoutes(readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8'));
     const table = API_ROUTES.map((route) => `${route.methods.join(', ')} ${route.path}`);
     expect(docs.toSorted()).toEqual(table.toSorted());
+  });
+});
+
+describe('requestedRoute', () => {
+  it("finds a fixed address by the pattern Astro matched (a route of its own), any other by the endpoint's rest parameter", () => {
+    expect(requestedRoute({ routePattern: '/api/survey', params: {} })).toEqual({ route: expect.objectContaining({ path: '/api/survey' }), params: {} });
+    expect(requestedRoute({ routePattern: '/api/[...route]', params: { route: 'search/p' } })).toEqual({
+      route: expect.objectContaining({ path: '/api/search/:projectId' }),
+      params: { projectId: 'p' },
+    });
+    expect(requestedRoute({ routePattern: '/api/[...route]', params: { route: undefined } })).toBeUndefined();
+    expect(requestedRoute({ routePattern: '/api/[...route]', params: { route: 'HEALTH' } })).toBeUndefined();
+  });
+
+  it('makes every fixed address of the table, and only those, a route of its own', () => {
+    const patterns: string[] = [];
+    const setup = fixedApiRoutes(API_ROUTES).hooks['astro:config:setup'] as (options: {
+      injectRoute(route: { pattern: string; entrypoint: string }): void;
+    }) => void;
+    setup({ injectRoute: ({ pattern, entrypoint }) => patterns.push(`${pattern} ${entrypoint}`) });
+    expect(patterns).toEqual(['/api/survey ./src/pages/api/[...route].ts', '/api/health ./src/pages/api/[...route].ts']);
+    for (const pattern of patterns) expect(requestedRoute({ routePattern: pattern.split(' ')[0], params: {} })).toBeDefined();
   });
 });
