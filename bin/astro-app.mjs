@@ -15,13 +15,29 @@ const CLIENT_ADDRESS = Symbol.for('astro.clientAddress');
 /** Route kinds Astro pre-renders, which an on-demand request must not be matched to (as the adapter does). */
 const PRERENDERED_KINDS = new Set(['page', 'endpoint']);
 
-/** The request's full address, as the adapter builds it: from the Host header, else `localhost`. */
+/** The request's full address, as the adapter builds it: from the Host header and the target. */
 function requestUrl(req) {
   const protocol = req.socket?.encrypted ? 'https' : 'http';
   const host = typeof req.headers.host === 'string' ? req.headers.host : 'localhost';
-  const target = req.url ?? '';
-  if (URL.canParse(`${protocol}://${host}${target}`)) return `${protocol}://${host}${target}`;
+  return `${protocol}://${host}${req.url ?? ''}`;
+}
+
+/** The adapter's fallbacks for an address that does not parse: the host alone, else `localhost`. */
+function fallbackUrl(req) {
+  const protocol = req.socket?.encrypted ? 'https' : 'http';
+  const host = typeof req.headers.host === 'string' ? req.headers.host : 'localhost';
   return URL.canParse(`${protocol}://${host}`) ? `${protocol}://${host}` : `${protocol}://localhost`;
+}
+
+/** The Request for `req`, its address parsed once (by the Request itself) in the usual case. */
+function makeRequest(req) {
+  const init = { method: req.method, headers: requestHeaders(req.headers), body: req.body };
+  try {
+    return new Request(requestUrl(req), init);
+  } catch (error) {
+    if (!(error instanceof TypeError) || URL.canParse(requestUrl(req))) throw error;
+    return new Request(fallbackUrl(req), init);
+  }
 }
 
 /**
@@ -75,7 +91,7 @@ export function appHandler(app, clientDir) {
     let response;
     let body;
     try {
-      const request = new Request(requestUrl(req), { method: req.method, headers: requestHeaders(req.headers), body: req.body });
+      const request = makeRequest(req);
       Reflect.set(request, CLIENT_ADDRESS, req.socket?.remoteAddress);
       let routeData = app.match(request, true);
       if (routeData?.prerender && PRERENDERED_KINDS.has(routeData.type)) routeData = app.match(request);

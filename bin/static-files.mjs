@@ -31,6 +31,8 @@ const TEXT_TYPES = {
  */
 export function refusedPath(rawUrl) {
   const rawPath = rawUrl.split(/[?#]/, 1)[0];
+  // Nothing to decode and no character any check below looks for: most paths, every ballot's.
+  if (!/[%.\\\0]/.test(rawPath)) return undefined;
   let decoded;
   try {
     decoded = decodeURIComponent(rawPath);

@@ -25,6 +25,8 @@ describe('paths the file server refuses', () => {
     '/%5c..%5centry.mjs',
     '/%zz',
     '/demo/..?x=1',
+    '/demo\\x',
+    '/demo/\0',
   ])('%s', (target) => {
     expect(refusedPath(target)).toBeTruthy();
   });
