@@ -45,16 +45,15 @@ const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
   '/api/survey/verify/:projectId/code': ({ request }, { projectId }) => checkCodeReply(request, projectId),
 };
 
-/** The pattern of the endpoint's own route; the table's fixed addresses are routes of their own (src/integrations/api-routes.ts). */
-const REST_PATTERN = '/api/[...route]';
-
 /**
  * The route of the table that answers this request to the survey API's endpoint
- * (src/pages/api/[...route].ts): a fixed address by the pattern Astro matched, any other on
- * the address as Astro decoded it (its rest parameter `route`); undefined when no route answers it.
+ * (src/pages/api/[...route].ts): any address on its rest parameter `route`, as Astro decoded it,
+ * and a fixed address, which is an Astro route of its own without that parameter
+ * (src/integrations/api-routes.ts), by the pattern Astro matched; undefined when no route answers it.
  */
 export function requestedRoute(context: Pick<APIContext, 'params' | 'routePattern'>): RouteMatch | undefined {
-  return matchRoute(context.routePattern === REST_PATTERN ? `/api/${context.params.route ?? ''}` : context.routePattern);
+  const rest = context.params.route;
+  return matchRoute(rest !== undefined ? `/api/${rest}` : (context.routePattern ?? ''));
 }
 
 /**
