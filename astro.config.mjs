@@ -62,10 +62,15 @@ export default defineConfig({
   },
   devToolbar: { enabled: false },
   vite: {
-    plugins: [routeModulesOnce(), exportNodeApp()],
-    // Bundled into the server, not loaded from node_modules as they are: Kysely, YAML and Zod are
-    // some 430 small modules, and the server then starts on 1.2 s of processor time instead of 1.4.
-    ssr: { noExternal: ['kysely', 'yaml', 'zod'] },
+    plugins: [
+      routeModulesOnce(),
+      exportNodeApp(),
+      // Bundled into the built server, not loaded from node_modules as they are: Kysely, YAML and
+      // Zod are some 430 small modules, and the server then starts on 1.2 s of processor time
+      // instead of 1.4. Only when building: `astro dev` loads them from node_modules, as its
+      // module runner cannot run YAML's CommonJS build.
+      { name: 'peervote:bundle-server-libraries', apply: 'build', config: () => ({ ssr: { noExternal: ['kysely', 'yaml', 'zod'] } }) },
+    ],
     // Sentry's build flags: no debug logging, no performance tracing. Errors are all we send,
     // and the browser SDK (built only with PUBLIC_SENTRY_DSN) shrinks by about half.
     define: { __SENTRY_DEBUG__: 'false', __SENTRY_TRACING__: 'false' },
