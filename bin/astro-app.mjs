@@ -15,28 +15,21 @@ const CLIENT_ADDRESS = Symbol.for('astro.clientAddress');
 /** Route kinds Astro pre-renders, which an on-demand request must not be matched to (as the adapter does). */
 const PRERENDERED_KINDS = new Set(['page', 'endpoint']);
 
-/** The request's full address, as the adapter builds it: from the Host header and the target. */
-function requestUrl(req) {
-  const protocol = req.socket?.encrypted ? 'https' : 'http';
-  const host = typeof req.headers.host === 'string' ? req.headers.host : 'localhost';
-  return `${protocol}://${host}${req.url ?? ''}`;
-}
-
-/** The adapter's fallbacks for an address that does not parse: the host alone, else `localhost`. */
-function fallbackUrl(req) {
-  const protocol = req.socket?.encrypted ? 'https' : 'http';
-  const host = typeof req.headers.host === 'string' ? req.headers.host : 'localhost';
-  return URL.canParse(`${protocol}://${host}`) ? `${protocol}://${host}` : `${protocol}://localhost`;
-}
-
-/** The Request for `req`, its address parsed once (by the Request itself) in the usual case. */
+/**
+ * The Request for `req`, at the address the adapter builds: the Host header and the target,
+ * parsed once (by the Request itself); for one that does not parse, the adapter's fallbacks,
+ * the origin alone, else `localhost`.
+ */
 function makeRequest(req) {
+  const protocol = req.socket?.encrypted ? 'https' : 'http';
+  const origin = `${protocol}://${typeof req.headers.host === 'string' ? req.headers.host : 'localhost'}`;
+  const address = origin + (req.url ?? '');
   const init = { method: req.method, headers: requestHeaders(req.headers), body: req.body };
   try {
-    return new Request(requestUrl(req), init);
+    return new Request(address, init);
   } catch (error) {
-    if (!(error instanceof TypeError) || URL.canParse(requestUrl(req))) throw error;
-    return new Request(fallbackUrl(req), init);
+    if (!(error instanceof TypeError) || URL.canParse(address)) throw error;
+    return new Request(URL.canParse(origin) ? origin : `${protocol}://localhost`, init);
   }
 }
 
