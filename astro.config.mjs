@@ -13,6 +13,7 @@ import { API_ROUTES } from './src/server/routes.ts';
 import { clientCodeSplitting } from './src/integrations/client-chunks.ts';
 import { routeModulesOnce } from './src/integrations/page-modules.ts';
 import { exportNodeApp } from './src/integrations/node-app.ts';
+import { sharedContextAccessors } from './src/integrations/context-accessors/index.ts';
 import { fixedApiRoutes } from './src/integrations/api-routes.ts';
 
 const site = loadSite();
@@ -65,6 +66,7 @@ export default defineConfig({
     plugins: [
       routeModulesOnce(),
       exportNodeApp(),
+      sharedContextAccessors(),
       // Bundled into the built server, not loaded from node_modules as they are: Kysely, YAML and
       // Zod are some 430 small modules, and the server then starts on 1.2 s of processor time
       // instead of 1.4. Only when building: `astro dev` loads them from node_modules, as its
