@@ -1,7 +1,4 @@
-import type { ViteUserConfig } from 'astro';
-
-/** A Vite plugin, as Astro's config takes it. */
-type VitePlugin = Extract<NonNullable<ViteUserConfig['plugins']>[number], { name: string }>;
+import type { VitePlugin } from './vite-plugin.ts';
 
 /** The Node adapter's server entry (`@astrojs/node/server.js`), which makes the App and exports only its handler. */
 const ADAPTER_ENTRY = /[\\/]@astrojs[\\/]node[\\/]dist[\\/]server\.js$/;

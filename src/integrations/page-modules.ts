@@ -1,7 +1,4 @@
-import type { ViteUserConfig } from 'astro';
-
-/** A Vite plugin, as Astro's config takes it. */
-type VitePlugin = Extract<NonNullable<ViteUserConfig['plugins']>[number], { name: string }>;
+import type { VitePlugin } from './vite-plugin.ts';
 
 /** The module that maps each on-demand route to its code: `const _pageN = () => import("…");` a route. */
 const PAGES_MODULE = '\0virtual:astro:pages';

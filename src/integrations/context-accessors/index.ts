@@ -1,8 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { ViteUserConfig } from 'astro';
-
-/** A Vite plugin, as Astro's config takes it. */
-type VitePlugin = Extract<NonNullable<ViteUserConfig['plugins']>[number], { name: string }>;
+import type { VitePlugin } from '../vite-plugin.ts';
 
 /** Astro's per-request state, where its context objects are made. */
 const FETCH_STATE = /[\\/]astro[\\/]dist[\\/]core[\\/]fetch[\\/]fetch-state\.js$/;
