@@ -48,9 +48,22 @@ function requestHeaders(nodeHeaders) {
   return headers;
 }
 
-/** A Response's headers for `writeHead`, each Set-Cookie kept apart. */
-function outgoingHeaders(headers) {
+/**
+ * The headers for `writeHead`: the address's own from `_headers` (a name given twice sent twice),
+ * then the Response's, each of which takes the place of any of the address's by that name, as
+ * `setHeader` would; each Set-Cookie kept apart. One object, so that Node checks each header
+ * once, as it writes them.
+ * @param {ReadonlyArray<[string, string]>} addressHeaders
+ * @param {Headers} headers
+ */
+function outgoingHeaders(addressHeaders, headers) {
+  /** @type {Record<string, string | string[]>} */
   const out = {};
+  for (const [name, value] of addressHeaders) {
+    const key = name.toLowerCase();
+    const given = out[key];
+    out[key] = given === undefined ? value : [given, value].flat();
+  }
   for (const [name, value] of headers) if (name !== 'set-cookie') out[name] = value;
   const cookies = headers.getSetCookie();
   if (cookies.length) out['set-cookie'] = cookies;
@@ -59,11 +72,13 @@ function outgoingHeaders(headers) {
 
 /** The 500 when Astro itself fails to answer (the API's middleware answers its own errors in its shape). */
 const FAILED = JSON.stringify({ error: 'server_error', message: 'The server failed to handle this request.', problems: [] });
+const FAILED_HEADERS = new Headers({ 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
 
 /**
- * A handler `(req, res)` answering through `app`, for a request whose `req.body` is a Buffer or
- * absent. The not-found and error pages Astro draws come from `clientDir`, read when needed, so
- * that a rebuild while the server runs is served at once.
+ * A handler `(req, res, headers)` answering through `app`, for a request whose `req.body` is a
+ * Buffer or absent, with the address's `_headers` headers beside Astro's. The not-found and
+ * error pages Astro draws come from `clientDir`, read when needed, so that a rebuild while the
+ * server runs is served at once.
  * @param {{ match(request: Request, allowPrerendered?: boolean): { prerender?: boolean, type: string } | undefined, render(request: Request, options: object): Promise<Response> }} app
  * @param {string} clientDir
  */
@@ -80,7 +95,7 @@ export function appHandler(app, clientDir) {
     return new Response(null, { status: 404 });
   };
 
-  return async (req, res) => {
+  return async (req, res, addressHeaders = []) => {
     let response;
     let body;
     try {
@@ -93,11 +108,11 @@ export function appHandler(app, clientDir) {
     } catch (error) {
       // The path only: a query may hold a personal link's secret.
       console.error(`Could not answer ${req.method} ${(req.url ?? '').split('?')[0]}: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(FAILED);
+      if (!res.headersSent) res.writeHead(500, outgoingHeaders(addressHeaders, FAILED_HEADERS)).end(FAILED);
       else res.destroy();
       return;
     }
-    res.writeHead(response.status, response.statusText || undefined, outgoingHeaders(response.headers));
+    res.writeHead(response.status, response.statusText || undefined, outgoingHeaders(addressHeaders, response.headers));
     res.end(body);
   };
 }

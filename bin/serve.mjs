@@ -5,7 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { headersFor, matchRule, overHttps, parseHeaderRules, parseRules } from './static-rules.mjs';
+import { firstRule, headersFor, matchRule, overHttps, parseHeaderRules, parseRules } from './static-rules.mjs';
 import { notServed, refusedPath, staticFiles } from './static-files.mjs';
 import { withBody } from './request-bodies.mjs';
 import { appHandler } from './astro-app.mjs';
@@ -28,7 +28,7 @@ const dist = process.env.PEERVOTE_DIST ? `${path.resolve(process.env.PEERVOTE_DI
 const clientDir = `${dist}client`;
 const { handler, astroApp } = await import(pathToFileURL(`${dist}server/entry.mjs`).href);
 /** Answers a request whose body was read whole, or that has none, straight through Astro's App (src/integrations/node-app.ts exports it); the adapter's handler takes the rest. */
-const answerWhole = astroApp ? appHandler(astroApp, clientDir) : handler;
+const answerWhole = astroApp ? appHandler(astroApp, clientDir) : (req, res, headers) => handler(req, withHeaders(res, headers));
 
 /**
  * A static host's rules file, read again when a build rewrites it (checked at most once a
@@ -65,20 +65,34 @@ const files = staticFiles(clientDir);
 const rules = followRules(`${clientDir}/_redirects`, parseRules);
 const headerRules = followRules(`${clientDir}/_headers`, parseHeaderRules);
 
-/** The `_headers` rules' headers already worked out, by address, for the rules read last; bounded, as addresses are the client's to choose. */
-let knownHeaders = { rules: undefined, byPath: new Map() };
+/**
+ * What the rules files say of each address, worked out once per address and pair of rules files
+ * read (every ballot asks for the same): its `_headers` headers, over plain HTTP and over HTTPS
+ * (Strict-Transport-Security only there: over plain HTTP it would promise what the server does
+ * not do), and whether any `_redirects` rule matches it. Bounded, as addresses are the client's.
+ */
+let knownPaths = { headerRules: undefined, rules: undefined, byPath: new Map() };
 
-/** The headers `_headers` gives an address: matched once per address and rules file, not on every request (every ballot asks for the same). */
-function pathHeaders(pathname) {
-  const current = headerRules();
-  if (knownHeaders.rules !== current) knownHeaders = { rules: current, byPath: new Map() };
-  let headers = knownHeaders.byPath.get(pathname);
-  if (!headers) {
-    headers = headersFor(current, pathname);
-    if (knownHeaders.byPath.size >= 1000) knownHeaders.byPath.clear();
-    knownHeaders.byPath.set(pathname, headers);
+/** @returns {{ http: Array<[string, string]>, https: Array<[string, string]>, ruled: boolean }} */
+function pathRules(pathname) {
+  const [currentHeaders, currentRules] = [headerRules(), rules()];
+  if (knownPaths.headerRules !== currentHeaders || knownPaths.rules !== currentRules)
+    knownPaths = { headerRules: currentHeaders, rules: currentRules, byPath: new Map() };
+  let known = knownPaths.byPath.get(pathname);
+  if (!known) {
+    const https = headersFor(currentHeaders, pathname);
+    const http = https.filter(([name]) => name.toLowerCase() !== 'strict-transport-security');
+    known = { http, https, ruled: firstRule(currentRules, pathname) !== undefined };
+    if (knownPaths.byPath.size >= 1000) knownPaths.byPath.clear();
+    knownPaths.byPath.set(pathname, known);
   }
-  return headers;
+  return known;
+}
+
+/** `res` with an address's `_headers` headers set, for every answer but the API's from a whole body, which sends them with its own (bin/astro-app.mjs). */
+function withHeaders(res, headers) {
+  for (const [name, value] of headers) res.appendHeader(name, value);
+  return res;
 }
 
 const port = Number(process.env.PORT ?? 4321);
@@ -120,25 +134,27 @@ const server = http.createServer((req, res) => {
   req.headers['x-peervote-peer'] = req.socket.remoteAddress ?? 'unknown';
   const url = new URL(req.url ?? '/', 'http://localhost');
   // Matched on the address asked for, before any rewrite, as a static host does.
-  const https = overHttps(req, config.trustProxy);
-  for (const [name, value] of pathHeaders(url.pathname)) {
-    if (https || name.toLowerCase() !== 'strict-transport-security') res.appendHeader(name, value);
-  }
+  const known = pathRules(url.pathname);
+  const headers = overHttps(req, config.trustProxy) ? known.https : known.http;
   // Checked on the raw target: URL parsing has already resolved `..` and `%2e%2e` away above.
   const refused = refusedPath(req.url ?? '/');
-  if (refused) return refuse(res, refused);
-  const action = matchRule(rules(), url.pathname, clientDir);
-  if (action?.notFound) return notFound(req, res);
+  if (refused) return refuse(withHeaders(res, headers), refused);
+  const action = known.ruled ? matchRule(rules(), url.pathname, clientDir) : undefined;
+  if (action?.notFound) return notFound(req, withHeaders(res, headers));
   if (action?.redirect) {
-    res.writeHead(action.status, { Location: action.redirect + url.search }).end();
+    withHeaders(res, headers)
+      .writeHead(action.status, { Location: action.redirect + url.search })
+      .end();
     return;
   }
   if (action?.rewrite) req.url = action.rewrite + url.search;
   const pathname = action?.rewrite ?? url.pathname;
   if (pathname.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD'))
-    withBody(req, res, config.bodySizeLimit, () => (req.body === undefined || Buffer.isBuffer(req.body) ? answerWhole(req, res) : handler(req, res)));
-  else if (notServed(pathname)) notFound(req, res);
-  else files(req, res, () => notFound(req, res));
+    withBody(req, res, config.bodySizeLimit, () =>
+      req.body === undefined || Buffer.isBuffer(req.body) ? answerWhole(req, res, headers) : handler(req, withHeaders(res, headers)),
+    );
+  else if (notServed(pathname)) notFound(req, withHeaders(res, headers));
+  else files(req, withHeaders(res, headers), () => notFound(req, res));
 });
 
 // A CONNECT never reaches the request handler: Node hands it over as a raw socket.

@@ -32,13 +32,25 @@ export function parseRules(text) {
  * @param {string} clientDir
  */
 export function matchRule(rules, pathname, clientDir) {
+  const first = firstRule(rules, pathname);
+  if (!first) return undefined;
+  const { rule, match } = first;
+  if (!rule.force && resolveFile(clientDir, pathname)) return undefined;
+  const target = rule.names.reduce((to, name, i) => to.replace(`:${name}`, match[i + 1]), rule.to);
+  if (rule.status === 404) return { notFound: true };
+  return rule.status === 200 ? { rewrite: target } : { redirect: target, status: rule.status };
+}
+
+/**
+ * The first rule whose pattern matches a path, with its match; undefined when none does, which
+ * depends on the rules and the path alone (bin/serve.mjs remembers it for each address).
+ * @param {ReturnType<typeof parseRules>} rules
+ * @param {string} pathname
+ */
+export function firstRule(rules, pathname) {
   for (const rule of rules) {
     const match = rule.pattern.exec(pathname);
-    if (!match) continue;
-    if (!rule.force && resolveFile(clientDir, pathname)) return undefined;
-    const target = rule.names.reduce((to, name, i) => to.replace(`:${name}`, match[i + 1]), rule.to);
-    if (rule.status === 404) return { notFound: true };
-    return rule.status === 200 ? { rewrite: target } : { redirect: target, status: rule.status };
+    if (match) return { rule, match };
   }
   return undefined;
 }

@@ -30,15 +30,17 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const config = serverConfig();
   if (config.testHooks) await (testHooks ??= import('./server/test-hooks.ts').then((hooks) => setRequestHooks(hooks.testHooks)));
   const origin = context.request.headers.get('origin');
+  const ownOrigin = context.url.origin;
   const answer = await (async () => {
     const allow = refusedMethod(match.route, context.request.method);
     if (allow) return refuse(405, 'method_not_allowed', `This address takes ${allow.join(', ')}.`, [], { Allow: allow.join(', ') });
-    if (context.request.method === 'OPTIONS') return preflight(origin, context.url.origin, config, match.route.methods);
-    const nul = nulProblems(context.url.searchParams.entries());
+    if (context.request.method === 'OPTIONS') return preflight(origin, ownOrigin, config, match.route.methods);
+    // The query as parsed holds a NUL only where its text says `%00`: URL parsing encodes a raw one so.
+    const nul = context.url.search.includes('%00') ? nulProblems(context.url.searchParams.entries()) : [];
     if (nul.length) return refuse(400, 'bad_query', 'A query parameter holds a NUL character.', nul);
     // A mail provider's one-click unsubscribe (RFC 8058) posts from its own servers, with no Origin: the token is the proof.
     const oneClick = match.route.path === '/api/unsubscribe/:token';
-    if (!oneClick && !isSafeMethod(context.request.method) && !originAllowed(origin, context.url.origin, config) && !sameOriginFormPost(context.request)) {
+    if (!oneClick && !isSafeMethod(context.request.method) && !originAllowed(origin, ownOrigin, config) && !sameOriginFormPost(context.request)) {
       const what = match.route.path.startsWith('/api/search/') ? 'Searches' : 'Ballots';
       return refuse(403, 'forbidden_origin', `${what} are accepted only from the survey site itself.`, [
         { path: 'Origin', message: origin ? `${origin} is not allowed.` : 'is missing.' },
@@ -51,7 +53,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
       return json(500, { error: 'server_error', message: 'The survey API failed to handle this request; it has been reported.', problems: [] });
     }
   })();
-  for (const [name, value] of Object.entries(corsHeaders(origin, context.url.origin, config))) answer.headers.set(name, value);
+  for (const [name, value] of Object.entries(corsHeaders(origin, ownOrigin, config))) answer.headers.set(name, value);
   // The HTML page a form post may get carries its own, as strict, policy.
   if (!answer.headers.has('Content-Security-Policy')) answer.headers.set('Content-Security-Policy', API_CONTENT_SECURITY_POLICY);
   return answer;
