@@ -6,7 +6,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { firstRule, headersFor, matchRule, overHttps, parseHeaderRules, parseRules } from './static-rules.mjs';
-import { notServed, refusedPath, staticFiles } from './static-files.mjs';
+import { notServed, requestTarget, staticFiles } from './static-files.mjs';
 import { withBody } from './request-bodies.mjs';
 import { appHandler } from './astro-app.mjs';
 import { freshBundle } from '../src/integrations/cli-bundle/manifest.mjs';
@@ -132,23 +132,22 @@ const server = http.createServer((req, res) => {
   }
   // The connection's own address, for the API's rate limit; a client cannot set it.
   req.headers['x-peervote-peer'] = req.socket.remoteAddress ?? 'unknown';
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  // The refusal is the raw target's: the path read here has `..` and `%2e%2e` resolved away.
+  const { pathname: asked, search, refused } = requestTarget(req.url ?? '/');
   // Matched on the address asked for, before any rewrite, as a static host does.
-  const known = pathRules(url.pathname);
+  const known = pathRules(asked);
   const headers = overHttps(req, config.trustProxy) ? known.https : known.http;
-  // Checked on the raw target: URL parsing has already resolved `..` and `%2e%2e` away above.
-  const refused = refusedPath(req.url ?? '/');
   if (refused) return refuse(withHeaders(res, headers), refused);
-  const action = known.ruled ? matchRule(rules(), url.pathname, clientDir) : undefined;
+  const action = known.ruled ? matchRule(rules(), asked, clientDir) : undefined;
   if (action?.notFound) return notFound(req, withHeaders(res, headers));
   if (action?.redirect) {
     withHeaders(res, headers)
-      .writeHead(action.status, { Location: action.redirect + url.search })
+      .writeHead(action.status, { Location: action.redirect + search })
       .end();
     return;
   }
-  if (action?.rewrite) req.url = action.rewrite + url.search;
-  const pathname = action?.rewrite ?? url.pathname;
+  if (action?.rewrite) req.url = action.rewrite + search;
+  const pathname = action?.rewrite ?? asked;
   if (pathname.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD'))
     withBody(req, res, config.bodySizeLimit, () =>
       req.body === undefined || Buffer.isBuffer(req.body) ? answerWhole(req, res, headers) : handler(req, withHeaders(res, headers)),

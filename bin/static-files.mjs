@@ -46,6 +46,30 @@ export function refusedPath(rawUrl) {
 }
 
 /**
+ * A request target that needs no parsing to be read as a URL parser reads it: an absolute path
+ * of letters, digits, `-`, `_` and `/` (not opening with `//`, which a parser takes for a host),
+ * and a query of characters a parser keeps as they are. Every ballot's and page's is one.
+ */
+const PLAIN_TARGET = /^(\/(?!\/)[\w\-/]*)(\?[\w\-.~!$&()*+,;=:@/?%]*)?$/;
+
+/**
+ * A request target's path and query as `new URL(target, base)` reads them (the path with `.`
+ * and `..` resolved, the query with what a URL may not hold escaped), and why it is refused, if
+ * it is: refusedPath's reasons, or a target no URL parser takes. A plain target is read as it
+ * is, with nothing in it to refuse.
+ * @param {string} rawUrl the request line's target, as the client sent it
+ * @returns {{ pathname: string, search: string, refused: string | undefined }}
+ */
+export function requestTarget(rawUrl) {
+  const plain = PLAIN_TARGET.exec(rawUrl);
+  if (plain) return { pathname: plain[1], search: plain[2] === '?' ? '' : (plain[2] ?? ''), refused: undefined };
+  // `/\` reads as `//`, an address with an empty host, which no parser takes.
+  const url = URL.parse(rawUrl, 'http://localhost');
+  if (!url) return { pathname: '/', search: '', refused: 'the address does not parse' };
+  return { pathname: url.pathname, search: url.search, refused: refusedPath(rawUrl) };
+}
+
+/**
  * Built files that are no page of their own: the static host's rules, which a host reads and
  * never serves, and the not-found page, which answers only, with 404, an address that names
  * nothing. Each is named with and without `.html` (sirv finds `/404` at `404.html`), and the

@@ -71,6 +71,18 @@ describe('methods a route does not take', () => {
   });
 });
 
+describe('a request target no URL parser takes', () => {
+  // `/\` reads as `//`, an address with an empty host: once, it threw in the request handler and stopped the server.
+  test.each(['/\\', '/\\\\x'])('%s is answered 400 in the API error shape, and the server goes on', async (path) => {
+    const answer = await rawRequest(api.url, 'GET', path);
+    expect(answer).not.toBe('closed');
+    if (answer === 'closed') return;
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/^This address cannot be served: /), problems: [] });
+    expect((await api.get('/api/health')).status).toBe(200);
+  });
+});
+
 describe('text is text: one rule for control characters on both databases', () => {
   test.each([
     ['a text field', { nickname: 'Ada\u0000' }, 'nickname'],

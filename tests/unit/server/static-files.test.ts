@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { refusedPath, resolveFile } from '../../../bin/static-files.mjs';
+import { refusedPath, requestTarget, resolveFile } from '../../../bin/static-files.mjs';
 
 const root = mkdtempSync(path.join(tmpdir(), 'peervote-files-'));
 const client = path.join(root, 'client');
@@ -37,6 +37,59 @@ describe('paths the file server refuses', () => {
       expect(refusedPath(target)).toBeUndefined();
     },
   );
+});
+
+describe('a request target as the server reads it', () => {
+  /** What a URL parser makes of the target, and what refusedPath says of it: what requestTarget must give, parsing or not. */
+  const parsed = (target: string) => {
+    const url = URL.parse(target, 'http://localhost');
+    if (!url) return { pathname: '/', search: '', refused: 'the address does not parse' };
+    return { pathname: url.pathname, search: url.search, refused: refusedPath(target) };
+  };
+
+  it.each([
+    '/',
+    '/api/survey?project_id=top-doctors-demo&project_type=form&sheet=bench',
+    '/top-doctors-demo/',
+    '/top-doctors-demo/s3cr3t-Link_9',
+    '/api/survey/link/top-doctors-demo?secret=abc%00',
+    '/a//b?x=1',
+    '/x?',
+    '/x??y=1',
+    "/x?q='quoted'",
+    '/x?q="quoted"',
+    '/x?q=a b',
+    '/x?q=<script>',
+    '/x?q=caf\u00e9',
+    '/x#fragment',
+    '//evil.example/path',
+    '/demo/../../entry.mjs',
+    '/%2e%2e/entry.mjs',
+    '/demo/a..b',
+    '/demo/./x',
+    '/demo\\x',
+    '/Ünïcode/path',
+    '/demo/%20name',
+    '/tab\there',
+    '/\\',
+    '/\\\\x',
+  ])('%s', (target) => {
+    expect(requestTarget(target)).toEqual(parsed(target));
+  });
+
+  it('reads every target of plain characters as a URL parser does', () => {
+    const alphabet = 'aZ09-_/.~!$&()*+,;=:@?%\'" <>#';
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    for (let n = 0; n < 5000; n++) {
+      const length = next() % 12;
+      const target = `/${Array.from({ length }, () => alphabet[next() % alphabet.length]).join('')}`;
+      expect(requestTarget(target), target).toEqual(parsed(target));
+    }
+  });
 });
 
 describe('the built file a path names', () => {
