@@ -19,27 +19,13 @@ interface Rewrite {
 const REWRITES: readonly Rewrite[] = [
   {
     what: 'the render options',
-    from: `this.renderOptions = {
-      ...options ?? {
-        addCookieHeader: false,
-        clientAddress: void 0,
-        prerenderedErrorPageFetch: fetch,
-        routeData: void 0,
-        waitUntil: void 0
-      },
-      get locals() {
+    // The options' other properties, spread before it, stay as Astro writes them.
+    from: `get locals() {
         return self.locals;
       }
     };`,
-    to: `this.renderOptions = __peervoteAccessors.renderOptions({
-      ...options ?? {
-        addCookieHeader: false,
-        clientAddress: void 0,
-        prerenderedErrorPageFetch: fetch,
-        routeData: void 0,
-        waitUntil: void 0
-      }
-    }, self);`,
+    to: `};
+    __peervoteAccessors.renderOptions(this.renderOptions, self);`,
   },
   {
     what: "an endpoint's context",
