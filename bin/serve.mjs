@@ -5,7 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { firstRule, headersFor, matchRule, overHttps, parseHeaderRules, parseRules } from './static-rules.mjs';
+import { firstRule, headersFor, overHttps, parseHeaderRules, parseRules, ruleAction } from './static-rules.mjs';
 import { notServed, requestTarget, staticFiles } from './static-files.mjs';
 import { withBody } from './request-bodies.mjs';
 import { appHandler } from './astro-app.mjs';
@@ -69,11 +69,11 @@ const headerRules = followRules(`${clientDir}/_headers`, parseHeaderRules);
  * What the rules files say of each address, worked out once per address and pair of rules files
  * read (every ballot asks for the same): its `_headers` headers, over plain HTTP and over HTTPS
  * (Strict-Transport-Security only there: over plain HTTP it would promise what the server does
- * not do), and whether any `_redirects` rule matches it. Bounded, as addresses are the client's.
+ * not do), and the first `_redirects` rule that matches it. Bounded, as addresses are the client's.
  */
 let knownPaths = { headerRules: undefined, rules: undefined, byPath: new Map() };
 
-/** @returns {{ http: Array<[string, string]>, https: Array<[string, string]>, ruled: boolean }} */
+/** @returns {{ http: Array<[string, string]>, https: Array<[string, string]>, rule: ReturnType<typeof firstRule> }} */
 function pathRules(pathname) {
   const [currentHeaders, currentRules] = [headerRules(), rules()];
   if (knownPaths.headerRules !== currentHeaders || knownPaths.rules !== currentRules)
@@ -82,7 +82,7 @@ function pathRules(pathname) {
   if (!known) {
     const https = headersFor(currentHeaders, pathname);
     const http = https.filter(([name]) => name.toLowerCase() !== 'strict-transport-security');
-    known = { http, https, ruled: firstRule(currentRules, pathname) !== undefined };
+    known = { http, https, rule: firstRule(currentRules, pathname) };
     if (knownPaths.byPath.size >= 1000) knownPaths.byPath.clear();
     knownPaths.byPath.set(pathname, known);
   }
@@ -138,7 +138,7 @@ const server = http.createServer((req, res) => {
   const known = pathRules(asked);
   const headers = overHttps(req, config.trustProxy) ? known.https : known.http;
   if (refused) return refuse(withHeaders(res, headers), refused);
-  const action = known.ruled ? matchRule(rules(), asked, clientDir) : undefined;
+  const action = ruleAction(known.rule, asked, clientDir);
   if (action?.notFound) return notFound(req, withHeaders(res, headers));
   if (action?.redirect) {
     withHeaders(res, headers)

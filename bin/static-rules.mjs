@@ -27,12 +27,25 @@ export function parseRules(text) {
  * Finds what to do with a path: `{ redirect, status }`, `{ rewrite }`, `{ notFound: true }` (a
  * 404 rule: the not-found page, as a static host answers it), or undefined to serve it as is.
  * A rule that is not forced yields to a file that exists at the path (a static host's "shadowing").
+ * bin/serve.mjs calls its two halves apart (it remembers firstRule's answer for each address);
+ * exported whole so that the rules' tests read as a static host's behaviour.
+ * @internal
  * @param {ReturnType<typeof parseRules>} rules
  * @param {string} pathname
  * @param {string} clientDir
  */
 export function matchRule(rules, pathname, clientDir) {
-  const first = firstRule(rules, pathname);
+  return ruleAction(firstRule(rules, pathname), pathname, clientDir);
+}
+
+/**
+ * What the first rule that matched a path (firstRule's) does with it, as matchRule says; the
+ * file check is made here, on every request, so that a rebuild's new file shadows at once.
+ * @param {ReturnType<typeof firstRule>} first
+ * @param {string} pathname
+ * @param {string} clientDir
+ */
+export function ruleAction(first, pathname, clientDir) {
   if (!first) return undefined;
   const { rule, match } = first;
   if (!rule.force && resolveFile(clientDir, pathname)) return undefined;
@@ -42,8 +55,8 @@ export function matchRule(rules, pathname, clientDir) {
 }
 
 /**
- * The first rule whose pattern matches a path, with its match; undefined when none does, which
- * depends on the rules and the path alone (bin/serve.mjs remembers it for each address).
+ * The first rule whose pattern matches a path, with its match; undefined when none does. It
+ * depends on the rules and the path alone, so bin/serve.mjs remembers it for each address.
  * @param {ReturnType<typeof parseRules>} rules
  * @param {string} pathname
  */

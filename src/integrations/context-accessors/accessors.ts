@@ -125,11 +125,10 @@ function providerAccessor(key: string): PropertyDescriptor {
   return accessor;
 }
 
-/** The render options: `options` with `locals` read from the request's state. */
-export function renderOptions<Options extends object>(options: Options, state: RequestState): Options & { readonly locals: unknown } {
+/** Gives the render options `locals`, read from the request's state. */
+export function renderOptions(options: object, state: RequestState): void {
   keepState(options, state);
   Object.defineProperty(options, 'locals', LOCALS);
-  return options as Options & { readonly locals: unknown };
 }
 
 /** The values of an endpoint's context that are not read from the request's state. */

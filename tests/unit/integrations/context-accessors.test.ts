@@ -75,7 +75,8 @@ describe("the server build's Astro keeps no per-request getters", () => {
 describe('the shared accessors', () => {
   it("give the render options the request's locals, as they are when read", () => {
     const state = requestState();
-    const options = renderOptions({ addCookieHeader: true, locals: { stale: true } }, state);
+    const options: { addCookieHeader: boolean; locals: unknown } = { addCookieHeader: true, locals: { stale: true } };
+    renderOptions(options, state);
     expect(options.locals).toEqual({ voter: 'first' });
     (state as { locals: unknown }).locals = { voter: 'second' };
     expect(options.locals).toEqual({ voter: 'second' });
