@@ -1,4 +1,4 @@
-/** Build-time settings the browser code reads (README.md, "Error reporting and third parties"). */
+/** Build-time settings the browser code reads (docs/deploying.md, "Error reporting, analytics and security headers"). */
 interface ImportMetaEnv {
   /** The survey API's base URL when it runs on another origin. */
   readonly PUBLIC_SURVEY_API_URL?: string;
