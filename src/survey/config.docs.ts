@@ -298,7 +298,7 @@ export const SURVEY_KEYS: KeyDocs = {
   },
   'tally.points[]': { meaning: "one slot's points, 1 to 100", schema: { minimum: 1, maximum: 100 } },
   'tally.duplicates': {
-    meaning: 'what makes a later ballot a duplicate: the same personal link, email or license; `[]` screens none',
+    meaning: 'what makes a later ballot a duplicate: the same personal link (`secret`), `email` or `license`; `[]` screens none',
     default: ['secret', 'email', 'license'],
     schema: { uniqueItems: true },
   },
