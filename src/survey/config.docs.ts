@@ -1,4 +1,4 @@
-import { MAIL_ADDRESS_PATTERN, THIRD_PARTY_ID_PATTERNS, URL_PATTERN } from './config.struct.ts';
+import { MAIL_ADDRESS_PATTERN, PERSON_ROSTER_KEYS, THIRD_PARTY_ID_PATTERNS, URL_PATTERN } from './config.struct.ts';
 import { FIELD_NAME_PATTERN } from './ballot-keys.ts';
 import { FIELD_TABLE, hasOptions, type FieldTypeName } from './fields.ts';
 import { ADS_GROUP } from './layout.ts';
@@ -67,12 +67,12 @@ const FIELD = (derived: JsonSchema): JsonSchema => ({
   ],
 });
 
-/** A list in words: `a`, `b` and `c`. */
-const listed = (names: readonly string[]) =>
+/** A list in words: `a`, `b` and `c` (or `or`). */
+const listed = (names: readonly string[], last = 'and') =>
   names
     .map((name) => `\`${name}\``)
     .join(', ')
-    .replace(/, ([^,]*)$/, ' and $1');
+    .replace(/, ([^,]*)$/, ` ${last} $1`);
 
 /** What a tally rule does with the votes it catches. */
 const RULE_MODES = {
@@ -188,7 +188,7 @@ export const SURVEY_KEYS: KeyDocs = {
           propertyNames: TEXT,
           additionalProperties: {
             type: 'object',
-            description: 'field name (or `email`, `name`, `nominee_id`) → value',
+            description: `field name (or ${listed(PERSON_ROSTER_KEYS, 'or')}) → value`,
             propertyNames: FIELD_NAME,
             additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
           },
