@@ -25,14 +25,19 @@ export function filesWithoutSchemaLine(root: string): Array<{ file: string; line
  * `root`, and the reference of the keys between its marker lines in docs/surveys.md, each only
  * when its text changed, so that an unchanged repository stays clean. Returns the files written,
  * and what stands in the way: a key without a meaning, a guide without the marker lines, a file
- * that cannot be written, a survey file whose first line does not name its schema.
+ * that cannot be written, a survey file whose first line does not name its schema. With `write`
+ * false it writes nothing and names each file that differs instead.
  */
-export function writeEditorSchemas(root: string): { written: string[]; problems: string[] } {
+export function writeEditorSchemas(root: string, { write = true } = {}): { written: string[]; problems: string[] } {
   const written: string[] = [];
   const problems = EDITOR_SCHEMAS.flatMap((entry) => makeSchema(entry).problems.map((problem) => `${entry.file}: ${problem} (src/survey/config.docs.ts)`));
   const update = (file: string, text: string) => {
     const target = path.join(root, file);
     if (existsSync(target) && readFileSync(target, 'utf8') === text) return;
+    if (!write) {
+      problems.push(`${file}: differs from what the structs make: run npm run schemas, and commit it`);
+      return;
+    }
     try {
       writeFileSync(target, text);
       written.push(file);
@@ -52,9 +57,10 @@ export function writeEditorSchemas(root: string): { written: string[]; problems:
 
 /**
  * Brings the editors' JSON Schemas and the keys' reference up to date with the structs when a
- * build starts (`npm run schemas` does the same without a build). Only a build writes: the dev
- * server and the unit tests, which load this configuration too, leave the repository as it is,
- * so a stale committed schema fails its test.
+ * build starts (`npm run schemas` does the same without a build). Only a build writes, and not on
+ * CI (the `CI` variable set), where it warns of a stale file instead: the dev server and the unit
+ * tests, which load this configuration too, and a CI run, whose build comes before its unit
+ * tests, leave the repository as committed, so a stale schema fails its test.
  */
 export default function editorSchemas(): AstroIntegration {
   return {
@@ -62,7 +68,7 @@ export default function editorSchemas(): AstroIntegration {
     hooks: {
       'astro:config:setup': ({ command, config, logger }) => {
         if (command !== 'build') return;
-        const { written, problems } = writeEditorSchemas(fileURLToPath(config.root));
+        const { written, problems } = writeEditorSchemas(fileURLToPath(config.root), { write: !process.env.CI });
         for (const problem of problems) logger.warn(problem);
         if (written.length) logger.info(`brought up to date with the structs: ${written.join(', ')}`);
       },

@@ -108,6 +108,7 @@ describe('writing the schemas and the reference', () => {
     };
 
     it('brings the files up to date, and says so', () => {
+      vi.stubEnv('CI', '');
       const logger = setup('build');
       expect(read('site.schema.json')).toBe(schemaText(SITE));
       expect(logger.info).toHaveBeenCalledWith('brought up to date with the structs: survey.schema.json, site.schema.json, docs/surveys.md');
@@ -115,8 +116,18 @@ describe('writing the schemas and the reference', () => {
     });
 
     it('warns of what stands in the way', () => {
+      vi.stubEnv('CI', '');
       write('surveys/other/survey.yaml', 'project_id: other\n');
       expect(setup('build').warn).toHaveBeenCalledWith(expect.stringMatching(/^surveys\/other\/survey\.yaml: needs this first line/));
+    });
+
+    it('on CI, writes nothing and warns of each stale file, for the unit tests that follow to fail on', () => {
+      vi.stubEnv('CI', 'true');
+      const logger = setup('build');
+      expect(() => read('site.schema.json')).toThrow(/ENOENT/);
+      expect(logger.warn).toHaveBeenCalledWith('site.schema.json: differs from what the structs make: run npm run schemas, and commit it');
+      expect(logger.warn).toHaveBeenCalledWith('docs/surveys.md: differs from what the structs make: run npm run schemas, and commit it');
+      expect(logger.info).not.toHaveBeenCalled();
     });
 
     it('writes nothing for the dev server or the tests, which load the configuration too', () => {
