@@ -22,7 +22,7 @@ const FIELD_NAME: JsonSchema = {
 };
 
 /** An absolute http(s) URL or a path of the site. */
-const URL: JsonSchema = {
+const WEB_ADDRESS: JsonSchema = {
   pattern: URL_PATTERN.source,
   patternErrorMessage: 'expected an absolute http(s) URL or a site path starting with "/"',
 };
@@ -88,9 +88,9 @@ export const SURVEY_KEYS: KeyDocs = {
   survey_title: { meaning: "the header's title; the title is the page title" },
   survey_subtitle: { meaning: "the header's subtitle" },
   social_title: { meaning: 'title when the link is shared', otherwise: 'the survey title' },
-  publication_logo: { meaning: 'logo image URL (`https://…` or `/media/…` from `public/`)', schema: URL },
+  publication_logo: { meaning: 'logo image URL (`https://…` or `/media/…` from `public/`)', schema: WEB_ADDRESS },
   welcome_title: { meaning: "the welcome block's title; the block is shown only when `welcome` is set" },
-  welcome_splash: { meaning: "the welcome block's image URL (`https://…` or `/media/…` from `public/`)", schema: URL },
+  welcome_splash: { meaning: "the welcome block's image URL (`https://…` or `/media/…` from `public/`)", schema: WEB_ADDRESS },
   welcome: { meaning: "the welcome block's HTML text; the block is shown only when it is set" },
   rules: { meaning: 'list of rules under "Rules for Submission"; hidden when empty', default: [] },
   'rules[]': { meaning: 'one rule, as text', schema: TEXT },
@@ -156,7 +156,7 @@ export const SURVEY_KEYS: KeyDocs = {
         [ADS_GROUP]: {
           description: 'a category group → the advertisement image URLs shown under it',
           type: 'object',
-          additionalProperties: { type: 'array', items: { type: 'string', ...URL } },
+          additionalProperties: { type: 'array', items: { type: 'string', ...WEB_ADDRESS } },
         },
       },
       additionalProperties: {
@@ -359,5 +359,5 @@ export const SURVEY_KEYS: KeyDocs = {
 export const SITE_KEYS: KeyDocs = {
   default_survey: { meaning: 'the survey that "/" leads to: the folder name of one under `surveys/`', schema: TEXT },
   provider_name: { meaning: 'shown in every page\'s footer as "Powered by <provider_name>"', default: 'Peervote', schema: TEXT },
-  provider_url: { meaning: 'where the footer\'s "Powered by" links to', otherwise: 'no link', schema: URL },
+  provider_url: { meaning: 'where the footer\'s "Powered by" links to', otherwise: 'no link', schema: WEB_ADDRESS },
 };
