@@ -15,6 +15,7 @@ import { routeModulesOnce } from './src/integrations/page-modules.ts';
 import { exportNodeApp } from './src/integrations/node-app.ts';
 import { sharedContextAccessors } from './src/integrations/context-accessors/index.ts';
 import { fixedApiRoutes } from './src/integrations/api-routes.ts';
+import editorSchemas from './src/integrations/editor-schemas.ts';
 
 const site = loadSite();
 
@@ -33,6 +34,7 @@ export default defineConfig({
   session: false,
   integrations: [
     react(),
+    editorSchemas(),
     fixedApiRoutes(API_ROUTES),
     afterPaint(),
     nomineeLists(),

@@ -14,9 +14,12 @@
  * the API and the operator's CLI all call these.
  */
 
-/** True for a name a layout field may have: letters, digits, dashes and underscores, starting with a letter (no brackets, so no clash with the names below). */
+/** The names a layout field may have: letters, digits, dashes and underscores, starting with a letter (no brackets, so no clash with the names below). */
+export const FIELD_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/** True for a name a layout field may have (FIELD_NAME_PATTERN). */
 export function isFieldName(name: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9_-]*$/.test(name);
+  return FIELD_NAME_PATTERN.test(name);
 }
 
 /** The form-data name of one nomination slot (slot counts from 1). */

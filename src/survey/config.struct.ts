@@ -21,13 +21,23 @@ import { Layout, FieldName } from './field.struct.ts';
 import { ADS_GROUP, type CategoriesShape } from './layout.ts';
 import { TallyConfig } from './tally.struct.ts';
 
+/** The shape of an image or page address: absolute http(s), or a path on the site. */
+export const URL_PATTERN = /^(https?:\/\/\S+|\/\S*)$/;
+
 const Url = refine(string(), 'Url', (value) =>
-  /^(https?:\/\/\S+|\/\S*)$/.test(value) ? true : `expected an absolute http(s) URL or a site path starting with "/", got "${value}"`,
+  URL_PATTERN.test(value) ? true : `expected an absolute http(s) URL or a site path starting with "/", got "${value}"`,
 );
 
 const DateString = refine(string(), 'Date', (value) =>
   Number.isNaN(Date.parse(value)) ? `expected a date such as 2030-12-31 or 2030-12-31T23:59:59Z, got "${value}"` : true,
 );
+
+/** The documented shapes of the third parties' ids, by key of survey.yaml. */
+export const THIRD_PARTY_ID_PATTERNS = {
+  analytics_id: /^G-[A-Z0-9]{4,20}$/,
+  facebook_pixel: /^\d{5,20}$/,
+  linkedin_insights: /^\d{3,12}$/,
+};
 
 /** A third party's id: it goes into script URLs and calls, so only its documented shape passes. */
 const ThirdPartyId = (name: string, shape: RegExp, example: string) =>
@@ -58,11 +68,12 @@ const Categories = refine(
   },
 );
 
+/** The shape of a mail address, bare or with a name (checked after trimming). */
+export const MAIL_ADDRESS_PATTERN = /^([^<>@\n]*<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)$/;
+
 /** A mail address, bare (`votes@example.com`) or with a name (`Metro Health <votes@example.com>`). */
 const MailAddress = refine(string(), 'MailAddress', (value) =>
-  /^([^<>@\n]*<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)$/.test(value.trim())
-    ? true
-    : `expected a mail address such as votes@example.com or "Metro Health <votes@example.com>", got "${value}"`,
+  MAIL_ADDRESS_PATTERN.test(value.trim()) ? true : `expected a mail address such as votes@example.com or "Metro Health <votes@example.com>", got "${value}"`,
 );
 
 /** The survey's mail: its sender and reply address (over MAIL_FROM), and whether a ballot from a personal link gets a receipt by mail. */
@@ -125,11 +136,13 @@ export const SurveyConfig = object({
   google_sheet_title: optional(string()),
   bucket: optional(string()),
   /** A Google Analytics 4 measurement id. */
-  analytics_id: optional(ThirdPartyId('AnalyticsId', /^G-[A-Z0-9]{4,20}$/, 'a Google Analytics 4 measurement id such as G-AB12CD34EF')),
+  analytics_id: optional(ThirdPartyId('AnalyticsId', THIRD_PARTY_ID_PATTERNS.analytics_id, 'a Google Analytics 4 measurement id such as G-AB12CD34EF')),
   /** A Facebook (Meta) pixel id. */
-  facebook_pixel: optional(ThirdPartyId('FacebookPixel', /^\d{5,20}$/, 'a Facebook pixel id, digits only, such as 1234567890123456')),
+  facebook_pixel: optional(ThirdPartyId('FacebookPixel', THIRD_PARTY_ID_PATTERNS.facebook_pixel, 'a Facebook pixel id, digits only, such as 1234567890123456')),
   /** A LinkedIn Insight Tag partner id. */
-  linkedin_insights: optional(ThirdPartyId('LinkedInPartnerId', /^\d{3,12}$/, 'a LinkedIn Insight Tag partner id, digits only, such as 5123456')),
+  linkedin_insights: optional(
+    ThirdPartyId('LinkedInPartnerId', THIRD_PARTY_ID_PATTERNS.linkedin_insights, 'a LinkedIn Insight Tag partner id, digits only, such as 5123456'),
+  ),
   enable_google_translate: defaulted(boolean(), false),
   algolia_app_id: optional(string()),
   algolia_api_key: optional(string()),
