@@ -97,15 +97,19 @@ function readMailTemplate(kind: MailTemplateKind, source: string, text: string):
       bodyStart = end + 1;
     }
   }
-  if (!subject && !problems.length)
-    problem(1, 1, 'subject', 'needs a front matter block with the subject: "---", "subject: Your invitation to vote", "---"');
+  if (!subject && !problems.length) problem(1, 1, 'subject', 'needs a front matter block with the subject: "---", "subject: Your invitation to vote", "---"');
   const seen = new Set<string>();
   lines.forEach((line, index) => {
     for (const match of line.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)) {
       seen.add(match[1]);
       if (!(MAIL_PLACEHOLDERS as readonly string[]).includes(match[1])) {
         const names = MAIL_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ');
-        problem(index + 1, match.index + 1, index === subjectLine ? 'subject' : 'body', `uses the unknown placeholder {{${match[1]}}}; the placeholders are ${names}`);
+        problem(
+          index + 1,
+          match.index + 1,
+          index === subjectLine ? 'subject' : 'body',
+          `uses the unknown placeholder {{${match[1]}}}; the placeholders are ${names}`,
+        );
       }
     }
   });

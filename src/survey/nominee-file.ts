@@ -51,10 +51,18 @@ function csvFieldAt(lines: string[], line: number, index: number): { line: numbe
  * The rows of a CSV nominee list, each made as the parser reads it: the parser keeps no record of
  * its own, so a million-row list costs its rows and no second copy of them.
  */
-function csvRows(text: string, problems: RowProblem[], lines: () => string[]): { rows: RawRow[]; at: (line: number, column: string, path?: string) => RowProblem } {
+function csvRows(
+  text: string,
+  problems: RowProblem[],
+  lines: () => string[],
+): { rows: RawRow[]; at: (line: number, column: string, path?: string) => RowProblem } {
   const rows: RawRow[] = [];
   let columns: string[] | undefined;
-  const at = (line: number, name: string, path = name) => ({ ...csvFieldAt(lines(), line, columns ? Math.max(columns.indexOf(name), 0) : 0), path, message: '' });
+  const at = (line: number, name: string, path = name) => ({
+    ...csvFieldAt(lines(), line, columns ? Math.max(columns.indexOf(name), 0) : 0),
+    path,
+    message: '',
+  });
   /** Reads the header row's columns; false when they are wrong, and then no row is read. */
   const readHeader = (record: string[]) => {
     columns = record.map((name) => name.toLowerCase());
@@ -109,7 +117,11 @@ function csvRows(text: string, problems: RowProblem[], lines: () => string[]): {
   return { rows, at };
 }
 
-function jsonLinesRows(text: string, problems: RowProblem[], lines: () => string[]): { rows: RawRow[]; at: (line: number, key: string, path?: string) => RowProblem } {
+function jsonLinesRows(
+  text: string,
+  problems: RowProblem[],
+  lines: () => string[],
+): { rows: RawRow[]; at: (line: number, key: string, path?: string) => RowProblem } {
   const rows: RawRow[] = [];
   text
     .replace(/^\uFEFF/, '')
@@ -170,7 +182,10 @@ function readNominees(file: string, text: string): { nominees: Nominee[]; proble
     const [error, nominee] = isPlainNominee(values) ? [undefined, values] : validate(values, Nominee, { coerce: true });
     if (error instanceof StructError || !nominee) {
       for (const problem of error ? toKeyedProblems(error) : []) {
-        problems.push({ ...(problem.keys.length ? at(line, String(problem.keys[0]), problem.path) : { line, column: 1, path: '(row)' }), message: problem.message });
+        problems.push({
+          ...(problem.keys.length ? at(line, String(problem.keys[0]), problem.path) : { line, column: 1, path: '(row)' }),
+          message: problem.message,
+        });
       }
       continue;
     }
@@ -202,7 +217,10 @@ export function readNomineeFile(file: string): { nominees: Nominee[]; problems: 
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    return { nominees: [], problems: [{ file, line: 1, column: 1, path: '(file)', message: `${unreadable(error)}; check the \`nominees\` key of survey.yaml` }] };
+    return {
+      nominees: [],
+      problems: [{ file, line: 1, column: 1, path: '(file)', message: `${unreadable(error)}; check the \`nominees\` key of survey.yaml` }],
+    };
   }
   return readNominees(file, text);
 }

@@ -48,7 +48,7 @@ function inFileOrder(problems: FileProblem[]): FileProblem[] {
  */
 export function checkSurveys(dir = surveysDir(), slugs?: readonly string[]): SurveysCheck {
   const all = listSurveySlugs(dir);
-  const checked = slugs ? [...new Set(slugs)] : all;
+  const checked = slugs ? [...new Set(slugs)].sort() : all;
   const readings = new Map([...new Set([...all, ...checked])].map((slug) => [slug, readSurvey(slug, dir)]));
   const mine = checked.map((slug) => readings.get(slug)!);
   const ids = projectIdProblems(mine, [...readings.values()]);

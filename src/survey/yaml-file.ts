@@ -12,7 +12,7 @@ export interface YamlFile {
 }
 
 /** A secret shown in a problem: its first three characters, never more (the whole secret is a credential). */
-export function hiddenSecret(secret: string): string {
+function hiddenSecret(secret: string): string {
   return `${secret.slice(0, 3)}…`;
 }
 
@@ -88,8 +88,17 @@ export function readYamlFile(file: string, text: string, secretsAt?: ReadonlyArr
         const key = keyText(pair.key);
         if (seen.has(key)) {
           const shown = secrets ? hiddenSecret(key) : key;
-          const problem = { keys: [...keys, key], path: formatPath([...keys, key]), message: `is not valid YAML: Map keys must be unique ("${shown}" is repeated)` };
-          problems.push({ file, ...at((pair.key as Node | null)?.range?.[0]), path: (secrets ? hideSecretKey(problem, keys.length) : problem).path, message: problem.message });
+          const problem = {
+            keys: [...keys, key],
+            path: formatPath([...keys, key]),
+            message: `is not valid YAML: Map keys must be unique ("${shown}" is repeated)`,
+          };
+          problems.push({
+            file,
+            ...at((pair.key as Node | null)?.range?.[0]),
+            path: (secrets ? hideSecretKey(problem, keys.length) : problem).path,
+            message: problem.message,
+          });
         }
         seen.add(key);
         visit(pair.value, [...keys, key]);

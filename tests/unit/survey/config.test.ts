@@ -86,20 +86,26 @@ describe('a broken survey file', () => {
   it('reports invalid YAML with its line', () => {
     const dir = copySurveys();
     writeFileSync(path.join(dir, 'top-doctors-demo', 'survey.yaml'), 'project_id: x\nrules: [unclosed\n');
-    expect(() => loadSurvey('top-doctors-demo', dir)).toThrow(/survey\.yaml:3:1 {2}\(syntax\) {2}is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a \]$/);
+    expect(() => loadSurvey('top-doctors-demo', dir)).toThrow(
+      /survey\.yaml:3:1 {2}\(syntax\) {2}is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a \]$/,
+    );
   });
 
   it('reports two surveys sharing a project id', () => {
     const dir = copySurveys();
     editSurvey(dir, 'members-choice', ['project_id'], 'top-doctors-demo');
-    expect(() => loadAllSurveys(dir)).toThrow(`${path.join(dir, 'top-doctors-demo', 'survey.yaml')}:2:13  project_id  "top-doctors-demo" is already the project_id of survey "members-choice"`);
+    expect(() => loadAllSurveys(dir)).toThrow(
+      `${path.join(dir, 'top-doctors-demo', 'survey.yaml')}:2:13  project_id  "top-doctors-demo" is already the project_id of survey "members-choice"`,
+    );
   });
 
   it('refuses a guessable personal secret, naming the rule and how to make one, but never the whole secret', () => {
     const dir = copySurveys();
     writeFileSync(path.join(dir, 'members-choice', 'prepopulation.yaml'), '"123456789012":\n  member-name: A\nshort-9:\n  member-name: B\n');
     const load = () => loadPrepopulation(loadSurvey('members-choice', dir));
-    expect(load).toThrow(/prepopulation\.yaml:1:1 {2}123… {2}a personal secret is a run of consecutive characters; use 12 or more random characters, e\.g\. from: node -e/);
+    expect(load).toThrow(
+      /prepopulation\.yaml:1:1 {2}123… {2}a personal secret is a run of consecutive characters; use 12 or more random characters, e\.g\. from: node -e/,
+    );
     expect(load).toThrow(/prepopulation\.yaml:3:1 {2}sho… {2}a personal secret is shorter than 12 characters/);
     expect(load).not.toThrow(/123456789012|short-9/);
   });

@@ -50,7 +50,12 @@ describe('a nominee list', () => {
     ['too many values', 'list.csv', 'id,name\nn1,Lee, Ann\n', /^2:9 \(row\): has 3 values but the header names 2 columns/],
     ['an unclosed quote', 'list.csv', 'id,name\nn1,"Ann Lee\n', /^2:1 \(syntax\): is not valid CSV: Quote Not Closed/],
     ['no rows', 'list.csv', 'id,name\n', /^1:1 \(file\): holds no nominees$/],
-    ['a line that is not JSON', 'list.jsonl', '{"id":"n1","name":"Ann"}\n{"id":"n2", name: "Bo"}\n', /^2:13 \(syntax\): is not valid JSON: Expected double-quoted property name$/],
+    [
+      'a line that is not JSON',
+      'list.jsonl',
+      '{"id":"n1","name":"Ann"}\n{"id":"n2", name: "Bo"}\n',
+      /^2:13 \(syntax\): is not valid JSON: Expected double-quoted property name$/,
+    ],
     ['a JSON line that is a list', 'list.jsonl', '["n1", "Ann"]\n', /^1:1 \(row\): expected one JSON object per line/],
     ['an unknown JSON key', 'list.jsonl', '{"id":"n1","name":"Ann","town":"Lakeview"}\n', /^1:25 town: is not a known key/],
   ];
@@ -63,7 +68,9 @@ describe('a nominee list', () => {
   });
 
   it('names the file in the error', () => {
-    expect(() => parseNominees('/surveys/x/nominees.csv', 'id,name\nn1,\n')).toThrow(/^\/surveys\/x\/nominees\.csv:2:4 {2}name {2}is required \(expected a text\)$/);
+    expect(() => parseNominees('/surveys/x/nominees.csv', 'id,name\nn1,\n')).toThrow(
+      /^\/surveys\/x\/nominees\.csv:2:4 {2}name {2}is required \(expected a text\)$/,
+    );
   });
 });
 
