@@ -149,3 +149,23 @@ describe('a YAML file with a repeated key', () => {
     expect(again).not.toThrow(secrets[1]);
   }, 180_000);
 });
+
+describe('the quick check of a prepopulation file of the usual shape', () => {
+  it('says yes exactly where the struct does', async () => {
+    const { is } = await import('superstruct');
+    const { Prepopulation } = await import('../../../src/survey/config.struct.ts');
+    const { isPlainPersonMap } = await import('../../../src/survey/loader.ts');
+    const SECRETS = ['k7Qm2RzX4pWv', '', ' ', '-x', '__proto__x'];
+    const NAMES = ['name-first', 'email', 'a_b', 'A1', '1st', 'has space', '', '-x', 'é'];
+    let yes = 0;
+    for (const secret of SECRETS)
+      for (const name of NAMES) {
+        const map = { [secret]: { [name]: 'Ann' }, Zp4Wq8Kd2Lx6: { email: 'a@example.org' } };
+        expect(isPlainPersonMap(map), `${JSON.stringify(secret)} → ${JSON.stringify(name)}`).toBe(is(map, Prepopulation));
+        if (isPlainPersonMap(map)) yes++;
+      }
+    // Both answers occur, so the comparison says something.
+    expect(yes).toBeGreaterThan(0);
+    expect(yes).toBeLessThan(SECRETS.length * NAMES.length);
+  });
+});
