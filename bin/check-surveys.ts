@@ -20,13 +20,14 @@ function refuse(message: string): never {
   process.exit(2);
 }
 
-let positionals: string[];
+let parsed;
 try {
-  ({ positionals } = parseArgs({ allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } }));
+  parsed = parseArgs({ allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
 } catch (error) {
   refuse(`${(error as Error).message}\n${USAGE}`);
 }
-if (process.argv.includes('--help') || process.argv.includes('-h')) {
+const { values, positionals } = parsed;
+if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }

@@ -46,9 +46,32 @@ function readValidated<T>(file: string, struct: Struct<T, unknown>, secretsAt?: 
   const yaml = readYamlFile(file, text, secretsAt);
   if (yaml.value === undefined) return { value: undefined, raw: undefined, problems: yaml.problems, yaml };
   const [error, value] = validate(yaml.value, struct, { coerce: true });
-  let found = error ? toKeyedProblems(error) : [];
-  if (secretsAt) found = found.map((problem) => (isUnder(problem.keys, secretsAt) ? hideSecretKey(problem, secretsAt.length) : problem));
+  let found: KeyedProblem[] = error ? toKeyedProblems(error) : [];
+  if (secretsAt) found = personalProblems(found, secretsAt);
   return { value: error || yaml.problems.length ? undefined : value, raw: yaml.value, problems: [...yaml.problems, ...yaml.place(found)], yaml };
+}
+
+/** What the prepopulation key holds, when it holds neither. */
+const NEITHER_FILE_NOR_MAP = "expected the name of a YAML file in the survey folder, or a mapping of each personal secret to that person's values";
+
+/**
+ * The problems of a prepopulation map (the one at `map`) as they may be shown: each secret hidden,
+ * and without the value found, which is a person's (a phone number written as a number, say).
+ * A union (the key's file name or map, a value's text or list of texts) fails with each of its
+ * branches too: one problem a place is enough, and none at the key when the map's own say where.
+ */
+function personalProblems(problems: KeyedProblem[], map: ReadonlyArray<string | number>): KeyedProblem[] {
+  const places = new Set<string>();
+  const inside = problems.some((problem) => isUnder(problem.keys, map));
+  return problems.flatMap((problem) => {
+    const atKey = map.length > 0 && formatPath(problem.keys) === formatPath(map);
+    if (!atKey && !isUnder(problem.keys, map)) return [problem];
+    if (places.has(problem.path) || (atKey && inside)) return [];
+    places.add(problem.path);
+    if (atKey) return [{ ...problem, message: NEITHER_FILE_NOR_MAP }];
+    const message = problem.message.replace(/^expected union\b/, 'expected a text or a list of texts').replace(/, got [\s\S]*$/, '');
+    return [hideSecretKey({ ...problem, message }, map.length)];
+  });
 }
 
 /** Whether a key path goes through a map's keys: `['prepopulation', 'k7Q…']` under `['prepopulation']`. */
@@ -312,7 +335,8 @@ export function readPrepopulation(survey: PrepopulationSurvey): { map: Record<st
   if (typeof read === 'string') found = [{ keys: [], path: '', message: 'expected a mapping of secret to values, got a text' }];
   else if (!(fast && isPlainPersonMap(fast)) && !is(read, Prepopulation)) {
     const [error] = validate(read, Prepopulation);
-    found = toKeyedProblems(error!).map((problem) => hideSecretKey(problem, 0));
+    // The map's failures only: the file's text is no file name, the union's other branch.
+    found = personalProblems(toKeyedProblems(error!), []).filter((problem) => problem.keys.length > 0);
   } else found = personProblems(read as Record<string, PersonValues>, names, []);
   const placed = found.length ? (yaml ? yaml.place(found) : placeInFile(file, found, [], text)) : [];
   const all = [...(yaml?.problems ?? []), ...placed];

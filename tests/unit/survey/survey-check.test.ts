@@ -25,6 +25,7 @@ describe('npm run check:surveys', () => {
       'surveys/bad-files/prepopulation.yaml:6:3  Zp4….shoe-size  names no field of the layout, roster key (email, name, nominee_id) or roster_columns entry',
       "surveys/bad-files/mail/invitation.md:4:1  body  an invitation must carry {{url}}, the person's link",
       'surveys/bad-files/mail/invitation.md:4:27  body  uses the unknown placeholder {{link}}; the placeholders are {{name}}, {{url}}, {{survey_title}}, {{closes}}, {{receipt}}, {{unsubscribe_url}}',
+      'surveys/inline-people/survey.yaml:13:12  prepopulation.Qm7….phone  expected a text or a list of texts',
       'surveys/missing-nominees/nominees.csv:1:1  (file)  does not exist; check the `nominees` key of survey.yaml',
       'surveys/same-id/survey.yaml:2:13  project_id  "fine" is already the project_id of survey "fine"',
       'surveys/unknown-key/survey.yaml:3:1  vote_requirment  is not a known key: check its spelling, or remove it',
@@ -33,7 +34,7 @@ describe('npm run check:surveys', () => {
       'surveys/wrong-type/survey.yaml:8:13  layout[0][0].type  expected one of "nested", "text", "select", "email", "nomination", "faces", "asktheexpert", "html", "slider", "textarea", "radio", "fancy-radio", "checkbox", "file", got "txt"',
       'surveys/yaml-syntax/survey.yaml:4:1  (syntax)  is not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]',
       'surveys/yaml-syntax/survey.yaml:10:17  (syntax)  is not valid YAML: Nested mappings are not allowed in compact mappings',
-      '15 problems in 7 of 8 surveys',
+      '16 problems in 8 of 9 surveys',
     ]);
     expect(status).toBe(1);
   });
@@ -41,7 +42,8 @@ describe('npm run check:surveys', () => {
   it('never prints a personal secret whole, nor a prepopulated person’s values', () => {
     const { output } = check(BROKEN);
     expect(output).toContain('pas…');
-    for (const secretOrValue of ['password1234', 'Zp4Wq8Kd2Lx6', 'pat@example.org', 'Pat Example', 'Sam Example']) expect(output).not.toContain(secretOrValue);
+    const secretsAndValues = ['password1234', 'Zp4Wq8Kd2Lx6', 'Qm7kX2pLw9Rz', 'pat@example.org', 'Pat Example', 'Sam Example', '5551234567'];
+    for (const shown of secretsAndValues) expect(output).not.toContain(shown);
   });
 
   it('passes the repository’s surveys, exit 0', () => {
