@@ -230,9 +230,10 @@ function copiedSurveyYaml(text: string, from: string, projectId: string, title: 
   const idPair = pairOf('project_id')!;
   edits.push({ start: valueRange(idPair)[0], end: valueRange(idPair)[1], text: scalar(projectId) });
   const titlePair = pairOf('survey_title');
-  if (title !== undefined && titlePair?.value) edits.push({ start: valueRange(titlePair)[0], end: valueRange(titlePair)[1], text: scalar(title) });
-  else if (title !== undefined) {
-    const after = lineEnd(text, valueRange(idPair)[2]);
+  if (title !== undefined && titlePair) {
+    edits.push({ start: valueRange(titlePair)[0], end: valueRange(titlePair)[1], text: scalar(title) });
+  } else if (title !== undefined) {
+    const after = lineEnd(text, valueRange(idPair)[1]);
     edits.push({ start: after, end: after, text: `survey_title: ${scalar(title)}\n` });
   }
   const people = pairOf('prepopulation');

@@ -132,6 +132,16 @@ describe('npm run new-survey', () => {
     expect(check(cwd, 'surveys/sink-2').status).toBe(0);
   });
 
+  it('--from a survey without a title puts the title given after the project_id', () => {
+    const cwd = scratch();
+    const file = path.join(cwd, 'surveys/best-dentists-2024/survey.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^survey_title: .*\n/m, ''));
+    expect(newSurvey(cwd, 'dentists-2027', '--from', 'best-dentists-2024', '--title', 'Best Dentists 2027').status).toBe(0);
+    const text = readFileSync(path.join(cwd, 'surveys/dentists-2027/survey.yaml'), 'utf8');
+    expect(text).toContain('\nproject_id: dentists-2027\nsurvey_title: Best Dentists 2027\nsurvey_subtitle: ');
+    expect(check(cwd, 'surveys/dentists-2027').status).toBe(0);
+  });
+
   describe('refuses in one line, writing nothing', () => {
     const cases: Array<[string, string[], string, (cwd: string) => void]> = [
       ['a slug that is taken', ['members-choice'], 'surveys/members-choice already exists: choose another slug, or edit that survey.', () => {}],
