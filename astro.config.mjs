@@ -6,8 +6,7 @@ import staticHostRules from './src/integrations/static-host-rules.ts';
 import precompress from './src/integrations/precompress.ts';
 import cliBundle from './src/integrations/cli-bundle/index.ts';
 import afterPaint from './src/integrations/after-paint/index.ts';
-import { mailTemplates, nomineeLists, personalLinks, publishedResults } from './src/integrations/survey-files.ts';
-import { loadSite } from './src/survey/loader.ts';
+import { publishedResults, surveyCheck } from './src/integrations/survey-files.ts';
 import { readServerConfig } from './src/server/config.ts';
 import { API_ROUTES } from './src/server/routes.ts';
 import { clientCodeSplitting } from './src/integrations/client-chunks.ts';
@@ -16,8 +15,6 @@ import { exportNodeApp } from './src/integrations/node-app.ts';
 import { sharedContextAccessors } from './src/integrations/context-accessors/index.ts';
 import { fixedApiRoutes } from './src/integrations/api-routes.ts';
 import editorSchemas from './src/integrations/editor-schemas.ts';
-
-const site = loadSite();
 
 // One reading of the environment for the build and the server (src/server/config.ts): a wrong
 // value stops the build with the variable's name.
@@ -33,13 +30,12 @@ export default defineConfig({
   // makes a session store on files, which Astro readies for every request it answers.
   session: false,
   integrations: [
+    // First: a survey with a problem stops the build before anything else is set up.
+    surveyCheck(),
     react(),
     editorSchemas(),
     fixedApiRoutes(API_ROUTES),
     afterPaint(),
-    nomineeLists(),
-    personalLinks(),
-    mailTemplates(),
     publishedResults(),
     staticHostRules(),
     precompress(),
@@ -57,9 +53,7 @@ export default defineConfig({
     // is a header, not a <meta>: the build writes it to `_headers` (static-host-rules.ts).
     csp: true,
   },
-  redirects: {
-    '/': `/${site.default_survey}/`,
-  },
+  // redirects: '/' goes to site.yaml's default survey, set by surveyCheck once site.yaml is checked.
   build: {
     format: 'directory',
   },

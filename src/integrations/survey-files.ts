@@ -1,39 +1,34 @@
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AstroIntegration } from 'astro';
-import { listSurveySlugs, loadAllSurveys, loadPrepopulation } from '../survey/loader.ts';
+import { listSurveySlugs, loadSite } from '../survey/loader.ts';
 import { PUBLISHED_DOWNLOADS, hasPublishedResults, publishedDir, receiptShards } from '../survey/published-folder.ts';
-import { loadNominees } from '../survey/nominee-file.ts';
-import { loadMailTemplates } from '../survey/mail-templates.ts';
+import { formatProblem } from '../survey/errors.ts';
+import { checkSummary, checkSurveys } from '../survey/survey-check.ts';
 
 /**
- * Reads and validates every survey's nominee list when a build or the dev server starts, so
- * that a bad row fails there, naming file, line and column, rather than on a voter's search.
+ * Checks every survey when a build or the dev server starts, as `npm run check:surveys` does (one
+ * check, src/survey/survey-check.ts): each survey.yaml, the nominee lists, personal links and mail
+ * templates it names, and site.yaml. On any problem it prints them all, one a line with its file,
+ * line and column, and stops, rather than a voter's search or a mailing meeting it. Then it leads
+ * "/" to the default survey, which site.yaml names.
  */
-export function nomineeLists(): AstroIntegration {
+export function surveyCheck(): AstroIntegration {
   return {
-    name: 'peervote:nominee-lists',
+    name: 'peervote:survey-check',
     hooks: {
-      'astro:config:setup': ({ logger }) => {
-        const counts = loadAllSurveys().map((survey) => `${survey.slug} ${loadNominees(survey).length}`);
-        logger.info(`nominee lists are valid (${counts.join(', ')})`);
-      },
-    },
-  };
-}
-
-/**
- * Reads every survey's prepopulation when a build starts, so that a personal secret too weak
- * to guard a ballot (or a value naming no field) stops the build with the rule it broke. The
- * map itself goes nowhere: only the survey API reads it.
- */
-export function personalLinks(): AstroIntegration {
-  return {
-    name: 'peervote:personal-links',
-    hooks: {
-      'astro:config:setup': ({ logger }) => {
-        const count = loadAllSurveys().reduce((n, survey) => n + Object.keys(loadPrepopulation(survey)).length, 0);
-        logger.info(`personal links are strong enough (${count})`);
+      'astro:config:setup': ({ logger, updateConfig }) => {
+        const check = checkSurveys();
+        if (check.problems.length) {
+          console.error(check.problems.map((problem) => formatProblem(problem)).join('\n'));
+          // Astro prints the message and the hint; the lines above say where, and a stack trace into this hook would say nothing more.
+          throw Object.assign(new Error(checkSummary(check)), {
+            hint: 'Each problem is listed above with its file, line and column; `npm run check:surveys` lists them again without a build.',
+            stack: '',
+          });
+        }
+        logger.info(checkSummary(check));
+        updateConfig({ redirects: { '/': `/${loadSite().default_survey}/` } });
       },
     },
   };
@@ -63,27 +58,6 @@ export function publishedResults(): AstroIntegration {
           }
         }
         if (published.length) logger.info(`published results copied beside their pages (${published.join(', ')})`);
-      },
-    },
-  };
-}
-
-/**
- * Reads every survey's mail templates (`mail/invitation.md`, `reminder.md`, `receipt.md`) when a
- * build starts, so that an unknown placeholder or an invitation without `{{url}}` stops it with
- * the file and line, rather than a send to twenty thousand people.
- */
-export function mailTemplates(): AstroIntegration {
-  return {
-    name: 'peervote:mail-templates',
-    hooks: {
-      'astro:config:setup': ({ logger }) => {
-        const own = loadAllSurveys().flatMap((survey) =>
-          Object.values(loadMailTemplates(survey.dir))
-            .filter((template) => template.source !== 'built-in')
-            .map((template) => `${survey.slug}/${template.kind}`),
-        );
-        logger.info(`mail templates are valid (${own.length ? own.join(', ') : 'built-in defaults'})`);
       },
     },
   };

@@ -115,3 +115,16 @@ export function withReference(document: string, block: string): string | undefin
   if (start < 0 || end < 0) return undefined;
   return document.slice(0, start) + block + document.slice(end + REFERENCE_END.length);
 }
+
+/** The schema entry of one file, by the schema's file name. */
+function entryOf(file: string): EditorSchema {
+  const entry = EDITOR_SCHEMAS.find((schema) => schema.file === file);
+  if (!entry) throw new Error(`no editor schema ${file}`);
+  return entry;
+}
+
+/** The first line of `surveys/<slug>/survey.yaml`, for a program that writes one. */
+export const surveySchemaLine = schemaLine(entryOf('survey.schema.json'));
+
+/** The first line of `surveys/site.yaml`, for a program that writes one. */
+export const siteSchemaLine = schemaLine(entryOf('site.schema.json'));

@@ -15,9 +15,26 @@ export interface CodedProblem extends Problem {
   code: string;
 }
 
+/**
+ * A problem with its key path as keys (`['layout', 2, 0, 'type']`), so that it can be found in
+ * the file it came from; `path` is how it is shown.
+ */
+export interface KeyedProblem extends Problem {
+  keys: ReadonlyArray<string | number>;
+  /** The key itself is the mistake (an unknown key, a weak secret), not its value. */
+  atKey?: boolean;
+}
+
+/** A problem found in a file: the file, its line and column there (from 1), the key path and what was expected. */
+export interface FileProblem extends Problem {
+  file: string;
+  line: number;
+  column: number;
+}
+
 /** Formats a superstruct path as it reads in YAML terms: `layout[2][0].type`. */
-function formatPath(path: ReadonlyArray<string | number>): string {
-  return path.reduce<string>((out, key, index) => {
+export function formatPath(keys: ReadonlyArray<string | number>): string {
+  return keys.reduce<string>((out, key, index) => {
     // A top-level key is written as is: a ballot's keys are form-data names such as `nominations[A][B][1]`.
     if (index === 0 && typeof key === 'string') return key;
     if (typeof key === 'number' || /^\d+$/.test(String(key))) return `${out}[${key}]`;
@@ -81,15 +98,29 @@ function show(value: unknown): string {
 
 /** Turns a StructError into one `{ path, message }` per failure, for build errors, field errors and API 400 bodies. */
 export function toProblems(error: StructError): Problem[] {
-  return toCodedProblems(error).map(({ path, message }) => ({ path, message }));
+  return toKeyedProblems(error).map(({ path, message }) => ({ path, message }));
 }
 
 /** Turns a StructError into one problem per failure with its rule's code, for the page's checks. */
 export function toCodedProblems(error: StructError): CodedProblem[] {
+  return toKeyedProblems(error).map(({ path, message, code }) => ({ path, message, code }));
+}
+
+/**
+ * Turns a StructError into one problem per failure (every one, not only the first), each with
+ * its keys, so that a survey file's problems can be shown at their line and column.
+ */
+export function toKeyedProblems(error: StructError): Array<KeyedProblem & CodedProblem> {
   const seen = new Set<string>();
-  const problems: CodedProblem[] = [];
+  const problems: Array<KeyedProblem & CodedProblem> = [];
   for (const failure of error.failures()) {
-    const problem = { path: formatPath(failure.path), message: describe(failure), code: failure.refinement ?? failure.type };
+    const problem = {
+      keys: failure.path,
+      path: formatPath(failure.path),
+      message: describe(failure),
+      code: failure.refinement ?? failure.type,
+      atKey: failure.type === 'never',
+    };
     const key = `${problem.path}\u0000${problem.message}`;
     if (!seen.has(key)) {
       seen.add(key);
@@ -99,17 +130,41 @@ export function toCodedProblems(error: StructError): CodedProblem[] {
   return problems;
 }
 
-/** An error naming the file and every problem in it, each on a line of its own. */
-export class ConfigError extends Error {
-  readonly file: string;
-  readonly problems: Problem[];
+/** Why a file cannot be read, in a problem's words. */
+export function unreadable(error: unknown): string {
+  const { code } = error as NodeJS.ErrnoException;
+  if (code === 'ENOENT') return 'does not exist';
+  if (code === 'EISDIR') return 'is a folder, not a file';
+  return `cannot be read (${code ?? (error as Error).message})`;
+}
 
-  constructor(file: string, problems: Problem[]) {
-    super(
-      `${file}: ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}\n${problems.map((p) => `  - ${p.path || '(top level)'}: ${p.message}`).join('\n')}`,
-    );
+/**
+ * A file's name as a problem line shows it: from the current folder when it is inside it, else as
+ * given. (Plain string work: this module is loaded by the browser too, which has no node:path.)
+ */
+function shownFile(file: string, cwd: string): string {
+  const folder = cwd.replace(/[\\/]+$/, '');
+  return file.startsWith(`${folder}/`) || file.startsWith(`${folder}\\`) ? file.slice(folder.length + 1) : file;
+}
+
+/**
+ * One problem as a line, `file:line:column  key.path  what was expected`, the form editors and
+ * terminals turn into a link to the place: the file from the current folder, two spaces between the parts.
+ */
+export function formatProblem(problem: FileProblem, cwd = process.cwd()): string {
+  return `${shownFile(problem.file, cwd)}:${problem.line}:${problem.column}  ${problem.path || '(top level)'}  ${problem.message}`;
+}
+
+/** An error naming every problem found, each on a line of its own as formatProblem writes it. */
+export class ConfigError extends Error {
+  /** The file of the first problem. */
+  readonly file: string;
+  readonly problems: FileProblem[];
+
+  constructor(problems: FileProblem[]) {
+    super(problems.map((problem) => formatProblem(problem)).join('\n'));
     this.name = 'ConfigError';
-    this.file = file;
+    this.file = problems[0]?.file ?? '';
     this.problems = problems;
   }
 }

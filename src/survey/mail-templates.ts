@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, type Problem } from './errors.ts';
+import { ConfigError, unreadable, type FileProblem } from './errors.ts';
 
 /** The messages a survey sends, each from `surveys/<slug>/mail/<kind>.md` or its built-in default. */
 const MAIL_TEMPLATE_KINDS = ['invitation', 'reminder', 'receipt'] as const;
@@ -75,56 +75,93 @@ function mailTemplateFile(surveyDir: string, kind: MailTemplateKind): string {
 /**
  * Reads a template's text: a front matter block (`---`, a `subject:` line, `---`) over a Markdown
  * body; every `{{…}}` must be a known placeholder, and the kind's required ones must be there.
- * Throws a ConfigError naming the file and the line of each problem.
- * Exported only so its unit test can check it directly; the product reaches it through loadMailTemplate.
- * @internal
+ * Answers the template, or every problem with its line and column (the key path names the part:
+ * `front matter`, `subject` or `body`).
  */
-export function parseMailTemplate(kind: MailTemplateKind, source: string, text: string): MailTemplate {
+function readMailTemplate(kind: MailTemplateKind, source: string, text: string): { template?: MailTemplate; problems: FileProblem[] } {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  const problems: Problem[] = [];
+  const problems: FileProblem[] = [];
+  const problem = (line: number, column: number, path: string, message: string) => problems.push({ file: source, line, column, path, message });
   let subject: string | undefined;
+  let subjectLine = -1;
   let bodyStart = 0;
   if (lines[0]?.trim() === '---') {
     const end = lines.findIndex((line, index) => index > 0 && line.trim() === '---');
-    if (end < 0) problems.push({ path: 'line 1', message: 'opens a front matter block with "---" that no "---" line closes' });
+    if (end < 0) problem(1, 1, 'front matter', 'opens a front matter block with "---" that no "---" line closes');
     else {
       for (let index = 1; index < end; index++) {
         const match = /^subject:\s*(.*)$/.exec(lines[index]);
-        if (match) subject = match[1].trim().replace(/^(["'])(.*)\1$/, '$2');
-        else if (lines[index].trim()) problems.push({ path: `line ${index + 1}`, message: `is not a front matter line Peervote reads (only "subject: …")` });
+        if (match) [subject, subjectLine] = [match[1].trim().replace(/^(["'])(.*)\1$/, '$2'), index];
+        else if (lines[index].trim()) problem(index + 1, 1, 'front matter', `is not a front matter line Peervote reads (only "subject: …")`);
       }
       bodyStart = end + 1;
     }
   }
-  if (!subject && !problems.length)
-    problems.push({ path: 'line 1', message: 'needs a front matter block with the subject: "---", "subject: Your invitation to vote", "---"' });
+  if (!subject && !problems.length) problem(1, 1, 'subject', 'needs a front matter block with the subject: "---", "subject: Your invitation to vote", "---"');
   const seen = new Set<string>();
   lines.forEach((line, index) => {
     for (const match of line.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)) {
       seen.add(match[1]);
       if (!(MAIL_PLACEHOLDERS as readonly string[]).includes(match[1])) {
-        problems.push({
-          path: `line ${index + 1}`,
-          message: `uses the unknown placeholder {{${match[1]}}}; the placeholders are ${MAIL_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ')}`,
-        });
+        const names = MAIL_PLACEHOLDERS.map((name) => `{{${name}}}`).join(', ');
+        problem(
+          index + 1,
+          match.index + 1,
+          index === subjectLine ? 'subject' : 'body',
+          `uses the unknown placeholder {{${match[1]}}}; the placeholders are ${names}`,
+        );
       }
     }
   });
   for (const name of REQUIRED[kind]) {
-    if (!seen.has(name)) problems.push({ path: '(body)', message: `an ${kind} must carry {{${name}}}, the person's link` });
+    if (!seen.has(name)) problem(Math.min(bodyStart, lines.length - 1) + 1, 1, 'body', `an ${kind} must carry {{${name}}}, the person's link`);
   }
-  if (problems.length) throw new ConfigError(source, problems);
-  return { kind, source, subject: subject!, body: `${lines.slice(bodyStart).join('\n').trim()}\n` };
+  if (problems.length) return { problems };
+  return { template: { kind, source, subject: subject!, body: `${lines.slice(bodyStart).join('\n').trim()}\n` }, problems };
+}
+
+/**
+ * Reads a template's text (see readMailTemplate); throws a ConfigError naming the file, line and
+ * column of each problem.
+ * Exported only so its unit test can check it directly; the product reaches it through loadMailTemplate.
+ * @internal
+ */
+export function parseMailTemplate(kind: MailTemplateKind, source: string, text: string): MailTemplate {
+  const { template, problems } = readMailTemplate(kind, source, text);
+  if (!template) throw new ConfigError(problems);
+  return template;
+}
+
+/** A survey's template of this kind, read and checked: its own file when there is one, else the built-in default. */
+function readSurveyTemplate(surveyDir: string, kind: MailTemplateKind): { template?: MailTemplate; problems: FileProblem[] } {
+  const file = mailTemplateFile(surveyDir, kind);
+  if (!existsSync(file)) return readMailTemplate(kind, 'built-in', DEFAULTS[kind]);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return { problems: [{ file, line: 1, column: 1, path: '(file)', message: unreadable(error) }] };
+  }
+  return readMailTemplate(kind, file, text);
 }
 
 /** A survey's template of this kind: its own file when there is one, else the built-in default. */
 export function loadMailTemplate(surveyDir: string, kind: MailTemplateKind): MailTemplate {
-  const file = mailTemplateFile(surveyDir, kind);
-  if (!existsSync(file)) return parseMailTemplate(kind, 'built-in', DEFAULTS[kind]);
-  return parseMailTemplate(kind, file, readFileSync(file, 'utf8'));
+  const { template, problems } = readSurveyTemplate(surveyDir, kind);
+  if (!template) throw new ConfigError(problems);
+  return template;
 }
 
-/** Every template of a survey, read and checked (the build's check). */
+/** Every problem of a survey's own templates (`mail/<kind>.md`), each at its line and column: the surveys' check. */
+export function mailTemplateProblems(surveyDir: string): FileProblem[] {
+  return MAIL_TEMPLATE_KINDS.flatMap((kind) => readSurveyTemplate(surveyDir, kind).problems);
+}
+
+/**
+ * Every template of a survey, read and checked.
+ * Exported only so its unit test can check it directly; the surveys' check reads them through mailTemplateProblems.
+ * @internal
+ */
 export function loadMailTemplates(surveyDir: string): Record<MailTemplateKind, MailTemplate> {
   return Object.fromEntries(MAIL_TEMPLATE_KINDS.map((kind) => [kind, loadMailTemplate(surveyDir, kind)])) as Record<MailTemplateKind, MailTemplate>;
 }

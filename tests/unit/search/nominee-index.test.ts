@@ -58,7 +58,7 @@ describe('nomineeIndex', () => {
     const dir = copySurveys();
     const file = path.join(dir, 'members-choice', 'nominees.jsonl');
     writeFileSync(file, `${readFileSync(file, 'utf8')}{"id":"mc-99","name":""}\n`);
-    expect(() => nomineeIndex(loadSurvey('members-choice', dir))).toThrow(`${file}: a problem\n  - line 41, key "name": is empty: every nominee needs a name`);
+    expect(() => nomineeIndex(loadSurvey('members-choice', dir))).toThrow(`${file}:41:15  name  is empty: every nominee needs a name`);
   });
 });
 
@@ -77,7 +77,7 @@ describe('survey.yaml', () => {
   }
 
   it('requires a nominee list where the layout has a nomination field', () => {
-    expect(problemsOf((text) => text.replace(/^nominees: .*$/m, ''))).toContain('nominees: is required by the nomination field');
+    expect(problemsOf((text) => text.replace(/^nominees: .*$/m, ''))).toMatch(/survey\.yaml:3:1 {2}nominees {2}is required by the nomination field/);
   });
 
   it('takes only a CSV or JSON Lines file name', () => {
@@ -93,8 +93,8 @@ describe('survey.yaml', () => {
   });
 
   it('wants the three Algolia keys together', () => {
-    expect(problemsOf((text) => `${text}algolia_index: dentists\n`)).toContain(
-      'algolia_index: algolia_app_id, algolia_api_key (search-only) and algolia_index go together',
+    expect(problemsOf((text) => `${text}algolia_index: dentists\n`)).toMatch(
+      /survey\.yaml:31:16 {2}algolia_index {2}algolia_app_id, algolia_api_key \(search-only\) and algolia_index go together/,
     );
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copySurveys, editSurvey } from '../../support/survey-fixture.ts';
@@ -17,15 +17,32 @@ function buildWith(dir: string) {
   return build;
 }
 
+/** Runs `npm run check:surveys` on the surveys in `dir`: its lines. */
+function checkLines(dir: string): string[] {
+  const check = spawnSync(process.execPath, ['bin/check-surveys.ts'], { env: { ...process.env, SURVEYS_DIR: dir }, encoding: 'utf8' });
+  return check.stdout.trimEnd().split('\n');
+}
+
 describe('astro build', () => {
-  it('fails on a broken survey file, naming the file, the key path and what was expected', () => {
+  it('fails on broken survey files, printing every problem as check:surveys does: file, line, column, key path, what was expected', () => {
     const dir = copySurveys();
     const file = editSurvey(dir, 'best-dentists-2024', ['layout', 1, 0, 'type'], 'nominations');
+    const line =
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .findIndex((text) => text.includes('type: nominations')) + 1;
+    writeFileSync(
+      path.join(dir, 'members-choice', 'survey.yaml'),
+      `${readFileSync(path.join(dir, 'members-choice', 'survey.yaml'), 'utf8')}vote_requirment: 1\n`,
+    );
     const build = buildWith(dir);
     const output = build.stdout + build.stderr;
     expect(build.status).not.toBe(0);
-    expect(output).toContain(file);
-    expect(output).toMatch(/layout\[1\]\[0\]\.type: expected one of "nested", "text"/);
+    expect(output).toContain(`${file}:${line}:13  layout[1][0].type  expected one of "nested", "text"`);
+    const lines = checkLines(dir);
+    expect(lines).toHaveLength(3);
+    for (const shown of lines) expect(output).toContain(shown);
+    expect(lines.at(-1)).toBe('2 problems in 2 of 4 surveys');
   });
 
   it('fails on a guessable personal secret, naming the rule and how to make one', () => {
@@ -34,8 +51,9 @@ describe('astro build', () => {
     const build = buildWith(dir);
     const output = build.stdout + build.stderr;
     expect(build.status).not.toBe(0);
-    expect(output).toContain(path.join(dir, 'members-choice', 'prepopulation.yaml'));
-    expect(output).toContain('pas…: a personal secret contains "password", which is tried first');
+    expect(output).toContain(
+      `${path.join(dir, 'members-choice', 'prepopulation.yaml')}:1:1  pas…  a personal secret contains "password", which is tried first`,
+    );
     expect(output).toContain("crypto.randomBytes(12).toString('base64url')");
     expect(output).not.toContain('password1234');
   });

@@ -19,20 +19,27 @@ const problemsOf = (run: () => unknown) => {
 describe('mail templates', () => {
   it.each([
     [
-      'an unknown placeholder, by line',
+      'an unknown placeholder, by line and column',
       '---\nsubject: Hi\n---\nDear {{name}},\n\n{{url}} {{secret}}\n',
       'invitation',
-      'line 6',
+      [6, 9, 'body'],
       /unknown placeholder \{\{secret\}\}/,
     ],
-    ['an invitation without {{url}}', '---\nsubject: Hi\n---\nDear {{name}}\n', 'invitation', '(body)', /must carry \{\{url\}\}/],
-    ['no subject', 'Dear {{name}} {{url}}\n', 'invitation', 'line 1', /subject/],
-    ['an unclosed front matter', '---\nsubject: Hi\nDear {{name}} {{url}}\n', 'reminder', 'line 1', /no "---" line closes/],
-    ['an unknown front matter line', '---\nsubject: Hi\nfrom: x@y.z\n---\n{{url}}\n', 'reminder', 'line 3', /front matter/],
-  ] as const)('stop on %s', (_what, text, kind, where, message) => {
+    [
+      'an unknown placeholder in the subject',
+      '---\nsubject: Hi {{nome}}\n---\n{{url}}\n',
+      'invitation',
+      [2, 13, 'subject'],
+      /unknown placeholder \{\{nome\}\}/,
+    ],
+    ['an invitation without {{url}}', '---\nsubject: Hi\n---\nDear {{name}}\n', 'invitation', [4, 1, 'body'], /must carry \{\{url\}\}/],
+    ['no subject', 'Dear {{name}} {{url}}\n', 'invitation', [1, 1, 'subject'], /subject/],
+    ['an unclosed front matter', '---\nsubject: Hi\nDear {{name}} {{url}}\n', 'reminder', [1, 1, 'front matter'], /no "---" line closes/],
+    ['an unknown front matter line', '---\nsubject: Hi\nfrom: x@y.z\n---\n{{url}}\n', 'reminder', [3, 1, 'front matter'], /front matter/],
+  ] as const)('stop on %s', (_what, text, kind, [line, column, where], message) => {
     const [problem, ...rest] = problemsOf(() => parseMailTemplate(kind, 'surveys/x/mail/t.md', text));
     expect(rest).toEqual([]);
-    expect(problem.path).toBe(where);
+    expect(problem).toMatchObject({ file: 'surveys/x/mail/t.md', line, column, path: where });
     expect(problem.message).toMatch(message);
   });
 
@@ -44,7 +51,7 @@ describe('mail templates', () => {
     expect(templates.reminder).toMatchObject({ subject: 'Still time, {{name}}', body: 'Vote: {{url}}\n' });
     expect(templates.invitation.source).toBe('built-in');
     writeFileSync(path.join(dir, 'mail', 'receipt.md'), '---\nsubject: x\n---\n{{ballot}}\n');
-    expect(() => loadMailTemplate(dir, 'receipt')).toThrow(/receipt\.md[\s\S]*line 4/);
+    expect(() => loadMailTemplate(dir, 'receipt')).toThrow(/receipt\.md:4:1 {2}body {2}uses the unknown placeholder \{\{ballot\}\}/);
   });
 
   it('renders text and HTML, values escaped and never read as Markdown, links as links, the footer last', () => {

@@ -8,7 +8,7 @@ function problems(file: string, text: string): string[] {
   try {
     parseNominees(file, text);
   } catch (error) {
-    if (error instanceof ConfigError) return error.problems.map((p) => `${p.path}: ${p.message}`);
+    if (error instanceof ConfigError) return error.problems.map((p) => `${p.line}:${p.column} ${p.path}: ${p.message}`);
     throw error;
   }
   return [];
@@ -35,24 +35,29 @@ describe('a nominee list', () => {
     expect(parseNominees('list.csv', 'Name,ID\nAnn Lee,a1\n')).toEqual([{ id: 'a1', name: 'Ann Lee' }]);
   });
 
-  // Each bad file, and the problem it must be reported with: line, then column, then what is wrong.
+  // Each bad file, and the problem it must be reported with: line and column, then the column (or key) name, then what is wrong.
   const cases: Array<[string, string, string, RegExp]> = [
-    ['an empty name', 'list.csv', 'id,name\nn1,Ann Lee\nn2,\n', /^line 3, column "name": is required/],
-    ['a duplicate id', 'list.csv', 'id,name\nn1,Ann Lee\nn1,Bo Chen\n', /^line 3, column "id": "n1" is already the id of the nominee on line 2/],
-    ['an id with a space', 'list.csv', 'id,name\nn 1,Ann Lee\n', /^line 2, column "id": expected an id of letters, digits/],
+    ['an empty name', 'list.csv', 'id,name\nn1,Ann Lee\nn2,\n', /^3:4 name: is required/],
+    ['a duplicate id', 'list.csv', 'id,name\nn1,Ann Lee\nn1,Bo Chen\n', /^3:1 id: "n1" is already the id of the nominee on line 2/],
+    ['an id with a space', 'list.csv', 'id,name\nn 1,Ann Lee\n', /^2:1 id: expected an id of letters, digits/],
     [
       'an unknown column',
       'list.csv',
       'id,name,specality\nn1,Ann Lee,Cardiology\n',
-      /^line 1, column 3: "specality" is not a known column; the columns are id, name, specialty, city, practice/,
+      /^1:9 \(header\): "specality" is not a known column; the columns are id, name, specialty, city, practice/,
     ],
-    ['no name column', 'list.csv', 'id,full_name\n', /line 1/],
-    ['too many values', 'list.csv', 'id,name\nn1,Lee, Ann\n', /^line 2: has 3 values but the header names 2 columns/],
-    ['an unclosed quote', 'list.csv', 'id,name\nn1,"Ann Lee\n', /^line \d+: is not valid CSV/],
-    ['no rows', 'list.csv', 'id,name\n', /holds no nominees/],
-    ['a line that is not JSON', 'list.jsonl', '{"id":"n1","name":"Ann"}\n{"id":"n2", name: "Bo"}\n', /^line 2: is not valid JSON/],
-    ['a JSON line that is a list', 'list.jsonl', '["n1", "Ann"]\n', /^line 1: expected one JSON object per line/],
-    ['an unknown JSON key', 'list.jsonl', '{"id":"n1","name":"Ann","town":"Lakeview"}\n', /^line 1, key "town": is not a known key/],
+    ['no name column', 'list.csv', 'id,full_name\n', /^1:1 \(header\): needs a column named "name"/],
+    ['too many values', 'list.csv', 'id,name\nn1,Lee, Ann\n', /^2:9 \(row\): has 3 values but the header names 2 columns/],
+    ['an unclosed quote', 'list.csv', 'id,name\nn1,"Ann Lee\n', /^2:1 \(syntax\): is not valid CSV: Quote Not Closed/],
+    ['no rows', 'list.csv', 'id,name\n', /^1:1 \(file\): holds no nominees$/],
+    [
+      'a line that is not JSON',
+      'list.jsonl',
+      '{"id":"n1","name":"Ann"}\n{"id":"n2", name: "Bo"}\n',
+      /^2:13 \(syntax\): is not valid JSON: Expected double-quoted property name$/,
+    ],
+    ['a JSON line that is a list', 'list.jsonl', '["n1", "Ann"]\n', /^1:1 \(row\): expected one JSON object per line/],
+    ['an unknown JSON key', 'list.jsonl', '{"id":"n1","name":"Ann","town":"Lakeview"}\n', /^1:25 town: is not a known key/],
   ];
   it.each(cases)('rejects %s, naming line and column', (_, file, text, expected) => {
     const found = problems(file, text);
@@ -63,7 +68,9 @@ describe('a nominee list', () => {
   });
 
   it('names the file in the error', () => {
-    expect(() => parseNominees('/surveys/x/nominees.csv', 'id,name\nn1,\n')).toThrow(/^\/surveys\/x\/nominees\.csv: a problem\n {2}- line 2, column "name"/);
+    expect(() => parseNominees('/surveys/x/nominees.csv', 'id,name\nn1,\n')).toThrow(
+      /^\/surveys\/x\/nominees\.csv:2:4 {2}name {2}is required \(expected a text\)$/,
+    );
   });
 });
 
