@@ -12,7 +12,7 @@ export const GENESIS_HASH = '0'.repeat(64);
  * The fields an entry's hash covers, in the order of the canonical form. Everything but the hash
  * itself: `seq` fixes the entry's place, `prev_hash` ties it to the entry before.
  */
-export const HASHED_FIELDS = [
+const HASHED_FIELDS = [
   'seq',
   'id',
   'project_id',
@@ -33,12 +33,12 @@ export const HASHED_FIELDS = [
 export type ChainEntry = Pick<AuditRow, (typeof HASHED_FIELDS)[number] | 'hash'>;
 
 /**
- * The canonical form of an entry: the JSON text of an array of its hashed fields in the order of
+ * The canonical form of an entry, which its hash is taken of: the JSON text of an array of its hashed fields in the order of
  * HASHED_FIELDS, with no spaces, a missing value as null, `seq` as a number and every other field
  * as the text stored (`details` too: its JSON text, not re-encoded). Python's
  * `json.dumps(fields, separators=(',', ':'), ensure_ascii=False)` writes the same text.
  */
-export function canonicalEntry(entry: Omit<ChainEntry, 'hash'>): string {
+function canonicalEntry(entry: Omit<ChainEntry, 'hash'>): string {
   return JSON.stringify(HASHED_FIELDS.map((field) => entry[field] ?? null));
 }
 

@@ -1,17 +1,26 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import {
-  canonicalEntry,
-  entryHash,
-  GENESIS_HASH,
-  HASHED_FIELDS,
-  publicationAnchor,
-  sessionHash,
-  verifyChain,
-  type ChainEntry,
-} from '../../../src/server/db/audit-chain.ts';
+import { entryHash, GENESIS_HASH, publicationAnchor, sessionHash, verifyChain, type ChainEntry } from '../../../src/server/db/audit-chain.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** The fields an entry's hash covers, in the order of the canonical form. */
+const HASHED_FIELDS = [
+  'seq',
+  'id',
+  'project_id',
+  'at',
+  'actor',
+  'actor_email',
+  'action',
+  'subject',
+  'reason',
+  'details',
+  'via',
+  'role',
+  'session',
+  'prev_hash',
+] as const;
 
 /** The fields of an entry before it is chained: the n-th act of a survey's trail. */
 function act(n: number): Omit<ChainEntry, 'seq' | 'prev_hash' | 'hash'> {
@@ -32,8 +41,8 @@ function act(n: number): Omit<ChainEntry, 'seq' | 'prev_hash' | 'hash'> {
 }
 
 /** A trail of `count` entries chained as appendAudit chains them. */
-function chain(count: number, from: Array<Omit<ChainEntry, 'seq' | 'prev_hash' | 'hash'>> = []): ChainEntry[] {
-  const entries: ChainEntry[] = [];
+function chain(count: number, from: Array<Omit<ChainEntry, 'seq' | 'prev_hash' | 'hash'>> = []): Array<ChainEntry & { seq: number; hash: string }> {
+  const entries: Array<ChainEntry & { seq: number; hash: string }> = [];
   for (let n = 1; n <= count; n++) {
     const fields = { ...(from[n - 1] ?? act(n)), seq: n, prev_hash: entries.at(-1)?.hash ?? GENESIS_HASH };
     entries.push({ ...fields, hash: entryHash(fields) });
@@ -65,14 +74,13 @@ describe('the canonical form', () => {
     const text =
       '[7,"0190a000-0000-7000-8000-000000000007","peer-check","2030-01-07T10:00:00.000Z","Zoë \\"Z\\" Ng",null,"exclude","ballot-7",' +
       `"two lines\\nand a tab\\t","{\\"ballot_id\\":\\"b-7\\"}","command line",null,null,"${'ab'.repeat(32)}"]`;
-    expect(canonicalEntry(entry)).toBe(text);
     expect(entryHash(entry)).toBe(sha256(text));
     expect(entryHash(entry)).toMatch(/^[0-9a-f]{64}$/);
   });
 
   test('a field left out counts as null', () => {
     const [entry] = chain(1);
-    expect(canonicalEntry({ ...entry, role: undefined as unknown as null })).toBe(canonicalEntry({ ...entry, role: null }));
+    expect(entryHash({ ...entry, role: undefined as unknown as null })).toBe(entryHash({ ...entry, role: null }));
   });
 
   test.each(HASHED_FIELDS.map((field) => [field]))('changing %s changes the hash', (field) => {
