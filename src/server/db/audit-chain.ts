@@ -33,10 +33,11 @@ const HASHED_FIELDS = [
 export type ChainEntry = Pick<AuditRow, (typeof HASHED_FIELDS)[number] | 'hash'>;
 
 /**
- * The canonical form of an entry, which its hash is taken of: the JSON text of an array of its hashed fields in the order of
- * HASHED_FIELDS, with no spaces, a missing value as null, `seq` as a number and every other field
- * as the text stored (`details` too: its JSON text, not re-encoded). Python's
- * `json.dumps(fields, separators=(',', ':'), ensure_ascii=False)` writes the same text.
+ * The canonical form of an entry, which its hash is taken of: the JSON text of an array of its
+ * hashed fields in the order of HASHED_FIELDS, with no spaces, a missing value as null, `seq` as
+ * a number and every other field as the text stored (`details` too: its JSON text, not
+ * re-encoded). Python's `json.dumps(fields, separators=(',', ':'), ensure_ascii=False)` writes
+ * the same text.
  */
 function canonicalEntry(entry: Omit<ChainEntry, 'hash'>): string {
   return JSON.stringify(HASHED_FIELDS.map((field) => entry[field] ?? null));
