@@ -10,6 +10,7 @@ import * as commands from './results-commands.ts';
 import { inviteCommand } from './invite-command.ts';
 import { receiptCommand, responsesCommand } from './vote-commands.ts';
 import { purgeCommand } from './purge-command.ts';
+import { auditCommand } from './audit-command.ts';
 import * as integrity from './integrity-commands.ts';
 import { publishCommand, verifyCommand } from './publish-commands.ts';
 import { openSeal, SEALED_COMMANDS } from '../../src/results/publish/seal.ts';
@@ -158,11 +159,21 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
     run: purgeCommand,
   },
   audit: {
-    options: { out: { type: 'string' } },
-    usage: 'audit <slug> [--out FILE]',
+    options: {
+      format: { type: 'string' },
+      action: { type: 'string' },
+      actor: { type: 'string' },
+      out: { type: 'string' },
+      verify: { type: 'boolean' },
+      head: { type: 'string' },
+    },
+    usage: 'audit <slug> [--format csv|jsonl|table] [--action ACTION] [--actor WHO] [--out FILE] | audit <slug> --verify [--head HASH]',
     about:
-      "Every change operators made to the survey's data (write-in decisions, published nominees, reservation decisions…), oldest first, with who, when, what and why (CSV). The trail is only ever appended to.",
-    run: commands.auditCommand,
+      "Every change made to the survey's data (write-in decisions, published nominees, reservation decisions…), with when, through what (command line or console), who, role, what and why: " +
+      'CSV (the default) or JSON Lines oldest first with every column and the hash chain, or a table newest first; --action and --actor (a --by name or an address) narrow it. ' +
+      "--verify checks the whole trail against its hash chain (each entry holds its predecessor's hash and its own): verified: N entries, head H, or a non-zero exit naming the first entry changed, removed or reordered. " +
+      'Removing the newest entries leaves a chain that checks: note the head, and give it back with --head; a published survey is checked against the entry its results.json names too.',
+    run: auditCommand,
   },
   signals: {
     options: {

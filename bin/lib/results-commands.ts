@@ -15,7 +15,7 @@ import { csvLine } from '../../src/results/export/csv.ts';
 import { resolveWriteIn, writeInGroups, type Resolution } from '../../src/results/writeins/writeins.ts';
 import { appendNominees, nomineesToAppend } from '../../src/results/writeins/nominee-append.ts';
 import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/results/writeins/writeins.repository.ts';
-import { appendAudit, auditTrail, latestAudit } from '../../src/server/db/audit.repository.ts';
+import { appendAudit, latestAudit } from '../../src/server/db/audit.repository.ts';
 import { confirmReservation, releaseReservation } from '../../src/results/reservations.ts';
 import { OperatorError } from '../../src/results/operator.ts';
 import { admitRefused, refusedCsv } from '../../src/results/refused.ts';
@@ -129,6 +129,7 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
           config_digest: digest.config,
           nominee_list_digest: digest.nominees,
           audit_entry: entry?.id ?? 'none',
+          audit_head: entry?.hash ?? 'none',
           threshold: thresholdText ?? null,
           ballots: tally.totals.ballots,
           methodology: survey.config.tally,
@@ -292,16 +293,6 @@ export async function reservationCommand(action: 'confirm' | 'release', { db, su
       `Released ${done.slug}${done.ballotId ? ` (held by ballot ${done.ballotId})` : ' (no ballot held it)'}; the next ballot may take it.\n`,
     );
   }
-}
-
-/** `audit`: every change operators made to the survey's data, oldest first (CSV). */
-export async function auditCommand({ db, survey, options }: Context): Promise<void> {
-  const output = openOutput(text(options.out));
-  await output.write(csvLine(['id', 'at', 'actor', 'action', 'subject', 'reason', 'details']));
-  for (const entry of await auditTrail(db, survey.config.project_id)) {
-    await output.write(csvLine([entry.id, entry.at, entry.actor, entry.action, entry.subject, entry.reason, entry.details]));
-  }
-  await output.close();
 }
 
 /** `refused`: the survey's refused ballots as CSV, each with its reason and answers. */

@@ -49,7 +49,10 @@ export interface PublishedResults {
   title: string;
   published_at: string;
   config_digest: string;
+  /** The id of the newest audit entry when published, or `none`. */
   audit_entry: string;
+  /** That entry's hash (its trail's head then), or `none`: `audit --verify` checks the trail still holds it. Absent from folders published before the trail was chained. */
+  audit_head?: string;
   receipt_salt: string;
   head: string;
   ballots: { received: number; counted: number; replaced: number };

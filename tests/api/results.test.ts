@@ -276,7 +276,24 @@ describe('the audit trail', () => {
       .trim()
       .split('\r\n')
       .map((line) => line.split(','));
-    expect(rows[0]).toEqual(['id', 'at', 'actor', 'action', 'subject', 'reason', 'details']);
+    // The columns of the trail before its hash chain, then who and through what, then the chain.
+    expect(rows[0]).toEqual([
+      'id',
+      'at',
+      'actor',
+      'action',
+      'subject',
+      'reason',
+      'details',
+      'via',
+      'actor_email',
+      'role',
+      'session',
+      'project_id',
+      'seq',
+      'prev_hash',
+      'hash',
+    ]);
     expect(rows.slice(1).map((cells) => [cells[2], cells[3], cells[4]])).toEqual([
       ['tester', 'writeins resolve', 'bo lindqvist'],
       ['tester', 'writeins resolve', 'hana sato'],
@@ -303,7 +320,9 @@ describe('the audit trail', () => {
     expect(published.code, published.stderr).toBe(0);
     const after = (await results(['audit', 'peer-check'])).stdout.trim().split('\r\n');
     expect(after.slice(0, before.stdout.trim().split('\r\n').length)).toEqual(before.stdout.trim().split('\r\n'));
-    expect(after.slice(-1)[0]).toMatch(/,editor,writeins publish,,,"\{""nominee_ids"":\[""wi-hana-sato""\]\}"$/);
+    expect(after.slice(-1)[0]).toMatch(
+      /,editor,writeins publish,,,"\{""nominee_ids"":\[""wi-hana-sato""\]\}",command line,,,,peer-check,7,[0-9a-f]{64},[0-9a-f]{64}$/,
+    );
   });
 });
 

@@ -116,6 +116,7 @@ export async function publishResults(db: Kysely<Database>, input: PublishInput):
       published_at: (input.at ?? new Date()).toISOString(),
       config_digest: digest.config,
       audit_entry: entry?.id ?? 'none',
+      audit_head: entry?.hash ?? 'none',
       receipt_salt: salt,
       head: chain.head,
       ballots,

@@ -1,11 +1,13 @@
-import type { Kysely, Transaction } from 'kysely';
+import { SqliteAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
-import type { AuditRow } from './audit-log.table.ts';
+import type { AuditRow, AuditVia } from './audit-log.table.ts';
+import { entryHash, GENESIS_HASH, sessionHash, verifyChain, type ChainAnchor, type ChainCheck } from './audit-chain.ts';
 import { uuidv7 } from '../ids.ts';
 
-/** One change an operator made, as a command records it. */
+/** One change an operator made, as a command (or the console) records it. */
 export interface AuditEntry {
   projectId: string;
+  /** Who, as shown: `--by`, else the operating system's user; the operator's name in the console. */
   actor: string;
   action: string;
   subject?: string | null;
@@ -13,34 +15,91 @@ export interface AuditEntry {
   /** Counts and ids that say what changed; stored as JSON. Never a voter's answers. */
   details?: Record<string, unknown> | null;
   now?: Date;
+  /** Through what the act was done: the command line unless said. */
+  via?: AuditVia;
+  /** The operator's address, when the act came with one. */
+  actorEmail?: string | null;
+  /** The operator's role on the survey when they acted. */
+  role?: string | null;
+  /** The console session's id: the trail keeps its SHA-256 only. */
+  sessionId?: string | null;
 }
 
 /**
- * Appends an entry to the audit trail. Call it in the same transaction as the change it
- * records, so that there is never a change without its entry, nor an entry without its change.
+ * Holds the right to append to a survey's trail until the transaction ends, so that two appends
+ * (two commands, two API processes) never both take the same head. On PostgreSQL a
+ * transaction-scoped advisory lock keyed by the survey, taken before the head is read (under
+ * READ COMMITTED, the isolation every caller uses, the read then sees the other's commit). On
+ * SQLite, a write that changes nothing takes the database's write lock, or waits for it (the
+ * busy timeout), before the head is read: a deferred transaction that read first would fail on
+ * its first write once another process had appended.
+ */
+async function lockTrail(trx: Transaction<Database>, projectId: string): Promise<void> {
+  if (trx.getExecutor().adapter instanceof SqliteAdapter) await sql`UPDATE audit_log SET seq = seq WHERE 0`.execute(trx);
+  else await sql`SELECT pg_advisory_xact_lock(hashtext('peervote audit_log'), hashtext(${projectId}))`.execute(trx);
+}
+
+/**
+ * Appends an entry to its survey's trail, chained to the newest entry (audit-chain.ts). Call it in
+ * the same transaction as the change it records, so that there is never a change without its
+ * entry, nor an entry without its change; given no transaction, it opens one of its own. The
+ * survey's trail stays locked until that transaction ends, so keep what follows the append short.
  */
 export async function appendAudit(db: Kysely<Database> | Transaction<Database>, entry: AuditEntry): Promise<AuditRow> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => appendAudit(trx, entry));
+  const trx = db as Transaction<Database>;
+  await lockTrail(trx, entry.projectId);
+  const head = await trx
+    .selectFrom('audit_log')
+    .select(['seq', 'hash'])
+    .where('project_id', '=', entry.projectId)
+    .where('seq', 'is not', null)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   const now = entry.now ?? new Date();
-  const row: AuditRow = {
+  const fields = {
     id: uuidv7(now.getTime()),
     project_id: entry.projectId,
+    seq: (head?.seq ?? 0) + 1,
     at: now.toISOString(),
     actor: entry.actor,
+    actor_email: entry.actorEmail ?? null,
     action: entry.action,
     subject: entry.subject ?? null,
     reason: entry.reason ?? null,
     details: entry.details ? JSON.stringify(entry.details) : null,
+    via: entry.via ?? 'command line',
+    role: entry.role ?? null,
+    session: entry.sessionId ? sessionHash(entry.sessionId) : null,
+    prev_hash: head?.hash ?? GENESIS_HASH,
   };
-  await db.insertInto('audit_log').values(row).execute();
+  const row: AuditRow = { ...fields, hash: entryHash(fields) };
+  await trx.insertInto('audit_log').values(row).execute();
   return row;
 }
 
-/** A survey's audit trail, oldest first. */
+/** A survey's audit trail, oldest first: in the order appended. */
 export async function auditTrail(db: Kysely<Database>, projectId: string): Promise<AuditRow[]> {
-  return db.selectFrom('audit_log').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
+  return db.selectFrom('audit_log').selectAll().where('project_id', '=', projectId).orderBy('seq').orderBy('id').execute();
 }
 
 /** The newest entry of a survey's trail: the state of the operators' decisions that a tally or an export reflects. */
 export async function latestAudit(db: Kysely<Database>, projectId: string): Promise<AuditRow | undefined> {
-  return db.selectFrom('audit_log').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('seq', 'is not', null)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Checks a survey's whole trail against its hash chain and the anchors given (audit-chain.ts,
+ * verifyChain): `audit --verify` prints its message, and so may any other check of the trail.
+ */
+export async function verifyAuditTrail(db: Kysely<Database>, projectId: string, anchors: readonly ChainAnchor[] = []): Promise<ChainCheck> {
+  return verifyChain(await auditTrail(db, projectId), anchors);
 }

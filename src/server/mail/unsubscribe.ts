@@ -80,6 +80,7 @@ export async function unsubscribeNow(request: Request, token: string): Promise<R
         projectId: recipient.project_id,
         actor: 'recipient',
         action: 'unsubscribe',
+        via: 'mail link',
         details: { via: wantsPage(request) ? 'page' : 'one-click' },
       });
   });
