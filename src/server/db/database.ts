@@ -57,6 +57,23 @@ export async function appliedMigrations(db: Kysely<Database>): Promise<string[] 
   return applied.rows.map((row) => row.name);
 }
 
+/**
+ * The tables a database holds once the migrations up to `lastMigration` (one this version knows)
+ * have run, but Kysely's own: worked out by running them on an SQLite database in memory, as the
+ * table names are the same on PostgreSQL.
+ */
+export async function tablesAfter(lastMigration: string): Promise<string[]> {
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: openNodeSqlite(':memory:', 'NORMAL') }) });
+  try {
+    const { error } = await new Migrator({ db, provider }).migrateTo(lastMigration);
+    if (error) throw error;
+    const { rows } = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'kysely%' ORDER BY name`.execute(db);
+    return rows.map((row) => row.name);
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** PostgreSQL's advisory lock that one process at a time holds to migrate (Kysely's own, taken inside, is another). */
 const POSTGRES_MIGRATION_LOCK = 7_270_000_114;
 
