@@ -104,9 +104,9 @@ export function connectionOf(url: string): { dbname: string; env: NodeJS.Process
   return { dbname: `--dbname=${address.toString()}`, env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) } };
 }
 
-/** The lines a program printed that say what went wrong ("pg_dump: error: …"), or its last lines. */
+/** What went wrong, from the lines a program printed ("pg_dump: error: …", less the prefix), or its last lines. */
 export function errorsIn(lines: readonly string[]): string {
-  const errors = lines.filter((line) => /\b(error|fatal|FATAL|ERROR):/.test(line));
+  const errors = lines.filter((line) => /\b(error|fatal|FATAL|ERROR):/.test(line)).map((line) => line.replace(/^pg_\w+: (error|fatal): /, ''));
   return (errors.length ? errors : lines.slice(-2)).join(' ').trim();
 }
 

@@ -47,7 +47,7 @@ export async function sqliteFile(db: Kysely<Database>): Promise<string | undefin
 }
 
 /** The migrations a database has applied, in the order applied; undefined when it has never been migrated (no migration table). */
-export async function appliedMigrations(db: Kysely<Database>): Promise<string[] | undefined> {
+async function appliedMigrations(db: Kysely<Database>): Promise<string[] | undefined> {
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
   const { rows } = sqlite
     ? await sql<{ found: string | null }>`SELECT name AS found FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'`.execute(db)
@@ -67,7 +67,8 @@ export async function tablesAfter(lastMigration: string): Promise<string[]> {
   try {
     const { error } = await new Migrator({ db, provider }).migrateTo(lastMigration);
     if (error) throw error;
-    const { rows } = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'kysely%' ORDER BY name`.execute(db);
+    const { rows } = await sql<{ name: string }>`
+      SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'kysely%' ORDER BY name`.execute(db);
     return rows.map((row) => row.name);
   } finally {
     await db.destroy();
