@@ -41,6 +41,8 @@ function kindOf(file: string): BackupKind {
 async function verifyBackup(file: string): Promise<void> {
   const { databaseUrl } = readServerConfig();
   const check = kindOf(file) === 'sqlite' ? await checkSqlite(file) : await checkPostgresDump(file, databaseUrl);
+  if (check.kind === 'postgres' && !databaseUrl && !check.problems.length)
+    check.checked.push('not restored for a trial: DATABASE_URL names no server to make a scratch database on');
   process.stdout.write(`${describeCheck(check).join('\n')}\n`);
   const problems = problemLines(check, 'verify');
   if (problems.length) {

@@ -183,7 +183,7 @@ export async function checkPostgresDump(file: string, scratchUrl?: string): Prom
     return check;
   }
   check.checked.push(
-    "every table's rows, read through to the end of the file by pg_restore (the custom format keeps no checksum: a changed byte in a row is not seen)",
+    "every table's rows, read through to the end of the file by pg_restore (a compressed block carries zlib's checksum; the format keeps none of its own)",
   );
   const noData = contents.tables.filter((table) => !contents.withData.includes(table));
   if (noData.length) check.problems.push(`its table of contents lists no rows for ${noData.join(', ')}.`);
