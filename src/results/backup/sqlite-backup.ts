@@ -20,6 +20,8 @@ const SIDE_FILES = ['-wal', '-shm'];
  * Writes a consistent copy of the SQLite database `file` to `into` (a new file) with VACUUM INTO:
  * one read transaction, so the copy is the database as of one instant while the API goes on
  * writing (in WAL mode a reader holds up no writer), compacted and in one file of its own.
+ * Not node:sqlite's backup(), SQLite's online backup: it copies a few pages at a time and starts
+ * over whenever another connection writes, which a steady stream of ballots may never let end.
  */
 export function copySqlite(file: string, into: string): void {
   const db = new DatabaseSync(file, { readOnly: true, timeout: BUSY_TIMEOUT_MS });
