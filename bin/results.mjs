@@ -1,8 +1,10 @@
 // The operator's side of a survey: export the ballots, count them with the integrity rules,
-// reconcile write-ins, confirm or release reservations. Works on the survey API's database,
-// SQLite or PostgreSQL, as the same environment variables name it (DATABASE_URL, DATA_DIR, SQLITE_FILE).
+// reconcile write-ins, confirm or release reservations; back up and restore the whole database.
+// Works on the survey API's database, SQLite or PostgreSQL, as the same environment variables
+// name it (DATABASE_URL, DATA_DIR, SQLITE_FILE).
 //
 //   npm run results -- <command> <slug> [options]        npm run results -- --help
+//   npm run results -- backup --out FILE                 npm run results -- restore FILE
 //
 // Plain JavaScript, as is all it imports before the bundle: a run of the bundle loads no
 // TypeScript, so Node never loads its type stripper (0.12 s of processor time a run).

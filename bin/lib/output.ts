@@ -25,17 +25,25 @@ export function openOutput(path: string | undefined): Output {
     toStdout: !path,
     write(text) {
       if (failed) throw failed;
+      // One wait for the drain: `once` also ends it on an 'error', and takes its listeners off
+      // either way. A race of a 'drain' wait and an 'error' wait left the latter on the stream
+      // at every drain, one more each time (Node warned of a leak after ten).
       if (!stream.write(text)) {
-        return Promise.race([once(stream, 'drain'), once(stream, 'error')]).then(() => {
-          if (failed) throw failed;
-        });
+        return once(stream, 'drain').then(
+          () => {
+            if (failed) throw failed;
+          },
+          (error: Error) => {
+            throw failed ?? error;
+          },
+        );
       }
     },
     async close() {
       if (failed) throw failed;
       if (path) {
         (stream as WriteStream).end();
-        await Promise.race([once(stream, 'finish'), once(stream, 'error')]).catch(() => undefined);
+        await once(stream, 'finish').catch(() => undefined);
         if (failed) throw failed;
       }
     },

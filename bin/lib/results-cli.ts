@@ -15,6 +15,7 @@ import * as integrity from './integrity-commands.ts';
 import { publishCommand, verifyCommand } from './publish-commands.ts';
 import { openSeal, SEALED_COMMANDS } from '../../src/results/publish/seal.ts';
 import * as mail from './mail-commands.ts';
+import { backupCommand, restoreCommand } from './backup-commands.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const by: Options = { by: { type: 'string' } };
@@ -267,9 +268,36 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
   },
 };
 
+/** The commands on the whole database, every survey's: no slug. */
+const DATABASE_COMMANDS: Record<
+  string,
+  { options: Options; usage: string; about: string; run: (options: commands.Context['options'], positionals: string[]) => Promise<void> }
+> = {
+  backup: {
+    options: { out: { type: 'string' }, verify: { type: 'string' }, force: { type: 'boolean' }, quiet: { type: 'boolean' } },
+    usage: 'backup --out FILE [--force] [--quiet] | backup --verify FILE',
+    about:
+      "A consistent copy of the whole database while the API goes on taking ballots: SQLite's VACUUM INTO, or pg_dump --format=custom of DATABASE_URL (pg_dump of the server's version, from the PATH or /usr/lib/postgresql/<version>/bin). " +
+      'Checked before it takes the name FILE (never replaced without --force), readable by its owner only; progress, tables and row counts on stderr. ' +
+      "--verify FILE checks a copy: SQLite's integrity check (or, for a dump, pg_restore reading every row, and a trial restore into a scratch database when DATABASE_URL reaches a server), the migrations (all of this version's, none unknown) and the rows of each table; exit 1 with a line per problem.",
+    run: backupCommand,
+  },
+  restore: {
+    options: { force: { type: 'boolean' }, ...why, ...by },
+    usage: 'restore FILE [--force --why TEXT] [--by WHO]',
+    about:
+      'Puts a backup in place of the database (SQLite: a copy renamed over the file, refused while another process has it open; PostgreSQL: pg_restore --clean --if-exists --single-transaction --no-owner into DATABASE_URL). ' +
+      "Checks FILE first and refuses a broken one or a newer version's, changing nothing; an older version's is brought up to date. Refuses a database that holds ballots unless --force --why. " +
+      'Records an audit entry restore (the file, its counts, who, why) in every survey of the restored database.',
+    run: restoreCommand,
+  },
+};
+
 function help(): string {
   const lines = ['Usage: npm run results -- <command> <slug> [options]', ''];
   for (const { usage, about } of Object.values(COMMANDS)) lines.push(`  ${usage}`, `      ${about}`, '');
+  lines.push('On the whole database, every survey at once: npm run results -- <command> [options]', '');
+  for (const { usage, about } of Object.values(DATABASE_COMMANDS)) lines.push(`  ${usage}`, `      ${about}`, '');
   lines.push(
     "The database is the survey API's: DATABASE_URL (PostgreSQL), else DATA_DIR and SQLITE_FILE (default ./data/peervote.sqlite).",
     "The surveys are read from SURVEYS_DIR (default ./surveys). --by defaults to the operating system's user.",
@@ -288,12 +316,34 @@ if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] ===
   process.exit(argv.length === 0 ? 2 : 0);
 }
 const name = argv[0] === 'writeins' && ['resolve', 'log', 'publish'].includes(argv[1]) ? `writeins ${argv[1]}` : argv[0];
+if (Object.hasOwn(DATABASE_COMMANDS, name)) await runOnDatabase(DATABASE_COMMANDS[name]);
 const command = COMMANDS[name];
 if (!command)
   fail(
-    `Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report, publish, verify, send, deliveries, bounces (--help explains them).`,
+    `Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report, publish, verify, send, deliveries, bounces, backup, restore (--help explains them).`,
     2,
   );
+
+/** Runs a command on the whole database (DATABASE_COMMANDS), which opens what it needs itself, and ends the process. */
+async function runOnDatabase(database: (typeof DATABASE_COMMANDS)[string]): Promise<never> {
+  let given: ReturnType<typeof parseArgs>;
+  try {
+    given = parseArgs({ args: argv.slice(1), options: { ...database.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    fail(`${(error as Error).message.split('\n')[0]}. Usage: npm run results -- ${database.usage}`, 2);
+  }
+  if (given.values.help) {
+    process.stdout.write(`Usage: npm run results -- ${database.usage}\n\n${database.about}\n`);
+    process.exit(0);
+  }
+  try {
+    await database.run(given.values as commands.Context['options'], given.positionals);
+  } catch (error) {
+    if (error instanceof OperatorError || error instanceof EnvError) fail(error.message);
+    fail(`results ${name} failed: ${(error as Error).stack ?? error}`);
+  }
+  process.exit(process.exitCode ?? 0);
+}
 
 let parsed: ReturnType<typeof parseArgs>;
 try {

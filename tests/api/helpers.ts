@@ -123,28 +123,52 @@ async function dropPostgresDatabase(adminUrl: string, databaseUrl: string): Prom
   await client.end();
 }
 
+/** A new, empty database and data folder, and the environment a server is started with on them. */
+export interface FreshDatabase {
+  dataDir: string;
+  /** The PostgreSQL database; empty on SQLite. */
+  databaseUrl: string;
+  env: Record<string, string>;
+  /** Removes the folder and the PostgreSQL database. */
+  remove(): Promise<void>;
+}
+
 /**
- * Starts the built server with a fresh database of this project's dialect (SQLite in a temp
- * folder, or a new PostgreSQL database), the test surveys, test hooks on and no rate limits
- * unless `env` says otherwise.
+ * A fresh database of this project's dialect (SQLite in a temp folder, or a new PostgreSQL
+ * database), with the environment of a server on it: the test surveys, test hooks on and no
+ * rate limits unless `env` says otherwise.
  */
-export async function startApi(env: Record<string, string> = {}): Promise<Api> {
+export async function freshDatabase(env: Record<string, string> = {}): Promise<FreshDatabase> {
   const adminUrl = inject('databaseUrl');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'peervote-api-'));
   const databaseUrl = adminUrl ? await createPostgresDatabase(adminUrl) : '';
-  const baseEnv = {
-    SURVEYS_DIR: inject('surveysDir'),
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    PEERVOTE_TEST_HOOKS: '1',
-    RATE_LIMIT_MAX: '0',
-    SEARCH_RATE_LIMIT_MAX: '0',
-    LINK_RATE_LIMIT_MAX: '0',
-    ALLOWED_ORIGINS: '',
-    TRUST_PROXY: '',
-    BODY_SIZE_LIMIT: '',
-    ...env,
+  return {
+    dataDir,
+    databaseUrl,
+    env: {
+      SURVEYS_DIR: inject('surveysDir'),
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      PEERVOTE_TEST_HOOKS: '1',
+      RATE_LIMIT_MAX: '0',
+      SEARCH_RATE_LIMIT_MAX: '0',
+      LINK_RATE_LIMIT_MAX: '0',
+      ALLOWED_ORIGINS: '',
+      TRUST_PROXY: '',
+      BODY_SIZE_LIMIT: '',
+      ...env,
+    },
+    async remove() {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (databaseUrl) await dropPostgresDatabase(adminUrl, databaseUrl);
+    },
   };
+}
+
+/** Starts the built server on a fresh database (freshDatabase). */
+export async function startApi(env: Record<string, string> = {}): Promise<Api> {
+  const fresh = await freshDatabase(env);
+  const { dataDir, databaseUrl, env: baseEnv } = fresh;
   let server = await startServer({ env: baseEnv });
   let inspector: Kysely<Database> | undefined;
   const settings = {
@@ -191,8 +215,7 @@ export async function startApi(env: Record<string, string> = {}): Promise<Api> {
       await inspector?.destroy();
       inspector = undefined;
       await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-      if (databaseUrl) await dropPostgresDatabase(adminUrl, databaseUrl);
+      await fresh.remove();
     },
   };
   return api;

@@ -1,13 +1,15 @@
 // What the tests need from the machine beyond node_modules: Debian's Chromium for the browser
 // tests, Java for the Nu HTML checker (vnu-jar ships the checker, not a Java to run it) and,
-// when the API tests start a throwaway PostgreSQL, its initdb. `npm test` runs this
-// first, `npm run test:api` with `postgres`: what is missing is installed from Debian's packages
-// when this runs as root, else the run stops at once with one line saying what to install.
+// when the API tests start a throwaway PostgreSQL, its initdb, and the pg_dump and pg_restore of
+// the same version for the backup tests. `npm test` runs this first, `npm run test:api` with
+// `postgres`: what is missing is installed from Debian's packages when this runs as root, else
+// the run stops at once with one line saying what to install.
 //
 //   node tests/support/preflight.mjs            what `npm test` needs
 //   node tests/support/preflight.mjs postgres   what `npm run test:api` needs
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_PATH } from './chromium.ts';
 
@@ -57,8 +59,13 @@ function missing(checks) {
     lacking.push({ pkg: 'chromium', what: `Chromium at ${CHROMIUM_PATH}` });
   }
   if (checks.includes('java') && !javaRuns()) lacking.push({ pkg: 'default-jre-headless', what: 'Java (for the Nu HTML checker)' });
-  if (checks.includes('postgres') && throwawayPostgresWanted() && !postgresBin()) {
-    lacking.push({ pkg: 'postgresql', what: "PostgreSQL's initdb (under /usr/lib/postgresql/*/bin)" });
+  if (checks.includes('postgres') && throwawayPostgresWanted()) {
+    const bin = postgresBin();
+    if (!bin) lacking.push({ pkg: 'postgresql', what: "PostgreSQL's initdb (under /usr/lib/postgresql/*/bin)" });
+    // The backup tests run the server's own pg_dump and pg_restore, which Debian's postgresql-N brings with postgresql-client-N.
+    else if (!['pg_dump', 'pg_restore'].every((name) => executable(path.join(bin, name)))) {
+      lacking.push({ pkg: `postgresql-client-${path.basename(path.dirname(bin))}`, what: `PostgreSQL's pg_dump and pg_restore (in ${bin})` });
+    }
   }
   return lacking;
 }

@@ -17,6 +17,8 @@ export async function runResults(args: string[], env: Record<string, string>): P
     const { stdout, stderr } = await run(process.execPath, ['bin/results.mjs', ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
+      // An export to standard output of some thousands of ballots: megabytes.
+      maxBuffer: 256 * 1024 * 1024,
     });
     return { code: 0, stdout, stderr };
   } catch (error) {

@@ -8,7 +8,8 @@ import type { SQLInputValue } from 'node:sqlite';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { ReaderJob } from './ballot-reader.worker.ts';
-import { ballotsPage, ballotsStatement, sqliteFile, type BallotShape, type ChildList } from './ballots.repository.ts';
+import { ballotsPage, ballotsStatement, type BallotShape, type ChildList } from './ballots.repository.ts';
+import { sqliteFile } from '../../server/db/database.ts';
 
 /** What to read with each ballot (BallotShape), and how many ballots a page holds (by default, what suits the database). */
 export interface ReadOptions extends BallotShape {

@@ -45,13 +45,6 @@ export async function ballotInSurvey(db: Kysely<Database>, projectId: string, ba
   return row !== undefined;
 }
 
-/** The file of an SQLite database, or undefined for PostgreSQL or an SQLite database in memory. */
-export async function sqliteFile(db: Kysely<Database>): Promise<string | undefined> {
-  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return undefined;
-  const { rows } = await sql<{ file: string }>`SELECT file FROM pragma_database_list WHERE name = 'main'`.execute(db);
-  return rows[0]?.file || undefined;
-}
-
 /**
  * The columns of a ballot row, by place: id, link, personal_secret, created_at, replaced_by,
  * replaced_at, verified_email, fill_seconds; client_hash and

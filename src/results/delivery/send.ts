@@ -12,7 +12,7 @@ import type { NewMailMessage } from '../../server/db/mail-messages.table.ts';
 import { markInterrupted, recipientKey, settleMessage } from '../../server/mail/mail.repository.ts';
 import { endSendRun, ensureRecipients, mailHistories, renewSendRun, sendRecords, takeSendRun, unsubscribeToken, type SendFate } from './delivery.repository.ts';
 import { sqliteWriter } from '../../server/db/sqlite-writer.ts';
-import { sqliteFile } from '../ballots/ballots.repository.ts';
+import { sqliteFile } from '../../server/db/database.ts';
 import { deliveryOf } from './delivery-status.ts';
 import { greetingName, personalLink } from '../voters/roster.ts';
 import { votedSecrets } from '../voters/voters.repository.ts';
