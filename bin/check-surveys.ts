@@ -9,9 +9,9 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { surveysDir } from '../src/survey/loader.ts';
+import { surveysDir } from '../src/survey/config/loader.ts';
 import { formatProblem, quoted } from '../src/survey/errors.ts';
-import { checkSummary, checkSurveys } from '../src/survey/survey-check.ts';
+import { checkSummary, checkSurveys } from '../src/survey/config/survey-check.ts';
 
 const USAGE = 'Usage: npm run check:surveys [-- surveys/<slug> …]';
 

@@ -9,9 +9,9 @@
 // cannot be an address, a project_id another survey has, or a folder it cannot write.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { surveysDir } from '../src/survey/loader.ts';
+import { surveysDir } from '../src/survey/config/loader.ts';
 import { formatProblem } from '../src/survey/errors.ts';
-import { checkSummary, checkSurveys } from '../src/survey/survey-check.ts';
+import { checkSummary, checkSurveys } from '../src/survey/config/survey-check.ts';
 import { newSurvey, Refusal } from './lib/new-survey.ts';
 
 const USAGE = 'Usage: npm run new-survey -- <slug> [--from <existing-slug>] [--project-id ID] [--title "…"]';

@@ -8,9 +8,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateNominees, seedOf } from './lib/nominee-generator.ts';
-import { loadSurvey } from '../src/survey/loader.ts';
-import { categoryGroups } from '../src/survey/layout.ts';
-import { DETAIL_COLUMNS, type Nominee } from '../src/survey/nominee.struct.ts';
+import { loadSurvey } from '../src/survey/config/loader.ts';
+import { categoryGroups } from '../src/survey/config/layout.ts';
+import { DETAIL_COLUMNS, type Nominee } from '../src/survey/nominees/nominee.struct.ts';
 import { csvLine } from '../src/results/export/csv.ts';
 
 /** The columns a generated list has (made-up nominees have no license). */

@@ -5,8 +5,8 @@
 // The survey's algolia_app_id and algolia_index say where; the key must be an admin key or
 // one with addObject, deleteIndex and editSettings rights: never the search-only key of
 // survey.yaml, which reaches every voter's browser.
-import { loadSurvey, listSurveySlugs } from '../src/survey/loader.ts';
-import { loadNominees, nomineeFile } from '../src/survey/nominee-file.ts';
+import { loadSurvey, listSurveySlugs } from '../src/survey/config/loader.ts';
+import { loadNominees, nomineeFile } from '../src/survey/nominees/nominee-file.ts';
 import { ConfigError, quoted } from '../src/survey/errors.ts';
 import { syncNominees } from '../src/server/search/algolia-sync.ts';
 

@@ -1,6 +1,6 @@
 // Writes the editors' JSON Schemas (survey.schema.json, site.schema.json) at the repository's
 // root and the reference of the keys in docs/surveys.md, from the structs and
-// src/survey/config.docs.ts, where they changed; the build does the same when it starts.
+// src/survey/config/config.docs.ts, where they changed; the build does the same when it starts.
 //
 //   npm run schemas
 import path from 'node:path';

@@ -4,7 +4,7 @@ import type { Context } from './results-commands.ts';
 import type { AuditRow } from '../../src/server/db/audit-log.table.ts';
 import { auditTrail, verifyAuditTrail } from '../../src/server/db/audit.repository.ts';
 import { publicationAnchor, type ChainAnchor } from '../../src/server/db/audit-chain.ts';
-import { hasPublishedResults, readPublished } from '../../src/survey/published-folder.ts';
+import { hasPublishedResults, readPublished } from '../../src/survey/published/published-folder.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
 import { OperatorError } from '../../src/results/operator.ts';
 import { quoted } from '../../src/survey/errors.ts';

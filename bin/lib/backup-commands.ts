@@ -9,7 +9,7 @@ import { readServerConfig } from '../../src/server/config.ts';
 import { migrateToLatest } from '../../src/server/db/database.ts';
 import { appendAudit } from '../../src/server/db/audit.repository.ts';
 import { OperatorError } from '../../src/results/operator.ts';
-import { listSurveySlugs, loadSurvey } from '../../src/survey/loader.ts';
+import { listSurveySlugs, loadSurvey } from '../../src/survey/config/loader.ts';
 import { backupKind, describeCheck, formatBytes, newerWords, problemLines, type BackupKind, type HeldBallots } from '../../src/results/backup/backup-check.ts';
 import { checkSqlite, copySqlite, holdSqlite, syncToDisk } from '../../src/results/backup/sqlite-backup.ts';
 import { checkPostgresDump, dumpPostgres, holdPostgres } from '../../src/results/backup/postgres-backup.ts';

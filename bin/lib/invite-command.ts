@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Document, parseDocument } from 'yaml';
 import type { Context } from './results-commands.ts';
 import { who } from './results-commands.ts';
-import { prepopulationFile, privateDir } from '../../src/survey/loader.ts';
+import { prepopulationFile, privateDir } from '../../src/survey/config/loader.ts';
 import { appendAudit } from '../../src/server/db/audit.repository.ts';
 import { greetingName, parseRoster, personalLink, planInvitations } from '../../src/results/voters/roster.ts';
 import { stageFile, type StagedFile } from '../../src/results/export/staged-file.ts';

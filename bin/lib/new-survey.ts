@@ -3,12 +3,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import path from 'node:path';
 import { isMap, isScalar, parseDocument, stringify, type Node, type Pair } from 'yaml';
 import { is } from 'superstruct';
-import { SurveyConfig } from '../../src/survey/config.struct.ts';
-import { listSurveySlugs, prepopulationFile, readSurvey } from '../../src/survey/loader.ts';
-import { checkSurveys } from '../../src/survey/survey-check.ts';
+import { SurveyConfig } from '../../src/survey/config/config.struct.ts';
+import { listSurveySlugs, prepopulationFile, readSurvey } from '../../src/survey/config/loader.ts';
+import { checkSurveys } from '../../src/survey/config/survey-check.ts';
 import { quoted } from '../../src/survey/errors.ts';
-import { RESERVED_SLUGS, slugProblem } from '../../src/survey/slug.ts';
-import { siteSchemaLine, surveySchemaLine } from '../../src/survey/editor-schemas.ts';
+import { RESERVED_SLUGS, slugProblem } from '../../src/survey/config/slug.ts';
+import { siteSchemaLine, surveySchemaLine } from '../../src/survey/config/editor-schemas.ts';
 
 /** A reason not to make the survey, in one line; nothing has been written. */
 export class Refusal extends Error {}

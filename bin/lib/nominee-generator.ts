@@ -1,7 +1,7 @@
 // Made-up nominees for demos, tests and benchmarks: seeded, so the same options give the same
 // list on every machine. Names mix many origins, with diacritics, hyphens, apostrophes and
 // surnames that many nominees share, so that search is tried on what real lists hold.
-import type { Nominee } from '../../src/survey/nominee.struct.ts';
+import type { Nominee } from '../../src/survey/nominees/nominee.struct.ts';
 
 const FIRST_NAMES = [
   'Aaliyah',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Context } from './results-commands.ts';
 import { who } from './results-commands.ts';
-import { isExpired } from '../../src/survey/link.ts';
+import { isExpired } from '../../src/survey/people/link.ts';
 import { readServerConfig } from '../../src/server/config.ts';
 import { appendAudit } from '../../src/server/db/audit.repository.ts';
 import { countBallots } from '../../src/results/ballots/ballots.repository.ts';

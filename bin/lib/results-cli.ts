@@ -1,8 +1,8 @@
 // The body of `npm run results` (bin/results.mjs): parses the command line and runs the command.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync } from 'node:fs';
-import { listSurveySlugs, loadPrepopulation, loadSurvey, prepopulationFile, surveysDir } from '../../src/survey/loader.ts';
-import { loadNominees } from '../../src/survey/nominee-file.ts';
+import { listSurveySlugs, loadPrepopulation, loadSurvey, prepopulationFile, surveysDir } from '../../src/survey/config/loader.ts';
+import { loadNominees } from '../../src/survey/nominees/nominee-file.ts';
 import { ConfigError, quoted } from '../../src/survey/errors.ts';
 import { EnvError, readServerConfig } from '../../src/server/config.ts';
 import { OperatorError, openOperatorDatabase } from '../../src/results/operator.ts';

@@ -2,9 +2,9 @@
 import { userInfo } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/server/db/schema.ts';
-import type { LoadedSurvey } from '../../src/survey/loader.ts';
-import type { Nominee } from '../../src/survey/nominee.struct.ts';
-import type { PersonValues } from '../../src/survey/config.struct.ts';
+import type { LoadedSurvey } from '../../src/survey/config/loader.ts';
+import type { Nominee } from '../../src/survey/nominees/nominee.struct.ts';
+import type { PersonValues } from '../../src/survey/config/config.struct.ts';
 import { exportBallots, type ExportFormat } from '../../src/results/export/export.ts';
 import { countBallots } from '../../src/results/ballots/ballots.repository.ts';
 import { tallySurvey } from '../../src/results/tally/tally.ts';
@@ -21,7 +21,7 @@ import { OperatorError } from '../../src/results/operator.ts';
 import { admitRefused, refusedCsv } from '../../src/results/refused.ts';
 import { readPseudonymKey } from '../../src/results/voters/pseudonym-key.ts';
 import { ballotExclusions } from '../../src/results/tally/tally.repository.ts';
-import { categoryKey } from '../../src/survey/ballot-keys.ts';
+import { categoryKey } from '../../src/survey/ballots/ballot-keys.ts';
 import { openOutput, progress } from './output.ts';
 import { quoted } from '../../src/survey/errors.ts';
 

@@ -5,7 +5,7 @@ import { invitedPeople, responseCounts } from '../../src/results/voters/response
 import { receiptStatus } from '../../src/results/voters/receipt-status.ts';
 import { greetingName, personalLink } from '../../src/results/voters/roster.ts';
 import { REASON_TEXT } from '../../src/results/tally/rules.ts';
-import { formatReceipt } from '../../src/survey/receipt-code.ts';
+import { formatReceipt } from '../../src/survey/published/receipt-code.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
 import { OperatorError } from '../../src/results/operator.ts';
 import { openOutput } from './output.ts';

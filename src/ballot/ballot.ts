@@ -1,9 +1,9 @@
-import type { BallotSurvey } from '../survey/ballot.struct.ts';
-import { textOf, type BallotInput } from '../survey/ballot-input.ts';
-import { AFFIRM_NAME, customReservationName, otherAnswerName, writeInNames } from '../survey/ballot-keys.ts';
-import { fieldRow, isKind } from '../survey/fields.ts';
-import { allFields } from '../survey/layout.ts';
-import { voterAnswers, voterFields, type VoterSurvey } from '../survey/voter.ts';
+import type { BallotSurvey } from '../survey/ballots/ballot.struct.ts';
+import { textOf, type BallotInput } from '../survey/ballots/ballot-input.ts';
+import { AFFIRM_NAME, customReservationName, otherAnswerName, writeInNames } from '../survey/ballots/ballot-keys.ts';
+import { fieldRow, isKind } from '../survey/config/fields.ts';
+import { allFields } from '../survey/config/layout.ts';
+import { voterAnswers, voterFields, type VoterSurvey } from '../survey/people/voter.ts';
 import { $affirmed } from './fields/answers.ts';
 import { $answers, $files, type Answer } from './fields/answers.ts';
 import { $nominations, $nomineeNames } from './nominations/nominations.ts';
@@ -17,7 +17,7 @@ import { $writeIns } from './writeins/writeins.ts';
 
 /**
  * The ballot as it will be sent, gathered from every store under its form-data name
- * (src/survey/ballot-keys.ts): answers, files, nominations, write-ins, reservations, affirmation.
+ * (src/survey/ballots/ballot-keys.ts): answers, files, nominations, write-ins, reservations, affirmation.
  */
 export function collectBallot(survey: Pick<BallotSurvey, 'layout'>): BallotInput {
   const input: BallotInput = {};

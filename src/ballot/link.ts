@@ -1,7 +1,7 @@
 import { atom } from 'nanostores';
-import { isExpired, linkState, secretFromPath, type LinkState } from '../survey/link.ts';
-import type { PersonValues } from '../survey/config.struct.ts';
-import { apiUrl } from '../survey/api-replies.ts';
+import { isExpired, linkState, secretFromPath, type LinkState } from '../survey/people/link.ts';
+import type { PersonValues } from '../survey/config/config.struct.ts';
+import { apiUrl } from '../survey/api/api-replies.ts';
 import { $answers, prefillAnswers } from './fields/answers.ts';
 import { pickNominee } from './nominations/nominations.ts';
 

@@ -5,10 +5,10 @@ import { $thanksInPlace } from './submit/submit-state.ts';
 import { sendKeptBallots } from '../thanks/send-kept-ballots.ts';
 import { markFormReady } from './verify/proof.ts';
 import { setAffirmed, setAnswer, setFile } from './fields/answers.ts';
-import type { BallotSurvey } from '../survey/ballot.struct.ts';
-import { AFFIRM_NAME } from '../survey/ballot-keys.ts';
-import { answerNames, fieldRow, isKind, optionAtPosition } from '../survey/fields.ts';
-import { allFields } from '../survey/layout.ts';
+import type { BallotSurvey } from '../survey/ballots/ballot.struct.ts';
+import { AFFIRM_NAME } from '../survey/ballots/ballot-keys.ts';
+import { answerNames, fieldRow, isKind, optionAtPosition } from '../survey/config/fields.ts';
+import { allFields } from '../survey/config/layout.ts';
 import { yieldToMain } from '../integrations/after-paint/yield-to-main.ts';
 
 /**

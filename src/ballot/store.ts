@@ -1,5 +1,5 @@
 import type { CodedProblem } from '../survey/errors.ts';
-import { isVoteRequirement, voteRequirementMessage } from '../survey/votes.ts';
+import { isVoteRequirement, voteRequirementMessage } from '../survey/ballots/votes.ts';
 import { afterPress } from './fields/pointer-press.ts';
 import { $notice, $submission } from './submit/submit-state.ts';
 import { $attempted, $ballotSurvey, $editing, $failedSubmits, $problems, $takenTiles, $touched } from './validation.ts';

@@ -1,7 +1,7 @@
 import { validate } from 'superstruct';
-import { ballotStruct, type BallotSurvey } from '../survey/ballot.struct.ts';
+import { ballotStruct, type BallotSurvey } from '../survey/ballots/ballot.struct.ts';
 import { toCodedProblems, type CodedProblem } from '../survey/errors.ts';
-import type { ReservationKind } from '../survey/tiles.ts';
+import type { ReservationKind } from '../survey/ballots/tiles.ts';
 import { collectBallot } from './ballot.ts';
 
 type Taken = Partial<Record<ReservationKind, string[]>>;

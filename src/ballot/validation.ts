@@ -1,6 +1,6 @@
 import { atom, map } from 'nanostores';
-import type { BallotSurvey } from '../survey/ballot.struct.ts';
-import type { ReservationKind } from '../survey/tiles.ts';
+import type { BallotSurvey } from '../survey/ballots/ballot.struct.ts';
+import type { ReservationKind } from '../survey/ballots/tiles.ts';
 import type { SubmitSurvey } from './submit/submit-state.ts';
 
 // The checks' state, a topic store like the others: what the last check found and what the voter has

@@ -1,5 +1,5 @@
 import { atom } from 'nanostores';
-import { apiUrl } from '../survey/api-replies.ts';
+import { apiUrl } from '../survey/api/api-replies.ts';
 
 /** How often an open stats page asks for its figures again. */
 const REFRESH_MS = 60_000;

@@ -2,7 +2,16 @@ import { existsSync, globSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { EDITOR_SCHEMAS, REFERENCE_END, REFERENCE_START, makeSchema, referenceBlock, schemaLine, schemaText, withReference } from '../survey/editor-schemas.ts';
+import {
+  EDITOR_SCHEMAS,
+  REFERENCE_END,
+  REFERENCE_START,
+  makeSchema,
+  referenceBlock,
+  schemaLine,
+  schemaText,
+  withReference,
+} from '../survey/config/editor-schemas.ts';
 
 /** The guide that holds the reference of the keys, from the repository's root. */
 const REFERENCE_DOC = 'docs/surveys.md';
@@ -30,7 +39,9 @@ export function filesWithoutSchemaLine(root: string): Array<{ file: string; line
  */
 export function writeEditorSchemas(root: string, { write = true } = {}): { written: string[]; problems: string[] } {
   const written: string[] = [];
-  const problems = EDITOR_SCHEMAS.flatMap((entry) => makeSchema(entry).problems.map((problem) => `${entry.file}: ${problem} (src/survey/config.docs.ts)`));
+  const problems = EDITOR_SCHEMAS.flatMap((entry) =>
+    makeSchema(entry).problems.map((problem) => `${entry.file}: ${problem} (src/survey/config/config.docs.ts)`),
+  );
   const update = (file: string, text: string) => {
     const target = path.join(root, file);
     if (existsSync(target) && readFileSync(target, 'utf8') === text) return;

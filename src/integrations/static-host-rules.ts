@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AstroIntegration } from 'astro';
-import { listSurveySlugs, loadSite } from '../survey/loader.ts';
-import { HEADER_ONLY_DIRECTIVES, MEDIA_CONTENT_SECURITY_POLICY, mergePolicies, staticHeaders } from '../survey/headers.ts';
+import { listSurveySlugs, loadSite } from '../survey/config/loader.ts';
+import { HEADER_ONLY_DIRECTIVES, MEDIA_CONTENT_SECURITY_POLICY, mergePolicies, staticHeaders } from '../survey/api/headers.ts';
 
 /** The page a static host sends for an address that names no file; `bin/serve.mjs` does the same. */
 const NOT_FOUND_PAGE = '/404.html';

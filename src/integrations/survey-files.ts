@@ -1,14 +1,14 @@
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AstroIntegration } from 'astro';
-import { listSurveySlugs, loadSite } from '../survey/loader.ts';
-import { PUBLISHED_DOWNLOADS, hasPublishedResults, publishedDir, receiptShards } from '../survey/published-folder.ts';
+import { listSurveySlugs, loadSite } from '../survey/config/loader.ts';
+import { PUBLISHED_DOWNLOADS, hasPublishedResults, publishedDir, receiptShards } from '../survey/published/published-folder.ts';
 import { formatProblem } from '../survey/errors.ts';
-import { checkSummary, checkSurveys } from '../survey/survey-check.ts';
+import { checkSummary, checkSurveys } from '../survey/config/survey-check.ts';
 
 /**
  * Checks every survey when a build or the dev server starts, as `npm run check:surveys` does (one
- * check, src/survey/survey-check.ts): each survey.yaml, the nominee lists, personal links and mail
+ * check, src/survey/config/survey-check.ts): each survey.yaml, the nominee lists, personal links and mail
  * templates it names, and site.yaml. On any problem it prints them all, one a line with its file,
  * line and column, and stops, rather than a voter's search or a mailing meeting it. Then it leads
  * "/" to the default survey, which site.yaml names.

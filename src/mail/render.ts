@@ -1,5 +1,5 @@
 import { marked } from 'marked';
-import { MAIL_PLACEHOLDERS, type MailPlaceholder, type MailTemplate } from '../survey/mail-templates.ts';
+import { MAIL_PLACEHOLDERS, type MailPlaceholder, type MailTemplate } from '../survey/mail/mail-templates.ts';
 
 /** One person's values for a template's placeholders; a missing one is empty. */
 export type MailValues = Partial<Record<MailPlaceholder, string>>;

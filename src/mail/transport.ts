@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SendMailOptions, Transporter } from 'nodemailer';
-import type { SurveyConfig } from '../survey/config.struct.ts';
+import type { SurveyConfig } from '../survey/config/config.struct.ts';
 
 /**
  * The sender of every message when neither MAIL_FROM nor the survey's `mail.from` names one:

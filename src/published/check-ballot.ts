@@ -1,9 +1,9 @@
 // "Check your ballot" on the results page: the code is normalised and hashed in the browser
 // (SHA-256 of the published salt followed by the code, as the ledger hashed it), and only the
 // first two hex digits of the hash choose which lookup file to fetch.
-import { normalizeReceipt } from '../survey/receipt-code.ts';
-import { NOT_COUNTED_WORDS, STANDING_WORDS, type NotCounted } from '../survey/published-results.ts';
-import type { ReceiptEntry } from '../survey/published-folder.ts';
+import { normalizeReceipt } from '../survey/published/receipt-code.ts';
+import { NOT_COUNTED_WORDS, STANDING_WORDS, type NotCounted } from '../survey/published/published-results.ts';
+import type { ReceiptEntry } from '../survey/published/published-folder.ts';
 
 /** SHA-256 of a text, hex, by the browser's own crypto. */
 async function sha256(text: string): Promise<string> {

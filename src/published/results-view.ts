@@ -1,5 +1,5 @@
 // The results page's figures put in order for reading: plain functions the build runs.
-import type { PublishedResults } from '../survey/published-results.ts';
+import type { PublishedResults } from '../survey/published/published-results.ts';
 
 /** One sub-category as the page shows it: its rows with each bar's length, and the winners' names. */
 export function subcategoryView(sub: PublishedResults['subcategories'][number]) {

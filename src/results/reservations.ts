@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../server/db/schema.ts';
-import type { SurveyConfig } from '../survey/config.struct.ts';
-import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from '../survey/tiles.ts';
-import { tileLabel } from '../survey/reservation-outcome.ts';
+import type { SurveyConfig } from '../survey/config/config.struct.ts';
+import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from '../survey/ballots/tiles.ts';
+import { tileLabel } from '../survey/ballots/reservation-outcome.ts';
 import { confirmTile, releaseTile } from '../server/reservations/decisions.repository.ts';
 import { OperatorError } from './operator.ts';
 import { quoted } from '../survey/errors.ts';

@@ -4,7 +4,7 @@ import connectHits from 'instantsearch.js/es/connectors/hits/connectHits.js';
 import connectSearchBox from 'instantsearch.js/es/connectors/search-box/connectSearchBox.js';
 import type { InsightsClient, SearchClient } from 'instantsearch.js';
 import type { SendEventForHits } from 'instantsearch.js/es/lib/utils/createSendEventForHits.js';
-import { HITS_PER_PAGE, type NomineeHit, type NomineeResult, type NomineeResults, type SearchSettings } from '../survey/nominee-search.ts';
+import { HITS_PER_PAGE, type NomineeHit, type NomineeResult, type NomineeResults, type SearchSettings } from '../survey/nominees/nominee-search.ts';
 import { createSearchClient, type NomineeSearchClient, type SearchRequest } from './search-client.ts';
 
 /** What one slot asks: the typed text, and the slot's ranking hint. */

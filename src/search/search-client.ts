@@ -1,5 +1,5 @@
-import { apiUrl } from '../survey/api-replies.ts';
-import type { NomineeResults, SearchSettings } from '../survey/nominee-search.ts';
+import { apiUrl } from '../survey/api/api-replies.ts';
+import type { NomineeResults, SearchSettings } from '../survey/nominees/nominee-search.ts';
 
 /** One query as InstantSearch hands it to a search client. */
 export interface SearchRequest {

@@ -1,6 +1,6 @@
 import { map } from 'nanostores';
-import { SEARCH_DEBOUNCE_MS, slotOptionalFilters, type NomineeHit, type SearchSettings } from '../survey/nominee-search.ts';
-import { parseSlotName } from '../survey/ballot-keys.ts';
+import { SEARCH_DEBOUNCE_MS, slotOptionalFilters, type NomineeHit, type SearchSettings } from '../survey/nominees/nominee-search.ts';
+import { parseSlotName } from '../survey/ballots/ballot-keys.ts';
 import type { NomineeSearchClient } from './search-client.ts';
 import type { NomineeSearch } from './instant-search.ts';
 

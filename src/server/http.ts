@@ -1,5 +1,5 @@
 import type { Problem } from '../survey/errors.ts';
-import type { ApiErrorBody } from '../survey/api-replies.ts';
+import type { ApiErrorBody } from '../survey/api/api-replies.ts';
 
 /**
  * A JSON answer that no cache keeps: API answers are per request and may be personal. It states

@@ -1,7 +1,7 @@
-import { loadAllSurveys, loadPrepopulation, privateDir, surveysDir, type LoadedSurvey } from '../survey/loader.ts';
-import type { PersonValues } from '../survey/config.struct.ts';
-import { personOf } from '../survey/secrets.ts';
-import { DEMO_SECRET } from '../survey/link.ts';
+import { loadAllSurveys, loadPrepopulation, privateDir, surveysDir, type LoadedSurvey } from '../survey/config/loader.ts';
+import type { PersonValues } from '../survey/config/config.struct.ts';
+import { personOf } from '../survey/people/secrets.ts';
+import { DEMO_SECRET } from '../survey/people/link.ts';
 import { folderStamp, followFiles } from './file-stamp.ts';
 import { warmNomineeIndexes } from './search/nominees.ts';
 

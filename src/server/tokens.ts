@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
-import { RECEIPT_ALPHABET, RECEIPT_LENGTH } from '../survey/receipt-code.ts';
+import { RECEIPT_ALPHABET, RECEIPT_LENGTH } from '../survey/published/receipt-code.ts';
 
 /** Random bytes in a personal link's secret: 128 bits, beyond guessing and above any minimum a build may set. */
 const SECRET_BYTES = 16;

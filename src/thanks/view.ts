@@ -1,11 +1,11 @@
 import { $queuedCount } from '../ballot/submit/outbox.ts';
 import { $deliveryChanged, readDelivery, recordDelivery, type Delivery } from '../ballot/submit/delivery.ts';
-import type { BallotReceipt } from '../survey/api-replies.ts';
-import { refusalLines } from '../survey/ballot-answer.ts';
-import type { OutcomeField } from '../survey/tiles.ts';
-import { outcomeLine } from '../survey/reservation-outcome.ts';
-import { formatReceipt } from '../survey/receipt-code.ts';
-import { replacedSentence } from '../survey/verification.ts';
+import type { BallotReceipt } from '../survey/api/api-replies.ts';
+import { refusalLines } from '../survey/ballots/ballot-answer.ts';
+import type { OutcomeField } from '../survey/ballots/tiles.ts';
+import { outcomeLine } from '../survey/ballots/reservation-outcome.ts';
+import { formatReceipt } from '../survey/published/receipt-code.ts';
+import { replacedSentence } from '../survey/people/verification.ts';
 
 /** Shows on the thank-you view how the last submission of its survey ended, and follows it as a kept ballot's answer comes in. */
 export function startThankYou(root: HTMLElement): void {

@@ -1,4 +1,4 @@
-import { GA4 } from '../survey/third-parties.ts';
+import { GA4 } from '../survey/config/third-parties.ts';
 import { listenBallotEvents } from './ballot-events.ts';
 import { loadScript } from './load-script.ts';
 

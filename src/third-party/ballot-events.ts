@@ -2,7 +2,7 @@ import { $nominations } from '../ballot/nominations/nominations.ts';
 import { $reservations } from '../ballot/reservations/reservations.ts';
 import { $submitted } from '../ballot/submit/submit-state.ts';
 import { $writeIns } from '../ballot/writeins/writeins.ts';
-import { parseSlotName } from '../survey/ballot-keys.ts';
+import { parseSlotName } from '../survey/ballots/ballot-keys.ts';
 
 /** The ballot's analytics events, by name, with their parameters. */
 export type BallotEvent =

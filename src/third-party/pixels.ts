@@ -1,4 +1,4 @@
-import { FACEBOOK_PIXEL, LINKEDIN_INSIGHT } from '../survey/third-parties.ts';
+import { FACEBOOK_PIXEL, LINKEDIN_INSIGHT } from '../survey/config/third-parties.ts';
 import { loadScript } from './load-script.ts';
 
 type Fbq = ((...args: unknown[]) => void) & { queue: unknown[]; loaded: boolean; version: string; push: Fbq; callMethod?: (...args: unknown[]) => void };

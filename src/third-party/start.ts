@@ -1,5 +1,5 @@
 import { $reporter, type Reporter } from './reporter.ts';
-import type { ThirdPartyConfig } from '../survey/third-parties.ts';
+import type { ThirdPartyConfig } from '../survey/config/third-parties.ts';
 import { whenInteractive } from './load-script.ts';
 
 /** What a page hands to startThirdParties: the survey's third parties and where the page is. */

@@ -1,4 +1,4 @@
-import { GOOGLE_TRANSLATE, TRANSLATE_DELAY_MS } from '../survey/third-parties.ts';
+import { GOOGLE_TRANSLATE, TRANSLATE_DELAY_MS } from '../survey/config/third-parties.ts';
 import { loadScript, loadTime } from './load-script.ts';
 
 declare global {

@@ -8,8 +8,8 @@ import { startApi, type Api } from './helpers.ts';
 import { runResults } from '../support/results-cli.ts';
 import { generateBallots } from '../bench/tally/generate.ts';
 import { createDatabase, migrateToLatest } from '../../src/server/db/database.ts';
-import { loadSurvey } from '../../src/survey/loader.ts';
-import { loadNominees } from '../../src/survey/nominee-file.ts';
+import { loadSurvey } from '../../src/survey/config/loader.ts';
+import { loadNominees } from '../../src/survey/nominees/nominee-file.ts';
 
 // The commands that write thousands of lines print nothing but their own progress and summary on
 // standard error: no warning from Node. Writing to a file or a pipe waits for it to drain many

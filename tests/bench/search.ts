@@ -27,9 +27,9 @@ import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { generateNominees, seededRandom } from '../../bin/lib/nominee-generator.ts';
 import { createNomineeEngine, MIN_TYPO_WORD, withinOneEdit } from '../../src/server/search/nominee-engine.ts';
-import { DETAIL_COLUMNS, type Nominee } from '../../src/survey/nominee.struct.ts';
-import { HITS_PER_PAGE } from '../../src/survey/nominee-search.ts';
-import { foldText, nomineeTerms, queryTerms } from '../../src/survey/nominee-text.ts';
+import { DETAIL_COLUMNS, type Nominee } from '../../src/survey/nominees/nominee.struct.ts';
+import { HITS_PER_PAGE } from '../../src/survey/nominees/nominee-search.ts';
+import { foldText, nomineeTerms, queryTerms } from '../../src/survey/nominees/nominee-text.ts';
 
 const { values } = parseArgs({
   options: {

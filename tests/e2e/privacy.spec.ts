@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { loadAllSurveys, loadPrepopulation } from '../../src/survey/loader.ts';
+import { loadAllSurveys, loadPrepopulation } from '../../src/survey/config/loader.ts';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })

@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { expect, expectNoAxeViolations, test } from './fixtures.ts';
 import { ROOT, startServer } from '../support/server.mjs';
 import { PEER_CHECK_BALLOTS } from '../support/peer-check-ballots.ts';
-import type { PublishedResults } from '../../src/survey/published-results.ts';
+import type { PublishedResults } from '../../src/survey/published/published-results.ts';
 
 // The results page as a reader meets it: the surveys (with the peer-check survey's published
 // folder, the one tests/api/published-results.test.ts publishes on both databases) built into a

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect, expectNoAxeViolations } from './fixtures.ts';
-import { surveyCspSources } from '../../src/survey/third-parties.ts';
+import { surveyCspSources } from '../../src/survey/config/third-parties.ts';
 import { interceptThirdParties } from './third-party-stubs.ts';
 import { laterRequest, nextFrame } from './waits.ts';
 

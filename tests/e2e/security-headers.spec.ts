@@ -4,7 +4,7 @@ import { parseHeaderRules, headersFor } from '../../bin/static-rules.mjs';
 import { expect, SECRETS, test } from './fixtures.ts';
 import { hitsOf, interceptThirdParties } from './third-party-stubs.ts';
 import { laterRequest } from './waits.ts';
-import { parsePolicy } from '../../src/survey/headers.ts';
+import { parsePolicy } from '../../src/survey/api/headers.ts';
 
 const headersFile = readFileSync(path.resolve('dist/client/_headers'), 'utf8');
 const rules = parseHeaderRules(headersFile);

@@ -3,7 +3,7 @@ import { expect, test } from './fresh-server.ts';
 import { expectNoAxeViolations } from './fixtures.ts';
 import { postDemoBallot } from './ballot-helpers.ts';
 import { demoBallotFields } from '../support/ballots.mjs';
-import { parseSlotName } from '../../src/survey/ballot-keys.ts';
+import { parseSlotName } from '../../src/survey/ballots/ballot-keys.ts';
 
 // Every test here runs on a server of its own (fresh-server.ts): the figures are exactly those
 // of the ballots the test submits.

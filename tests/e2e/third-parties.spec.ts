@@ -3,7 +3,7 @@ import { expect, test } from './fixtures.ts';
 import { nominate } from './ballot-helpers.ts';
 import { gaEvents, hitsOf, interceptThirdParties, simulateTranslation } from './third-party-stubs.ts';
 import { afterAppTimers } from './waits.ts';
-import { TRANSLATE_DELAY_MS } from '../../src/survey/third-parties.ts';
+import { TRANSLATE_DELAY_MS } from '../../src/survey/config/third-parties.ts';
 
 // The members-choice sample survey configures every third party; the demo survey none.
 const MEMBERS = { analytics: 'G-MC2027CMS01', pixel: '4829103756612044', linkedin: '5123456' };

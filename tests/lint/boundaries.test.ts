@@ -55,12 +55,12 @@ const cases: Case[] = [
   { file: 'src/ballot/submit/probe.ts', source: "import X from '../fields/FieldView.tsx';", refused: STORES },
   { file: 'src/ballot/probe.ts', source: "import X from './SurveyHome.astro';", refused: STORES },
   { file: 'src/ballot/submit/probe.ts', source: "import { x } from '../../server/config.ts';", refused: SERVER },
-  { file: 'src/ballot/submit/probe.ts', source: "import { x } from '../../survey/ballot-keys.ts';" },
+  { file: 'src/ballot/submit/probe.ts', source: "import { x } from '../../survey/ballots/ballot-keys.ts';" },
   { file: 'src/ballot/submit/probe.ts', source: "export const x = () => import('../../search/search-client.ts');" },
   // the other browser features and the build's integrations
   { file: 'src/thanks/probe.ts', source: "import { x } from '../server/http.ts';", refused: SERVER },
   { file: 'src/figures/probe.ts', source: "import { x } from '../results/report/report-data.ts';", refused: RESULTS },
-  { file: 'src/search/probe.ts', source: "import { x } from '../survey/nominee-search.ts';" },
+  { file: 'src/search/probe.ts', source: "import { x } from '../survey/nominees/nominee-search.ts';" },
   // the domain
   { file: 'src/survey/probe.ts', source: "import { x } from '../ballot/fields/answers.ts';", refused: DOMAIN },
   { file: 'src/survey/probe.ts', source: "export { x } from '../ballot/islands.ts';", refused: DOMAIN },
@@ -75,13 +75,13 @@ const cases: Case[] = [
   { file: 'src/server/probe.ts', source: "import { x } from '../ballot/fields/answers.ts';", refused: SERVER_ONLY },
   { file: 'src/server/intake/probe.ts', source: "import X from '../../ballot/submit/SubmitBar.tsx';", refused: SERVER_ONLY },
   { file: 'src/server/intake/probe.ts', source: "import { x } from '../../results/tally/tally.ts';", refused: RESULTS },
-  { file: 'src/server/probe.ts', source: "import { x } from '../survey/ballot-keys.ts';" },
+  { file: 'src/server/probe.ts', source: "import { x } from '../survey/ballots/ballot-keys.ts';" },
   { file: 'src/server/probe.ts', source: "import { x } from './routes.ts';" },
   // the mail transport, shared by the API and the CLI
   { file: 'src/mail/probe.ts', source: "import { x } from '../server/config.ts';", refused: MAIL },
   { file: 'src/mail/probe.ts', source: "import { x } from '../results/operator.ts';", refused: MAIL },
   { file: 'src/mail/probe.ts', source: "import { x } from '../ballot/store.ts';", refused: MAIL_SIDE },
-  { file: 'src/mail/probe.ts', source: "import { x } from '../survey/config.struct.ts';" },
+  { file: 'src/mail/probe.ts', source: "import { x } from '../survey/config/config.struct.ts';" },
   { file: 'src/server/probe.ts', source: "import { x } from '../mail/transport.ts';" },
   { file: 'src/results/probe.ts', source: "import { x } from '../mail/transport.ts';" },
   // the route table, which bin/serve.mjs runs in plain Node (its rule names the file: one case)
@@ -89,7 +89,7 @@ const cases: Case[] = [
   // the operator's side
   { file: 'src/results/tally/probe.ts', source: "import { x } from '../../ballot/fields/answers.ts';", refused: OPERATOR },
   { file: 'src/results/tally/probe.ts', source: "import { x } from '../../server/db/schema.ts';" },
-  { file: 'src/results/tally/probe.ts', source: "import { x } from '../../survey/config.struct.ts';" },
+  { file: 'src/results/tally/probe.ts', source: "import { x } from '../../survey/config/config.struct.ts';" },
   // pages and endpoints
   { file: 'src/components/Probe.astro', source: "---\nimport { x } from '../server/http.ts';\n---\n<p>{x}</p>", refused: SERVER },
   { file: 'src/pages/[slug]/probe.astro', source: "---\nimport { x } from '../../server/config.ts';\n---\n<p>{x}</p>", refused: SERVER },

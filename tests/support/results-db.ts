@@ -6,8 +6,8 @@ import type { Database } from '../../src/server/db/schema.ts';
 import { createDatabase, migrateToLatest } from '../../src/server/db/database.ts';
 import { storeBallot } from '../../src/server/intake/ballots.repository.ts';
 import { uuidv7 } from '../../src/server/ids.ts';
-import { loadNominees } from '../../src/survey/nominee-file.ts';
-import { loadPrepopulation, loadSurvey } from '../../src/survey/loader.ts';
+import { loadNominees } from '../../src/survey/nominees/nominee-file.ts';
+import { loadPrepopulation, loadSurvey } from '../../src/survey/config/loader.ts';
 import { resolveWriteIn, type Resolution } from '../../src/results/writeins/writeins.ts';
 import { PEER_CHECK_BALLOTS, PEER_CHECK_DECISIONS, type HandBallot } from './peer-check-ballots.ts';
 

@@ -1,8 +1,8 @@
-import type { BallotSurvey } from '../../survey/ballot.struct.ts';
-import type { PersonValues } from '../../survey/config.struct.ts';
-import { expirationTime } from '../../survey/link.ts';
-import { allFields } from '../../survey/layout.ts';
-import { isReadOnly } from '../../survey/read-only.ts';
+import type { BallotSurvey } from '../../survey/ballots/ballot.struct.ts';
+import type { PersonValues } from '../../survey/config/config.struct.ts';
+import { expirationTime } from '../../survey/people/link.ts';
+import { allFields } from '../../survey/config/layout.ts';
+import { isReadOnly } from '../../survey/ballots/read-only.ts';
 import { $answers, type Answer } from '../fields/answers.ts';
 import { resetBallot } from '../ballot.ts';
 import { $link } from '../link.ts';

@@ -2,7 +2,7 @@ import { Suspense, lazy, useEffect } from 'react';
 import { useStore } from '@nanostores/react';
 import { $link } from '../link.ts';
 import { $failedSubmits } from '../validation.ts';
-import type { FieldDef } from '../../survey/field.struct.ts';
+import type { FieldDef } from '../../survey/config/field.struct.ts';
 import { FieldView } from './FieldView.tsx';
 
 /** Without the summary's code (the connection dropped since the page loaded): focus the first field with a problem, as before. */

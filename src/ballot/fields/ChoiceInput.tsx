@@ -2,10 +2,10 @@ import type { ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { $answers, setAnswer, type Answer } from './answers.ts';
 import { edit, touch } from '../store.ts';
-import type { FieldDef } from '../../survey/field.struct.ts';
+import type { FieldDef } from '../../survey/config/field.struct.ts';
 import { FieldError, useShownProblems } from './FieldError.tsx';
-import { otherAnswerName } from '../../survey/ballot-keys.ts';
-import { fieldRow } from '../../survey/fields.ts';
+import { otherAnswerName } from '../../survey/ballots/ballot-keys.ts';
+import { fieldRow } from '../../survey/config/fields.ts';
 
 interface Props {
   field: FieldDef;

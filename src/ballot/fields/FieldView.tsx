@@ -3,12 +3,12 @@ import type { ReactNode } from 'react';
 import { $answers, setAnswer, type Answer } from './answers.ts';
 import { $problems } from '../validation.ts';
 import { edit, touch } from '../store.ts';
-import type { FieldDef } from '../../survey/field.struct.ts';
-import type { PersonValues } from '../../survey/config.struct.ts';
-import { isBlank } from '../../survey/ballot-input.ts';
-import { isReadOnly } from '../../survey/read-only.ts';
-import { otherAnswerName } from '../../survey/ballot-keys.ts';
-import { fieldRow, formNames, type FieldTypeName } from '../../survey/fields.ts';
+import type { FieldDef } from '../../survey/config/field.struct.ts';
+import type { PersonValues } from '../../survey/config/config.struct.ts';
+import { isBlank } from '../../survey/ballots/ballot-input.ts';
+import { isReadOnly } from '../../survey/ballots/read-only.ts';
+import { otherAnswerName } from '../../survey/ballots/ballot-keys.ts';
+import { fieldRow, formNames, type FieldTypeName } from '../../survey/config/fields.ts';
 import { ChoiceInput } from './ChoiceInput.tsx';
 import { FileInput } from './FileInput.tsx';
 import { Indicator, fieldStatus, type FieldStatus } from './Indicator.tsx';
@@ -180,7 +180,7 @@ function NestedFields({ field, prefill }: FieldProps) {
   );
 }
 
-/** The nominations and reservation sections are islands of their own (src/survey/segments.ts): nothing here. */
+/** The nominations and reservation sections are islands of their own (src/survey/config/segments.ts): nothing here. */
 function RenderedElsewhere() {
   return null;
 }

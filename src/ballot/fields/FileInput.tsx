@@ -2,9 +2,9 @@ import { useRef, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { $files, setFile } from './answers.ts';
 import { touch } from '../store.ts';
-import type { FieldDef } from '../../survey/field.struct.ts';
+import type { FieldDef } from '../../survey/config/field.struct.ts';
 import { FieldError } from './FieldError.tsx';
-import { acceptedTypes } from '../../survey/file-rules.ts';
+import { acceptedTypes } from '../../survey/ballots/file-rules.ts';
 
 interface Props {
   field: FieldDef;

@@ -1,4 +1,4 @@
-import { parseOtherAnswerName, parseSlotName } from '../../survey/ballot-keys.ts';
+import { parseOtherAnswerName, parseSlotName } from '../../survey/ballots/ballot-keys.ts';
 import { slotId } from '../anchors.ts';
 
 /** The id of the element a problem's link points to, where its form-data name alone tells it. */

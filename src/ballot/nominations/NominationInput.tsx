@@ -15,7 +15,7 @@ import {
   uniqueExactHit,
 } from '../../search/suggestions.ts';
 import { afterPress } from '../fields/pointer-press.ts';
-import type { NomineeHit } from '../../survey/nominee-search.ts';
+import type { NomineeHit } from '../../survey/nominees/nominee-search.ts';
 import { slotId, goToWriteIns, WRITE_INS_ID } from '../anchors.ts';
 
 interface Props {

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
-import type { FieldDef } from '../../survey/field.struct.ts';
-import type { PublicSurvey } from '../../survey/public.ts';
-import { adsFor, slotGroups } from '../../survey/layout.ts';
-import { searchSettings } from '../../survey/nominee-search.ts';
+import type { FieldDef } from '../../survey/config/field.struct.ts';
+import type { PublicSurvey } from '../../survey/config/public.ts';
+import { adsFor, slotGroups } from '../../survey/config/layout.ts';
+import { searchSettings } from '../../survey/nominees/nominee-search.ts';
 import { configureSearch } from '../../search/suggestions.ts';
 import { NominationInput } from './NominationInput.tsx';
 import { SLOT_PLACEHOLDERS } from './nominations.ts';

@@ -1,6 +1,6 @@
 import { map } from 'nanostores';
-import { parseSlotName } from '../../survey/ballot-keys.ts';
-import { repeatOnBallot } from '../../survey/votes.ts';
+import { parseSlotName } from '../../survey/ballots/ballot-keys.ts';
+import { repeatOnBallot } from '../../survey/ballots/votes.ts';
 
 /** The voter's nominations: slot name (`nominations[group][sub-category][n]`) → nominee id (docs/spec.md, "Nominations"). */
 export const $nominations = map<Record<string, string>>({});

@@ -4,14 +4,14 @@ import { $reservations, selectTile, setCustomReservation } from './reservations.
 import { $lookups, loadReservations } from './lookups.ts';
 import { $attempted, $problems, $takenTiles, $touched } from '../validation.ts';
 import { touch } from '../store.ts';
-import { customReservationName } from '../../survey/ballot-keys.ts';
-import type { ReservationKind, TileView } from '../../survey/tiles.ts';
-import type { ReservationWords } from '../../survey/reservation-words.ts';
+import { customReservationName } from '../../survey/ballots/ballot-keys.ts';
+import type { ReservationKind, TileView } from '../../survey/ballots/tiles.ts';
+import type { ReservationWords } from '../../survey/ballots/reservation-words.ts';
 import { FieldError } from '../fields/FieldError.tsx';
 
 interface Props {
   field: { name: string; label?: string; type: ReservationKind };
-  /** The section's words (src/survey/reservation-words.ts), handed in so that the script carries neither kind's. */
+  /** The section's words (src/survey/ballots/reservation-words.ts), handed in so that the script carries neither kind's. */
   words: ReservationWords;
   projectId: string;
   tiles: TileView[];

@@ -1,7 +1,7 @@
 import { map } from 'nanostores';
-import { apiUrl } from '../../survey/api-replies.ts';
-import type { ReservationLookup } from '../../survey/api-replies.ts';
-import type { ReservationKind, TileView } from '../../survey/tiles.ts';
+import { apiUrl } from '../../survey/api/api-replies.ts';
+import type { ReservationLookup } from '../../survey/api/api-replies.ts';
+import type { ReservationKind, TileView } from '../../survey/ballots/tiles.ts';
 import { $reservations } from './reservations.ts';
 import { $takenTiles } from '../validation.ts';
 

@@ -4,7 +4,7 @@ import { $affirmed, setAffirmed } from '../fields/answers.ts';
 import { clearMyAnswers, loadChecks, loadDeferred, submitBallot, touch } from '../store.ts';
 import { FieldError, useShownProblems } from '../fields/FieldError.tsx';
 import { $notice, $submission } from './submit-state.ts';
-import { AFFIRM_NAME } from '../../survey/ballot-keys.ts';
+import { AFFIRM_NAME } from '../../survey/ballots/ballot-keys.ts';
 import { $draft } from '../drafts/draft-state.ts';
 
 /** The statement shown when a survey configures no affirmation points (docs/spec.md, "Submitting"). */

@@ -1,5 +1,5 @@
 import { atom } from 'nanostores';
-import type { BallotVerdict } from '../../survey/ballot-answer.ts';
+import type { BallotVerdict } from '../../survey/ballots/ballot-answer.ts';
 import type { Problem } from '../../survey/errors.ts';
 
 /**

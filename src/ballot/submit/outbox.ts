@@ -1,6 +1,6 @@
 import { atom } from 'nanostores';
-import { classifyAnswer, isFinal, type BallotVerdict } from '../../survey/ballot-answer.ts';
-import { ballotSummary, formDataToBallot } from '../../survey/ballot-input.ts';
+import { classifyAnswer, isFinal, type BallotVerdict } from '../../survey/ballots/ballot-answer.ts';
+import { ballotSummary, formDataToBallot } from '../../survey/ballots/ballot-input.ts';
 import { reportError, type ErrorContext } from '../../third-party/reporter.ts';
 import { withOutbox } from './outbox-db.ts';
 import { recordLateVerdict } from './delivery.ts';
@@ -71,7 +71,7 @@ export function dueBallots<T extends Pick<QueuedBallot, 'createdAt'>>(ballots: T
   return ballots.filter((ballot) => !isStale(ballot, now));
 }
 
-/** Sends a ballot once and reads the answer (src/survey/ballot-answer.ts). */
+/** Sends a ballot once and reads the answer (src/survey/ballots/ballot-answer.ts). */
 export async function sendBallot(ballot: QueuedBallot): Promise<BallotVerdict> {
   const body = new FormData();
   for (const [name, value] of ballot.entries) body.append(name, value);

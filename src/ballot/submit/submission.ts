@@ -1,6 +1,6 @@
-import { apiUrl } from '../../survey/api-replies.ts';
-import { ballotSummary } from '../../survey/ballot-input.ts';
-import { isFinal } from '../../survey/ballot-answer.ts';
+import { apiUrl } from '../../survey/api/api-replies.ts';
+import { ballotSummary } from '../../survey/ballots/ballot-input.ts';
+import { isFinal } from '../../survey/ballots/ballot-answer.ts';
 import { ballotEntries, collectBallot, userOf } from '../ballot.ts';
 import { proofEntries } from '../verify/proof.ts';
 import { endDraft } from '../drafts/draft.ts';

@@ -1,5 +1,5 @@
 import { atom } from 'nanostores';
-import { FILL_SECONDS_NAME, MAX_FILL_SECONDS } from '../../survey/ballot-keys.ts';
+import { FILL_SECONDS_NAME, MAX_FILL_SECONDS } from '../../survey/ballots/ballot-keys.ts';
 
 // The voter's proof of an address (`verify: email` or `roster`) and when the ballot form became
 // usable: both go with the ballot as form fields the ballot struct does not check (the API takes

@@ -1,4 +1,4 @@
-import { VERIFY_WORDS } from '../../survey/verification.ts';
+import { VERIFY_WORDS } from '../../survey/people/verification.ts';
 import { proveVoter } from './proof.ts';
 
 // The verification step in the browser: the two forms of VerifyStep.astro sent by script, the

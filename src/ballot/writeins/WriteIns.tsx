@@ -3,7 +3,7 @@ import { useStore } from '@nanostores/react';
 import { $writeInFocus, $writeIns, addWriteIn, recountVotes, removeWriteIn, updateWriteIn } from './writeins.ts';
 import { touch } from '../store.ts';
 import { FieldError, useShownProblems } from '../fields/FieldError.tsx';
-import { categoryKey, writeInNames } from '../../survey/ballot-keys.ts';
+import { categoryKey, writeInNames } from '../../survey/ballots/ballot-keys.ts';
 
 interface Props {
   /** Category groups with their sub-categories, for the Category select. */

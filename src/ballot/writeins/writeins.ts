@@ -1,6 +1,6 @@
 import { atom } from 'nanostores';
 import { $nominations } from '../nominations/nominations.ts';
-import { voteCount } from '../../survey/votes.ts';
+import { voteCount } from '../../survey/ballots/votes.ts';
 
 /** One write-in row: a nominee the voter could not find, and the category they name them in. */
 export interface WriteIn {

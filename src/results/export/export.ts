@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { ReservationRow } from '../../server/db/reservations.table.ts';
-import type { LoadedSurvey } from '../../survey/loader.ts';
-import type { Nominee } from '../../survey/nominee.struct.ts';
-import { allFields, ballotSlots, slotPlaces } from '../../survey/layout.ts';
-import { exportColumns, isKind } from '../../survey/fields.ts';
-import { categoryKey } from '../../survey/ballot-keys.ts';
+import type { LoadedSurvey } from '../../survey/config/loader.ts';
+import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
+import { allFields, ballotSlots, slotPlaces } from '../../survey/config/layout.ts';
+import { exportColumns, isKind } from '../../survey/config/fields.ts';
+import { categoryKey } from '../../survey/ballots/ballot-keys.ts';
 import { decisionKey, writeInDecisionsInForce } from '../writeins/writeins.repository.ts';
 import { childRows, nominationRows, readBallots, type StoredBallot } from '../ballots/ballot-reader.ts';
 import { csvLine } from './csv.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { LedgerLine, PublishedResults } from '../../survey/published-results.ts';
+import type { LedgerLine, PublishedResults } from '../../survey/published/published-results.ts';
 import { OperatorError } from '../operator.ts';
 import { sha256 } from './ledger.ts';
 import { publishResults, publishedFolder, type PublishInput } from './publish.ts';

@@ -2,7 +2,7 @@
 // so that anyone can re-tally the published results and a voter can find their own line.
 import { createHash } from 'node:crypto';
 import type { ExclusionReason, Verdict } from '../tally/rules.ts';
-import type { LedgerLine, LedgerStatus, LedgerVote, NotCounted } from '../../survey/published-results.ts';
+import type { LedgerLine, LedgerStatus, LedgerVote, NotCounted } from '../../survey/published/published-results.ts';
 
 /** The `prev` of the first line, and the head of a ledger without lines. */
 const GENESIS = '0'.repeat(64);

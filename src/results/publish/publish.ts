@@ -6,10 +6,10 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmS
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { PersonValues } from '../../survey/config.struct.ts';
-import type { LoadedSurvey } from '../../survey/loader.ts';
-import type { Nominee } from '../../survey/nominee.struct.ts';
-import type { LedgerStatus, PublishedResults } from '../../survey/published-results.ts';
+import type { PersonValues } from '../../survey/config/config.struct.ts';
+import type { LoadedSurvey } from '../../survey/config/loader.ts';
+import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
+import type { LedgerStatus, PublishedResults } from '../../survey/published/published-results.ts';
 import { latestAudit } from '../../server/db/audit.repository.ts';
 import { tallySurvey, votePoints } from '../tally/tally.ts';
 import { rankTally } from '../tally/tally-report.ts';

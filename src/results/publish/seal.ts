@@ -2,8 +2,8 @@
 // refuse before expiration_date, unless an operator opens one run on the record.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { LoadedSurvey } from '../../survey/loader.ts';
-import { isExpired } from '../../survey/link.ts';
+import type { LoadedSurvey } from '../../survey/config/loader.ts';
+import { isExpired } from '../../survey/people/link.ts';
 import { appendAudit } from '../../server/db/audit.repository.ts';
 import { OperatorError } from '../operator.ts';
 

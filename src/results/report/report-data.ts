@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { AuditRow } from '../../server/db/audit-log.table.ts';
-import type { PersonValues } from '../../survey/config.struct.ts';
-import type { LoadedSurvey } from '../../survey/loader.ts';
-import type { Nominee } from '../../survey/nominee.struct.ts';
+import type { PersonValues } from '../../survey/config/config.struct.ts';
+import type { LoadedSurvey } from '../../survey/config/loader.ts';
+import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
 import { participation } from '../../server/stats/stats.repository.ts';
 import { latestAudit } from '../../server/db/audit.repository.ts';
 import { exclusionList } from '../tally/tally.repository.ts';

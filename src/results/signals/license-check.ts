@@ -1,5 +1,5 @@
 import { licenseKey } from '../tally/identity-keys.ts';
-import { validNpi } from '../../survey/verification.ts';
+import { validNpi } from '../../survey/people/verification.ts';
 
 /**
  * What is wrong with a license number as a voter wrote it, or undefined when it passes: ten

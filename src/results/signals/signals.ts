@@ -2,13 +2,13 @@
 // detectors find among them.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { PersonValues } from '../../survey/config.struct.ts';
-import type { LoadedSurvey } from '../../survey/loader.ts';
-import type { Nominee } from '../../survey/nominee.struct.ts';
-import { personOf } from '../../survey/secrets.ts';
+import type { PersonValues } from '../../survey/config/config.struct.ts';
+import type { LoadedSurvey } from '../../survey/config/loader.ts';
+import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
+import { personOf } from '../../survey/people/secrets.ts';
 import { answersByField, childRows, nominationRows, readBallots } from '../ballots/ballot-reader.ts';
 import { licenseKey, nameKey } from '../tally/identity-keys.ts';
-import { voterFieldNames, voterFields, type VoterFields } from '../../survey/voter.ts';
+import { voterFieldNames, voterFields, type VoterFields } from '../../survey/people/voter.ts';
 import { countBallots } from '../ballots/ballots.repository.ts';
 import { voterOf } from '../tally/voter.ts';
 import { addressBursts, deviceBursts, fastBallots, nomineeBursts } from './signals-time.ts';

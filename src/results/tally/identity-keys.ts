@@ -1,4 +1,4 @@
-import { foldText } from '../../survey/nominee-text.ts';
+import { foldText } from '../../survey/nominees/nominee-text.ts';
 
 /** Titles before a name and credentials after it, left out when names are compared. */
 const TITLES = new Set(['dr', 'doctor', 'prof', 'professor', 'mr', 'mrs', 'ms', 'miss']);

@@ -1,7 +1,7 @@
-import type { SurveyConfig } from '../../survey/config.struct.ts';
-import type { TallyConfig } from '../../survey/tally.struct.ts';
+import type { SurveyConfig } from '../../survey/config/config.struct.ts';
+import type { TallyConfig } from '../../survey/config/tally.struct.ts';
 import { DEFAULT_TALLY } from './rules.ts';
-import { plural } from '../../survey/field-messages.ts';
+import { plural } from '../../survey/ballots/field-messages.ts';
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth'];
 const list = (words: string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`);

@@ -1,6 +1,6 @@
 import { create } from 'superstruct';
-import { TallyConfig } from '../../survey/tally.struct.ts';
-import { repeatOnBallot } from '../../survey/votes.ts';
+import { TallyConfig } from '../../survey/config/tally.struct.ts';
+import { repeatOnBallot } from '../../survey/ballots/votes.ts';
 import { workplaceKey } from '../../server/stats/workplaces.ts';
 import { licenseKey, nameWords, sameName } from './identity-keys.ts';
 import type { Voter } from './voter.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { SurveyConfig } from '../../survey/config.struct.ts';
-import type { Nominee } from '../../survey/nominee.struct.ts';
-import { categoryGroups } from '../../survey/layout.ts';
+import type { SurveyConfig } from '../../survey/config/config.struct.ts';
+import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
+import { categoryGroups } from '../../survey/config/layout.ts';
 import { DEFAULT_TALLY } from './rules.ts';
 
 /** JSON with every object's keys sorted, so that the same value always gives the same text. */

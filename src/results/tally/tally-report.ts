@@ -1,10 +1,10 @@
-import type { SurveyConfig } from '../../survey/config.struct.ts';
-import { ballotCategories } from '../../survey/layout.ts';
+import type { SurveyConfig } from '../../survey/config/config.struct.ts';
+import { ballotCategories } from '../../survey/config/layout.ts';
 import { csvLine } from '../export/csv.ts';
-import type { TallyConfig } from '../../survey/tally.struct.ts';
+import type { TallyConfig } from '../../survey/config/tally.struct.ts';
 import { BASE_REASONS, DEFAULT_TALLY, EXCLUSION_REASONS, reasonText } from './rules.ts';
 import type { Exclusion, Tally, TallyRow } from './tally.ts';
-import { plural } from '../../survey/field-messages.ts';
+import { plural } from '../../survey/ballots/field-messages.ts';
 
 /** Who wins a sub-category: the top N (ties at the edge included), or every nominee with at least a share of its counted votes. */
 export type Threshold = { top: number } | { share: number };

@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { WriteInDecisionRow } from '../../server/db/write-in-decisions.table.ts';
-import type { PersonValues } from '../../survey/config.struct.ts';
-import type { LoadedSurvey } from '../../survey/loader.ts';
-import type { Nominee } from '../../survey/nominee.struct.ts';
-import { personOf } from '../../survey/secrets.ts';
+import type { PersonValues } from '../../survey/config/config.struct.ts';
+import type { LoadedSurvey } from '../../survey/config/loader.ts';
+import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
+import { personOf } from '../../survey/people/secrets.ts';
 import { decisionKey, writeInDecisionsInForce } from '../writeins/writeins.repository.ts';
 import { answersByField, childRows, nominationRows, readBallots, type StoredBallot } from '../ballots/ballot-reader.ts';
 import { identityKeys, threadRegister } from './identities.ts';
 import { nameKey, nameWords } from './identity-keys.ts';
-import type { TallyConfig } from '../../survey/tally.struct.ts';
+import type { TallyConfig } from '../../survey/config/tally.struct.ts';
 import {
   DEFAULT_TALLY,
   EXCLUSION_REASONS,
@@ -22,7 +22,7 @@ import {
   type Verdict,
   type Vote,
 } from './rules.ts';
-import { voterFieldNames, voterFields } from '../../survey/voter.ts';
+import { voterFieldNames, voterFields } from '../../survey/people/voter.ts';
 import { voterOf, type Voter } from './voter.ts';
 import type { BallotPseudonymRow } from '../../server/db/ballot-pseudonyms.table.ts';
 import { pseudonym } from '../../server/tokens.ts';

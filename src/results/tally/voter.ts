@@ -1,5 +1,5 @@
-import { PERSON_NOMINEE_ID, type PersonValues } from '../../survey/config.struct.ts';
-import { voterAnswers, type VoterFields } from '../../survey/voter.ts';
+import { PERSON_NOMINEE_ID, type PersonValues } from '../../survey/config/config.struct.ts';
+import { voterAnswers, type VoterFields } from '../../survey/people/voter.ts';
 import { emailKey, licenseKey, nameWords } from './identity-keys.ts';
 
 /** Who cast a ballot, as the integrity rules compare: every part optional, as a ballot may leave it blank. */

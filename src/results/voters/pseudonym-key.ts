@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { prepopulationFile, privateDir, type LoadedSurvey } from '../../survey/loader.ts';
+import { prepopulationFile, privateDir, type LoadedSurvey } from '../../survey/config/loader.ts';
 import { OperatorError } from '../operator.ts';
 
 /** The file that holds a survey's pseudonym key: beside its prepopulation file, in `PEERVOTE_PRIVATE_DIR/<slug>/` when that is set. */

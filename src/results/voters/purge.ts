@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { NewBallotPseudonym } from '../../server/db/ballot-pseudonyms.table.ts';
-import type { PersonValues } from '../../survey/config.struct.ts';
-import type { LoadedSurvey } from '../../survey/loader.ts';
-import type { Nominee } from '../../survey/nominee.struct.ts';
-import { allFields } from '../../survey/layout.ts';
-import { personOf } from '../../survey/secrets.ts';
+import type { PersonValues } from '../../survey/config/config.struct.ts';
+import type { LoadedSurvey } from '../../survey/config/loader.ts';
+import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
+import { allFields } from '../../survey/config/layout.ts';
+import { personOf } from '../../survey/people/secrets.ts';
 import { writeInDecisionsInForce } from '../writeins/writeins.repository.ts';
 import { pseudonym } from '../../server/tokens.ts';
 import { refusedBallots } from '../../server/intake/refused-ballots.repository.ts';
@@ -13,9 +13,9 @@ import { countAnswers, deleteAnswers, deleteUploads, insertPseudonyms, pseudonym
 import { answersByField, childRows, nominationRows, readBallots, type StoredBallot } from '../ballots/ballot-reader.ts';
 import { selfMatch, type Vote } from '../tally/rules.ts';
 import { nomineeFacts, votesOf } from '../tally/tally.ts';
-import { voterFieldNames, voterFields } from '../../survey/voter.ts';
+import { voterFieldNames, voterFields } from '../../survey/people/voter.ts';
 import { voterOf } from '../tally/voter.ts';
-import { answerNames } from '../../survey/fields.ts';
+import { answerNames } from '../../survey/config/fields.ts';
 
 /** What one step of a purge was given: the ballots of this page, the personal fields, whether to change anything. */
 interface PurgeScope {

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { BallotRow } from '../../server/db/ballots.table.ts';
-import type { PersonValues } from '../../survey/config.struct.ts';
-import type { LoadedSurvey } from '../../survey/loader.ts';
-import type { Nominee } from '../../survey/nominee.struct.ts';
-import { formatReceipt, normalizeReceipt } from '../../survey/receipt-code.ts';
+import type { PersonValues } from '../../survey/config/config.struct.ts';
+import type { LoadedSurvey } from '../../survey/config/loader.ts';
+import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
+import { formatReceipt, normalizeReceipt } from '../../survey/published/receipt-code.ts';
 import { ballotByReceipt } from '../../server/receipts/receipts.ts';
 import { ballotExclusions } from '../tally/tally.repository.ts';
 import { tallySurvey, type Exclusion } from '../tally/tally.ts';

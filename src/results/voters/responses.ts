@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { PersonValues } from '../../survey/config.struct.ts';
+import type { PersonValues } from '../../survey/config/config.struct.ts';
 import { linkOpens } from '../../server/links/link-opens.repository.ts';
 import { secretHash } from '../../server/tokens.ts';
 import { votedSecrets } from './voters.repository.ts';

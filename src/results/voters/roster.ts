@@ -1,13 +1,13 @@
 import { parse } from 'csv-parse/sync';
 import { validate } from 'superstruct';
-import { PERSON_NOMINEE_ID, type PersonValues, type SurveyConfig } from '../../survey/config.struct.ts';
-import { allFields } from '../../survey/layout.ts';
-import { answerStruct } from '../../survey/ballot-rules.ts';
+import { PERSON_NOMINEE_ID, type PersonValues, type SurveyConfig } from '../../survey/config/config.struct.ts';
+import { allFields } from '../../survey/config/layout.ts';
+import { answerStruct } from '../../survey/ballots/ballot-rules.ts';
 import { toProblems, type Problem } from '../../survey/errors.ts';
 import { emailKey } from '../tally/identity-keys.ts';
-import { rosterName, voterFields } from '../../survey/voter.ts';
+import { rosterName, voterFields } from '../../survey/people/voter.ts';
 import { OperatorError } from '../operator.ts';
-import { isKind } from '../../survey/fields.ts';
+import { isKind } from '../../survey/config/fields.ts';
 
 /** One person of a roster: the line they are on, their address as compared, and what their personal link carries. */
 export interface RosterPerson {

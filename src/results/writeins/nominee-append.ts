@@ -1,9 +1,9 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import type { WriteInDecisionRow } from '../../server/db/write-in-decisions.table.ts';
-import type { LoadedSurvey } from '../../survey/loader.ts';
-import type { Nominee } from '../../survey/nominee.struct.ts';
-import { nomineeFile, parseNominees } from '../../survey/nominee-file.ts';
+import type { LoadedSurvey } from '../../survey/config/loader.ts';
+import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
+import { nomineeFile, parseNominees } from '../../survey/nominees/nominee-file.ts';
 import { OperatorError } from '../operator.ts';
 
 /** The nominees that write-in decisions added and the nominee file does not hold yet, in the order decided. */

@@ -3,7 +3,7 @@
 // command line's `audit --verify` and the operator console's check both call verifyChain.
 import { createHash } from 'node:crypto';
 import type { AuditRow } from './audit-log.table.ts';
-import type { PublishedResults } from '../../survey/published-results.ts';
+import type { PublishedResults } from '../../survey/published/published-results.ts';
 
 /** The prev_hash of a survey's first entry: 64 zeros. */
 export const GENESIS_HASH = '0'.repeat(64);

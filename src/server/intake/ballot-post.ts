@@ -1,7 +1,7 @@
-import { problemLine } from '../../survey/ballot-answer.ts';
-import { AFFIRM_NAME, fieldNameOf, parseSlotName, parseWriteInName } from '../../survey/ballot-keys.ts';
-import type { SurveyConfig } from '../../survey/config.struct.ts';
-import { allFields } from '../../survey/layout.ts';
+import { problemLine } from '../../survey/ballots/ballot-answer.ts';
+import { AFFIRM_NAME, fieldNameOf, parseSlotName, parseWriteInName } from '../../survey/ballots/ballot-keys.ts';
+import type { SurveyConfig } from '../../survey/config/config.struct.ts';
+import { allFields } from '../../survey/config/layout.ts';
 import { escapeHtml, plainPage } from '../html-page.ts';
 import { json, refuse } from '../http.ts';
 import { findSurvey, type ServerSurvey } from '../surveys.ts';

@@ -1,5 +1,5 @@
-import { DEMO_SECRET, isExpired, isLinkValid } from '../../survey/link.ts';
-import { formatBytes } from '../../survey/file-rules.ts';
+import { DEMO_SECRET, isExpired, isLinkValid } from '../../survey/people/link.ts';
+import { formatBytes } from '../../survey/ballots/file-rules.ts';
 import type { BallotLink } from '../db/ballots.table.ts';
 import type { ServerConfig } from '../config.ts';
 import { findSurvey, personOfLink, type ServerSurvey } from '../surveys.ts';

@@ -12,7 +12,7 @@ import { refused, type Refused, type Stored } from './intake-outcome.ts';
 import { newReceiptCode } from '../tokens.ts';
 import { receiptDue } from '../mail/receipt-mail.ts';
 import { nudgeOutbox } from '../mail/outbox.ts';
-import { VERIFY_WORDS } from '../../survey/verification.ts';
+import { VERIFY_WORDS } from '../../survey/people/verification.ts';
 
 /** One checked ballot on its way into the database, with the request it came in. */
 export interface BallotToStore {

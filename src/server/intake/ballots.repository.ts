@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { BallotLink, NewUpload } from '../db/ballots.table.ts';
-import type { BallotParts } from '../../survey/ballot-parts.ts';
-import type { BallotReceipt, ReservationOutcome } from '../../survey/api-replies.ts';
-import { EXPERT_HOLD_MS } from '../../survey/tiles.ts';
+import type { BallotParts } from '../../survey/ballots/ballot-parts.ts';
+import type { BallotReceipt, ReservationOutcome } from '../../survey/api/api-replies.ts';
+import { EXPERT_HOLD_MS } from '../../survey/ballots/tiles.ts';
 import { claimTile } from '../reservations/tile-claims.repository.ts';
 import { completeIdempotencyKey } from './idempotency.repository.ts';
 import { newReceiptCode } from '../tokens.ts';

@@ -1,8 +1,8 @@
 import { wantsPage } from '../html-page.ts';
-import type { SurveyConfig } from '../../survey/config.struct.ts';
-import { IDEMPOTENCY_HEADER, categoryKey, parseSlotName, writeInIndices, writeInNames } from '../../survey/ballot-keys.ts';
-import { fieldRow, optionAtPosition } from '../../survey/fields.ts';
-import { allFields } from '../../survey/layout.ts';
+import type { SurveyConfig } from '../../survey/config/config.struct.ts';
+import { IDEMPOTENCY_HEADER, categoryKey, parseSlotName, writeInIndices, writeInNames } from '../../survey/ballots/ballot-keys.ts';
+import { fieldRow, optionAtPosition } from '../../survey/config/fields.ts';
+import { allFields } from '../../survey/config/layout.ts';
 import type { ServerSurvey } from '../surveys.ts';
 import { nomineeIndex } from '../search/nominees.ts';
 

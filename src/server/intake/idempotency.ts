@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { BallotReceipt } from '../../survey/api-replies.ts';
+import type { BallotReceipt } from '../../survey/api/api-replies.ts';
 import type { Database } from '../db/schema.ts';
 import type { IdempotencyKeyRow } from '../db/idempotency-keys.table.ts';
 import { claimIdempotencyKey } from './idempotency.repository.ts';

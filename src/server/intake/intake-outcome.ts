@@ -1,4 +1,4 @@
-import type { BallotReceipt } from '../../survey/api-replies.ts';
+import type { BallotReceipt } from '../../survey/api/api-replies.ts';
 import type { Problem } from '../../survey/errors.ts';
 
 // What became of one ballot post. The intake's steps return these and never build a Response:

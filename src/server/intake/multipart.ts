@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { nulProblems, stripStrayControls } from '../../survey/control-characters.ts';
+import { nulProblems, stripStrayControls } from '../../survey/ballots/control-characters.ts';
 import type { Problem } from '../../survey/errors.ts';
 
 /**

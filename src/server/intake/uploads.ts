@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { FieldDef } from '../../survey/field.struct.ts';
+import type { FieldDef } from '../../survey/config/field.struct.ts';
 import type { Problem } from '../../survey/errors.ts';
-import type { FilePart } from '../../survey/ballot-parts.ts';
-import { acceptedTypes, describeTypes } from '../../survey/file-rules.ts';
+import type { FilePart } from '../../survey/ballots/ballot-parts.ts';
+import { acceptedTypes, describeTypes } from '../../survey/ballots/file-rules.ts';
 
 /** The file types whose first bytes we know, with those bytes. */
 const SIGNATURES: Array<{ type: string; extension: string; test: (head: Uint8Array) => boolean }> = [

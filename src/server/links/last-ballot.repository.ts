@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { slotName } from '../../survey/ballot-keys.ts';
+import { slotName } from '../../survey/ballots/ballot-keys.ts';
 
 /**
  * A personal link's current ballot as the page refills it (`amend: until_close`): its answers by

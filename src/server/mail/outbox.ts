@@ -9,8 +9,8 @@ import { claimQueued, owedReceipts, queueOwedReceipts, settleMessages, type Sett
 import { receiptMessage, type ReceiptPayload } from './receipt-mail.ts';
 import { serverConfig } from '../config.ts';
 import { compileMail, type MailValues, type RenderedMail } from '../../mail/render.ts';
-import { closesInWords, loadMailTemplate } from '../../survey/mail-templates.ts';
-import { formatReceipt } from '../../survey/receipt-code.ts';
+import { closesInWords, loadMailTemplate } from '../../survey/mail/mail-templates.ts';
+import { formatReceipt } from '../../survey/published/receipt-code.ts';
 
 /** How often the outbox looks for queued receipts when nothing nudges it. */
 const POLL_MS = 5_000;

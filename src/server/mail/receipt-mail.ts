@@ -1,7 +1,7 @@
 import type { MailSettings } from '../../mail/transport.ts';
 import { newMessageId, senderOf } from '../../mail/transport.ts';
-import { rosterAddress, rosterName } from '../../survey/voter.ts';
-import { personOf } from '../../survey/secrets.ts';
+import { rosterAddress, rosterName } from '../../survey/people/voter.ts';
+import { personOf } from '../../survey/people/secrets.ts';
 import type { BallotRow } from '../db/ballots.table.ts';
 import type { NewMailMessage } from '../db/mail-messages.table.ts';
 import type { ServerSurvey } from '../surveys.ts';

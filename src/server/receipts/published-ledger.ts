@@ -4,7 +4,14 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { fileStamp, followFiles } from '../file-stamp.ts';
-import { NOT_COUNTED_WORDS, standingOf, type BallotStanding, type LedgerLine, type NotCounted, type PublishedResults } from '../../survey/published-results.ts';
+import {
+  NOT_COUNTED_WORDS,
+  standingOf,
+  type BallotStanding,
+  type LedgerLine,
+  type NotCounted,
+  type PublishedResults,
+} from '../../survey/published/published-results.ts';
 
 /** A published ledger ready for lookups: the salt, the nominees' names, and where each receipt's line may be. */
 interface LedgerIndex {

@@ -1,8 +1,8 @@
 import { database } from '../db/database.ts';
 import { findSurvey } from '../surveys.ts';
 import { json, refuse } from '../http.ts';
-import { normalizeReceipt, receiptAnswerText } from '../../survey/receipt-code.ts';
-import type { ReceiptCheck } from '../../survey/api-replies.ts';
+import { normalizeReceipt, receiptAnswerText } from '../../survey/published/receipt-code.ts';
+import type { ReceiptCheck } from '../../survey/api/api-replies.ts';
 import { requestTime } from '../request-hooks.ts';
 import { rateLimited } from '../rate-limit.ts';
 import { plainPage, wantsPage } from '../html-page.ts';

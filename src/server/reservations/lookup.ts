@@ -1,5 +1,5 @@
-import type { ReservationLookup } from '../../survey/api-replies.ts';
-import { confirmedFor, configTakenSlugs, type ReservationKind } from '../../survey/tiles.ts';
+import type { ReservationLookup } from '../../survey/api/api-replies.ts';
+import { confirmedFor, configTakenSlugs, type ReservationKind } from '../../survey/ballots/tiles.ts';
 import { database } from '../db/database.ts';
 import { claimedTiles } from './tile-claims.repository.ts';
 import { confirmedLabels } from './decisions.repository.ts';

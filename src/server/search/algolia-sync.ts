@@ -1,5 +1,5 @@
 import { algoliasearch } from 'algoliasearch';
-import type { Nominee } from '../../survey/nominee.struct.ts';
+import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
 import { toHit } from './nominee-engine.ts';
 
 /** Records sent in one batch request; Algolia advises batches of about 1,000 records or 10 MB. */

@@ -1,5 +1,5 @@
-import { DETAIL_COLUMNS, type Nominee } from '../../survey/nominee.struct.ts';
-import { nomineeTerms } from '../../survey/nominee-text.ts';
+import { DETAIL_COLUMNS, type Nominee } from '../../survey/nominees/nominee.struct.ts';
+import { nomineeTerms } from '../../survey/nominees/nominee-text.ts';
 import { release, wordIndex } from './word-index.ts';
 
 /**

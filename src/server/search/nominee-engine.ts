@@ -1,6 +1,6 @@
-import type { Nominee } from '../../survey/nominee.struct.ts';
-import { HITS_PER_PAGE, type NomineeHit } from '../../survey/nominee-search.ts';
-import { foldText, nomineeTerms, queryTerms } from '../../survey/nominee-text.ts';
+import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
+import { HITS_PER_PAGE, type NomineeHit } from '../../survey/nominees/nominee-search.ts';
+import { foldText, nomineeTerms, queryTerms } from '../../survey/nominees/nominee-text.ts';
 import { prefixTable, type PrefixTable } from './prefix-table.ts';
 import { filtered, pageByKey, pagePreferredFirst, reusable } from './result-page.ts';
 import { detailValues } from './detail-values.ts';

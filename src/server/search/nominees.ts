@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { LoadedSurvey } from '../../survey/loader.ts';
-import { loadNominees } from '../../survey/nominee-file.ts';
-import type { Nominee } from '../../survey/nominee.struct.ts';
+import type { LoadedSurvey } from '../../survey/config/loader.ts';
+import { loadNominees } from '../../survey/nominees/nominee-file.ts';
+import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
 import { createNomineeEngine, type NomineeEngine } from './nominee-engine.ts';
 import { fileStamp, followFiles } from '../file-stamp.ts';
 

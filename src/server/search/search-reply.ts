@@ -5,9 +5,9 @@ import { findSurvey } from '../surveys.ts';
 import { nomineeIndex } from './nominees.ts';
 import { rateLimited } from '../rate-limit.ts';
 import { requestTime } from '../request-hooks.ts';
-import { nulProblems } from '../../survey/control-characters.ts';
+import { nulProblems } from '../../survey/ballots/control-characters.ts';
 import { ConfigError, toProblems } from '../../survey/errors.ts';
-import { SearchBody, searchParams, type NomineeResult } from '../../survey/nominee-search.ts';
+import { SearchBody, searchParams, type NomineeResult } from '../../survey/nominees/nominee-search.ts';
 
 /** The largest search body read: ten queries of any sensible length fit many times over, and reading it costs little. */
 const SEARCH_BODY_LIMIT = 256 * 1024;

@@ -1,4 +1,4 @@
-import type { ParticipationFigures, WorkplaceFigures } from '../../survey/api-replies.ts';
+import type { ParticipationFigures, WorkplaceFigures } from '../../survey/api/api-replies.ts';
 import { database } from '../db/database.ts';
 import { ballotsPerAnswer, ballotsWithout, participation } from './stats.repository.ts';
 import { foldWorkplaces } from './workplaces.ts';

@@ -1,4 +1,4 @@
-import { MIN_WORKPLACE_BALLOTS, OTHER_WORKPLACE, workplaceKey } from '../../survey/stats.ts';
+import { MIN_WORKPLACE_BALLOTS, OTHER_WORKPLACE, workplaceKey } from '../../survey/api/stats.ts';
 
 export { workplaceKey };
 

@@ -5,9 +5,9 @@ import { json, refuse, unknownSurvey } from '../http.ts';
 import { requestTime } from '../request-hooks.ts';
 import { findSurvey, type ServerSurvey } from '../surveys.ts';
 import { readLimited, parseMultipart } from '../intake/multipart.ts';
-import { isExpired } from '../../survey/link.ts';
-import { VERIFY_WORDS } from '../../survey/verification.ts';
-import { nulProblems } from '../../survey/control-characters.ts';
+import { isExpired } from '../../survey/people/link.ts';
+import { VERIFY_WORDS } from '../../survey/people/verification.ts';
+import { nulProblems } from '../../survey/ballots/control-characters.ts';
 import { checkCode, sendCode, type VerifyRefusal } from './verify-voter.ts';
 import { PROOF_COOKIE } from './verify-token.ts';
 

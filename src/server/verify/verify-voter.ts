@@ -19,7 +19,7 @@ import {
   licenceKey,
   maskAddress,
   validNpi,
-} from '../../survey/verification.ts';
+} from '../../survey/people/verification.ts';
 import { codesSince, countWrongTry, insertCode, spendCode } from './codes.repository.ts';
 import { signProof } from './verify-token.ts';
 

@@ -24,7 +24,7 @@ import { stringify } from 'yaml';
 import { ROOT, startServer } from '../../support/server.mjs';
 import { RESULTS_NODE_OPTIONS } from '../../support/results-cli.ts';
 import { demoBallotFields, multipart } from '../../support/ballots.mjs';
-import { loadSurvey } from '../../../src/survey/loader.ts';
+import { loadSurvey } from '../../../src/survey/config/loader.ts';
 import { campaignMessages, rosterRecipients } from '../../../src/results/delivery/send.ts';
 
 const { values: args } = parseArgs({ options: { count: { type: 'string' }, runs: { type: 'string' }, seconds: { type: 'string' }, part: { type: 'string' } } });
@@ -92,7 +92,7 @@ async function startSink(): Promise<{ port: number; stop(): void }> {
 async function sending(): Promise<void> {
   const { dir } = surveysWith('send', COUNT, false);
   const survey = loadSurvey(SLUG, dir);
-  const [first] = rosterRecipients(survey, (await import('../../../src/survey/loader.ts')).loadPrepopulation(survey)).recipients;
+  const [first] = rosterRecipients(survey, (await import('../../../src/survey/config/loader.ts')).loadPrepopulation(survey)).recipients;
   const sample = campaignMessages(survey, 'invitation', 'http://127.0.0.1:4321')(first, 'x'.repeat(43)).mail;
   const messageFile = path.join(work, 'message.json');
   writeFileSync(messageFile, JSON.stringify(sample));

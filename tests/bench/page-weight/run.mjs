@@ -21,7 +21,7 @@ import { weighPage } from './weigh.mjs';
 import { interactionMeter } from './interaction.mjs';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../support/chromium.ts';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const clientDir = path.join(root, 'dist/client');
 const args = new Set(process.argv.slice(2));
 /**

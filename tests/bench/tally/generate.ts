@@ -2,7 +2,7 @@
 // each table is one INSERT … SELECT over a recursive counter, so a million ballots (about
 // twelve million rows) take seconds, not the hours a million API posts would.
 import { DatabaseSync } from 'node:sqlite';
-import type { Nominee } from '../../../src/survey/nominee.struct.ts';
+import type { Nominee } from '../../../src/survey/nominees/nominee.struct.ts';
 import { PRACTICES, SUBCATEGORIES } from '../../support/ballots.mjs';
 
 const WRITE_INS = ['Dr. Hannah Weiss', 'hannah weiss', 'Dr. Samuel Osei', 'Amara Okafor MD', 'Dr. Luis Ferreira', 'Mei Lin'];

@@ -8,8 +8,8 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
-import { loadPrepopulation, loadSurvey } from '../../../src/survey/loader.ts';
-import { loadNominees } from '../../../src/survey/nominee-file.ts';
+import { loadPrepopulation, loadSurvey } from '../../../src/survey/config/loader.ts';
+import { loadNominees } from '../../../src/survey/nominees/nominee-file.ts';
 import { readServerConfig } from '../../../src/server/config.ts';
 import { countBallots } from '../../../src/results/ballots/ballots.repository.ts';
 import { openOperatorDatabase } from '../../../src/results/operator.ts';

@@ -29,8 +29,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createDatabase, migrateToLatest } from '../../../src/server/db/database.ts';
-import { loadSurvey } from '../../../src/survey/loader.ts';
-import { loadNominees } from '../../../src/survey/nominee-file.ts';
+import { loadSurvey } from '../../../src/survey/config/loader.ts';
+import { loadNominees } from '../../../src/survey/nominees/nominee-file.ts';
 import { generateBallots, VOTES_PER_BALLOT } from './generate.ts';
 import { RESULTS_NODE_OPTIONS } from '../../support/results-cli.ts';
 

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, test } from 'vitest';
 import { create } from 'superstruct';
-import { SurveyConfig } from '../../../src/survey/config.struct.ts';
-import { ballotStruct, validateBallot } from '../../../src/survey/ballot.struct.ts';
-import { slotName, writeInNames } from '../../../src/survey/ballot-keys.ts';
+import { SurveyConfig } from '../../../src/survey/config/config.struct.ts';
+import { ballotStruct, validateBallot } from '../../../src/survey/ballots/ballot.struct.ts';
+import { slotName, writeInNames } from '../../../src/survey/ballots/ballot-keys.ts';
 import { collectBallot, userOf, resetBallot } from '../../../src/ballot/ballot.ts';
-import type { FieldDef } from '../../../src/survey/field.struct.ts';
-import type { VoterSurvey } from '../../../src/survey/voter.ts';
+import type { FieldDef } from '../../../src/survey/config/field.struct.ts';
+import type { VoterSurvey } from '../../../src/survey/people/voter.ts';
 import { $answers, $files } from '../../../src/ballot/fields/answers.ts';
 import { $affirmed } from '../../../src/ballot/fields/answers.ts';
 import { $nominations } from '../../../src/ballot/nominations/nominations.ts';

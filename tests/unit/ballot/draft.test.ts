@@ -5,7 +5,7 @@ import { resetBallot } from '../../../src/ballot/ballot.ts';
 import { $nominations, $nomineeNames, pickNominee } from '../../../src/ballot/nominations/nominations.ts';
 import { $reservations } from '../../../src/ballot/reservations/reservations.ts';
 import { $writeIns, addWriteIn, updateWriteIn } from '../../../src/ballot/writeins/writeins.ts';
-import type { FieldDef } from '../../../src/survey/field.struct.ts';
+import type { FieldDef } from '../../../src/survey/config/field.struct.ts';
 
 const layout = [
   [

@@ -10,7 +10,7 @@ import {
   slotName,
   writeInIndices,
   writeInNames,
-} from '../../../src/survey/ballot-keys.ts';
+} from '../../../src/survey/ballots/ballot-keys.ts';
 import { problemTargetId } from '../../../src/ballot/fields/problem-target.ts';
 
 /** Every reader of a form-data name, for the cases where none of them may accept it. */

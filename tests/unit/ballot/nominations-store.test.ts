@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { $nominations, clearNominee, pickNominee, duplicateNote } from '../../../src/ballot/nominations/nominations.ts';
-import { slotName } from '../../../src/survey/ballot-keys.ts';
+import { slotName } from '../../../src/survey/ballots/ballot-keys.ts';
 import { $voteCount, recountVotes } from '../../../src/ballot/writeins/writeins.ts';
 
 const cardiology = (n: number) => slotName('Heart and Lungs', 'Cardiology', n);

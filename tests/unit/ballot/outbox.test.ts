@@ -10,7 +10,7 @@ import {
   type QueuedBallot,
 } from '../../../src/ballot/submit/outbox.ts';
 import { $reporter } from '../../../src/third-party/reporter.ts';
-import { classifyAnswer } from '../../../src/survey/ballot-answer.ts';
+import { classifyAnswer } from '../../../src/survey/ballots/ballot-answer.ts';
 
 const ballot: QueuedBallot = { key: 'k-1', slug: 'demo', url: 'http://127.0.0.1:1/api/survey?secret=s3cret', entries: [['email', 'a@b.c']], createdAt: 0 };
 

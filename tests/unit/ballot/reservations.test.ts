@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { create } from 'superstruct';
-import { SurveyConfig } from '../../../src/survey/config.struct.ts';
-import { tileViews, outcomeFields } from '../../../src/survey/tiles.ts';
-import { outcomeLine, tileLabel } from '../../../src/survey/reservation-outcome.ts';
+import { SurveyConfig } from '../../../src/survey/config/config.struct.ts';
+import { tileViews, outcomeFields } from '../../../src/survey/ballots/tiles.ts';
+import { outcomeLine, tileLabel } from '../../../src/survey/ballots/reservation-outcome.ts';
 import { $reservations, selectTile, setCustomReservation } from '../../../src/ballot/reservations/reservations.ts';
 import { $lookups, loadReservations } from '../../../src/ballot/reservations/lookups.ts';
 import { $takenTiles } from '../../../src/ballot/validation.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { categorySeries, daySeries, filterWorkplaces, rankWorkplaces, totalNominations } from '../../../src/survey/stats.ts';
+import { categorySeries, daySeries, filterWorkplaces, rankWorkplaces, totalNominations } from '../../../src/survey/api/stats.ts';
 import { $figures, loadFigures } from '../../../src/figures/figures.ts';
 
 describe('ballots per day', () => {

@@ -4,12 +4,20 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import editorSchemas, { filesWithoutSchemaLine, writeEditorSchemas } from '../../../src/integrations/editor-schemas.ts';
-import { EDITOR_SCHEMAS, REFERENCE_END, REFERENCE_START, referenceBlock, schemaLine, schemaText, withReference } from '../../../src/survey/editor-schemas.ts';
+import {
+  EDITOR_SCHEMAS,
+  REFERENCE_END,
+  REFERENCE_START,
+  referenceBlock,
+  schemaLine,
+  schemaText,
+  withReference,
+} from '../../../src/survey/config/editor-schemas.ts';
 
 const [SURVEY, SITE] = EDITOR_SCHEMAS;
 
 describe('the committed files', () => {
-  it.each(EDITOR_SCHEMAS)('$file is what the structs and src/survey/config.docs.ts make', (entry) => {
+  it.each(EDITOR_SCHEMAS)('$file is what the structs and src/survey/config/config.docs.ts make', (entry) => {
     expect(readFileSync(entry.file, 'utf8'), `${entry.file} differs from what the structs make: run npm run schemas`).toBe(schemaText(entry));
   });
 

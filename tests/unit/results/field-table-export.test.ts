@@ -2,10 +2,10 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { exportBallots } from '../../../src/results/export/export.ts';
 import { personalFieldNames } from '../../../src/results/voters/purge.ts';
-import { loadSurvey } from '../../../src/survey/loader.ts';
-import { allFields, ballotSlots } from '../../../src/survey/layout.ts';
-import { categoryKey } from '../../../src/survey/ballot-keys.ts';
-import { answerNames, exportColumns, isKind, type FieldKind } from '../../../src/survey/fields.ts';
+import { loadSurvey } from '../../../src/survey/config/loader.ts';
+import { allFields, ballotSlots } from '../../../src/survey/config/layout.ts';
+import { categoryKey } from '../../../src/survey/ballots/ballot-keys.ts';
+import { answerNames, exportColumns, isKind, type FieldKind } from '../../../src/survey/config/fields.ts';
 import { FIXTURE_SURVEYS, scratchDatabase } from '../../support/results-db.ts';
 
 // The operator's export and purge read a survey's fields the way the field table says: these

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { create } from 'superstruct';
-import { TallyConfig } from '../../../src/survey/tally.struct.ts';
+import { TallyConfig } from '../../../src/survey/config/tally.struct.ts';
 import { DEFAULT_TALLY, judgeBallot, reasonsOf, flagsOf, type BallotToJudge, type NomineeFacts, type Vote } from '../../../src/results/tally/rules.ts';
 import type { Voter } from '../../../src/results/tally/voter.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { create } from 'superstruct';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../src/server/db/schema.ts';
-import { TallyConfig } from '../../../src/survey/tally.struct.ts';
+import { TallyConfig } from '../../../src/survey/config/tally.struct.ts';
 import { tallySurvey, type Exclusion } from '../../../src/results/tally/tally.ts';
 import { exclusionCsvLine, rankTally, tallyCsv, type Threshold } from '../../../src/results/tally/tally-report.ts';
 import { peerCheck, scratchDatabase, storeBallots, storePeerCheck } from '../../support/results-db.ts';

@@ -13,8 +13,8 @@ import { OperatorError } from '../../../src/results/operator.ts';
 import { writeInDecisionLog, writeInDecisionsInForce } from '../../../src/results/writeins/writeins.repository.ts';
 import { claimedTiles } from '../../../src/server/reservations/tile-claims.repository.ts';
 import { confirmedLabels } from '../../../src/server/reservations/decisions.repository.ts';
-import { loadSurvey } from '../../../src/survey/loader.ts';
-import { loadNominees } from '../../../src/survey/nominee-file.ts';
+import { loadSurvey } from '../../../src/survey/config/loader.ts';
+import { loadNominees } from '../../../src/survey/nominees/nominee-file.ts';
 import { FIXTURE_SURVEYS, peerCheck, scratchDatabase, storeBallots } from '../../support/results-db.ts';
 
 /** One cell as csvLine writes it: a line of that cell alone, without its CRLF. */

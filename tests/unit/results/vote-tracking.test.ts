@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { validate } from 'superstruct';
-import { answerStruct } from '../../../src/survey/ballot-rules.ts';
-import { Field } from '../../../src/survey/field.struct.ts';
-import { formatReceipt, normalizeReceipt, receiptAnswerText, RECEIPT_ALPHABET, RECEIPT_LENGTH } from '../../../src/survey/receipt-code.ts';
+import { answerStruct } from '../../../src/survey/ballots/ballot-rules.ts';
+import { Field } from '../../../src/survey/config/field.struct.ts';
+import { formatReceipt, normalizeReceipt, receiptAnswerText, RECEIPT_ALPHABET, RECEIPT_LENGTH } from '../../../src/survey/published/receipt-code.ts';
 import { newReceiptCode, newSecret, pseudonym, secretHash } from '../../../src/server/tokens.ts';
 import { greetingName, parseRoster, personalLink, planInvitations } from '../../../src/results/voters/roster.ts';
 import { responseCounts, type InvitedPerson } from '../../../src/results/voters/responses.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createNomineeEngine } from '../../../src/server/search/nominee-engine.ts';
-import type { Nominee } from '../../../src/survey/nominee.struct.ts';
-import { foldText, nomineeTerms, queryTerms } from '../../../src/survey/nominee-text.ts';
+import type { Nominee } from '../../../src/survey/nominees/nominee.struct.ts';
+import { foldText, nomineeTerms, queryTerms } from '../../../src/survey/nominees/nominee-text.ts';
 import { generateNominees } from '../../../bin/lib/nominee-generator.ts';
 
 const list: Nominee[] = [

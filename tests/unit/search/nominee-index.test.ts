@@ -2,8 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAllSurveys, loadSurvey } from '../../../src/survey/loader.ts';
-import { loadNominees } from '../../../src/survey/nominee-file.ts';
+import { loadAllSurveys, loadSurvey } from '../../../src/survey/config/loader.ts';
+import { loadNominees } from '../../../src/survey/nominees/nominee-file.ts';
 import { nomineeIndex } from '../../../src/server/search/nominees.ts';
 import { ConfigError } from '../../../src/survey/errors.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearchClient } from '../../../src/search/search-client.ts';
-import { searchSettings, HITS_PER_PAGE } from '../../../src/survey/nominee-search.ts';
+import { searchSettings, HITS_PER_PAGE } from '../../../src/survey/nominees/nominee-search.ts';
 import { configureSearch, $suggestions, reportPick, typeQuery } from '../../../src/search/suggestions.ts';
 import { startRecorder } from '../../support/recorder.ts';
 

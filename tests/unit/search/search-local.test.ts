@@ -6,7 +6,7 @@ import { connectHits, connectSearchBox } from 'instantsearch.js/es/connectors/in
 import type { SearchClient } from 'instantsearch.js';
 import { ALL } from '../../../src/pages/api/[...route].ts';
 import { createSearchClient, type NomineeSearchClient } from '../../../src/search/search-client.ts';
-import { searchSettings } from '../../../src/survey/nominee-search.ts';
+import { searchSettings } from '../../../src/survey/nominees/nominee-search.ts';
 
 /** The search endpoint behind a real HTTP server, as the built site serves it. */
 let server: http.Server;

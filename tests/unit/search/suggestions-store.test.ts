@@ -10,7 +10,7 @@ import {
   uniqueExactHit,
 } from '../../../src/search/suggestions.ts';
 import type { NomineeSearchClient, SearchRequest } from '../../../src/search/search-client.ts';
-import type { NomineeHit, NomineeResults } from '../../../src/survey/nominee-search.ts';
+import type { NomineeHit, NomineeResults } from '../../../src/survey/nominees/nominee-search.ts';
 
 /** A search client the test controls, after InstantSearch's own tests/mocks/createSearchClient.ts. */
 function fakeClient() {

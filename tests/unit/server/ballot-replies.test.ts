@@ -2,8 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { jsonReply, pageReply } from '../../../src/server/intake/ballot-post.ts';
 import { refused, tryLater, type IntakeOutcome, type RefusalCode, type TryLater } from '../../../src/server/intake/intake-outcome.ts';
 import type { ServerSurvey } from '../../../src/server/surveys.ts';
-import type { BallotReceipt } from '../../../src/survey/api-replies.ts';
-import type { FieldDef } from '../../../src/survey/field.struct.ts';
+import type { BallotReceipt } from '../../../src/survey/api/api-replies.ts';
+import type { FieldDef } from '../../../src/survey/config/field.struct.ts';
 
 // What became of a ballot, said in HTTP at the edge (docs/api.md, "Errors"): one row per answer
 // the API gives to POST /api/survey.

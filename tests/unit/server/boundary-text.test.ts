@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { nulProblems, stripStrayControls } from '../../../src/survey/control-characters.ts';
-import { searchParams } from '../../../src/survey/nominee-search.ts';
+import { nulProblems, stripStrayControls } from '../../../src/survey/ballots/control-characters.ts';
+import { searchParams } from '../../../src/survey/nominees/nominee-search.ts';
 import { classicFormAsBallot } from '../../../src/server/intake/classic-form.ts';
-import type { FieldDef } from '../../../src/survey/field.struct.ts';
+import type { FieldDef } from '../../../src/survey/config/field.struct.ts';
 
 describe('control characters', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadSurvey } from '../../../src/survey/loader.ts';
+import { loadSurvey } from '../../../src/survey/config/loader.ts';
 import { nomineeIndex } from '../../../src/server/search/nominees.ts';
 import { findSurvey, surveyCount } from '../../../src/server/surveys.ts';
 import { copySurveys, editSurvey } from '../../support/survey-fixture.ts';

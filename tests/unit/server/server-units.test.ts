@@ -3,11 +3,11 @@ import { describe, expect, test } from 'vitest';
 import { readServerConfig } from '../../../src/server/config.ts';
 import { foldWorkplaces, workplaceKey } from '../../../src/server/stats/workplaces.ts';
 import { checkFileContents } from '../../../src/server/intake/uploads.ts';
-import type { FieldDef } from '../../../src/survey/field.struct.ts';
+import type { FieldDef } from '../../../src/survey/config/field.struct.ts';
 import { clientAddress } from '../../../src/server/client-address.ts';
 import { readIdempotencyKey } from '../../../src/server/intake/idempotency.ts';
 import { uuidv7 } from '../../../src/server/ids.ts';
-import { tileSlug } from '../../../src/survey/tiles.ts';
+import { tileSlug } from '../../../src/survey/ballots/tiles.ts';
 import { escapeHtml, plainPage, wantsPage } from '../../../src/server/html-page.ts';
 import { json } from '../../../src/server/http.ts';
 

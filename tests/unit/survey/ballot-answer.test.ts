@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAnswer, isFinal, refusalLines, type BallotAnswer } from '../../../src/survey/ballot-answer.ts';
+import { classifyAnswer, isFinal, refusalLines, type BallotAnswer } from '../../../src/survey/ballots/ballot-answer.ts';
 
 const receipt = { ballot_id: 'b-1', reservations: [] };
 const refusal = (error: string, message: string, problems: unknown[] = []) => ({ error, message, problems });

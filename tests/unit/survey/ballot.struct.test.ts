@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { create } from 'superstruct';
-import { SurveyConfig } from '../../../src/survey/config.struct.ts';
-import { ballotStruct, validateBallot, type BallotContext } from '../../../src/survey/ballot.struct.ts';
-import { voteRequirementMessage, voteCount } from '../../../src/survey/votes.ts';
-import { ballotParts } from '../../../src/survey/ballot-parts.ts';
-import type { BallotInput } from '../../../src/survey/ballot-input.ts';
-import { formDataToBallot, isBlank } from '../../../src/survey/ballot-input.ts';
+import { SurveyConfig } from '../../../src/survey/config/config.struct.ts';
+import { ballotStruct, validateBallot, type BallotContext } from '../../../src/survey/ballots/ballot.struct.ts';
+import { voteRequirementMessage, voteCount } from '../../../src/survey/ballots/votes.ts';
+import { ballotParts } from '../../../src/survey/ballots/ballot-parts.ts';
+import type { BallotInput } from '../../../src/survey/ballots/ballot-input.ts';
+import { formDataToBallot, isBlank } from '../../../src/survey/ballots/ballot-input.ts';
 
 const config = create(
   {

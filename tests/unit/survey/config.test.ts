@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAllSurveys, loadPrepopulation, loadSite, loadSurvey } from '../../../src/survey/loader.ts';
+import { loadAllSurveys, loadPrepopulation, loadSite, loadSurvey } from '../../../src/survey/config/loader.ts';
 import { ConfigError } from '../../../src/survey/errors.ts';
 import { copySurveys, editSurvey } from '../../support/survey-fixture.ts';
 
@@ -130,7 +130,7 @@ describe('a YAML file with a repeated key', () => {
     const { mkdtempSync, mkdirSync, writeFileSync, readFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const path = await import('node:path');
-    const { loadPrepopulation, loadSurvey } = await import('../../../src/survey/loader.ts');
+    const { loadPrepopulation, loadSurvey } = await import('../../../src/survey/config/loader.ts');
     const dir = mkdtempSync(path.join(tmpdir(), 'peervote-yaml-'));
     mkdirSync(path.join(dir, 'demo'));
     writeFileSync(path.join(dir, 'demo', 'survey.yaml'), readFileSync('surveys/top-doctors-demo/survey.yaml', 'utf8'));
@@ -153,8 +153,8 @@ describe('a YAML file with a repeated key', () => {
 describe('the quick check of a prepopulation file of the usual shape', () => {
   it('says yes exactly where the struct does', async () => {
     const { is } = await import('superstruct');
-    const { Prepopulation } = await import('../../../src/survey/config.struct.ts');
-    const { isPlainPersonMap } = await import('../../../src/survey/loader.ts');
+    const { Prepopulation } = await import('../../../src/survey/config/config.struct.ts');
+    const { isPlainPersonMap } = await import('../../../src/survey/config/loader.ts');
     const SECRETS = ['k7Qm2RzX4pWv', '', ' ', '-x', '__proto__x'];
     const NAMES = ['name-first', 'email', 'a_b', 'A1', '1st', 'has space', '', '-x', 'é'];
     let yes = 0;

@@ -3,10 +3,10 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { array, boolean, create, defaulted, dynamic, enums, integer, object, optional, string, union, validate, type Struct } from 'superstruct';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { SiteConfig, SurveyConfig } from '../../../src/survey/config.struct.ts';
-import { FIELD_TYPES } from '../../../src/survey/field.struct.ts';
-import { EDITOR_SCHEMAS, makeSchema, type EditorSchema } from '../../../src/survey/editor-schemas.ts';
-import { structSchema, type DescribedKey, type JsonSchema } from '../../../src/survey/struct-schema.ts';
+import { SiteConfig, SurveyConfig } from '../../../src/survey/config/config.struct.ts';
+import { FIELD_TYPES } from '../../../src/survey/config/field.struct.ts';
+import { EDITOR_SCHEMAS, makeSchema, type EditorSchema } from '../../../src/survey/config/editor-schemas.ts';
+import { structSchema, type DescribedKey, type JsonSchema } from '../../../src/survey/config/struct-schema.ts';
 
 // The editors' JSON Schemas against the structs they are made from: the key table describes
 // every key and no other, its defaults are what superstruct fills in, its enums are the structs',

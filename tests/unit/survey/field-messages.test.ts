@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { create } from 'superstruct';
-import { SurveyConfig } from '../../../src/survey/config.struct.ts';
-import { ballotStruct, validateBallot } from '../../../src/survey/ballot.struct.ts';
-import { fieldMessages } from '../../../src/survey/field-messages.ts';
-import type { BallotInput } from '../../../src/survey/ballot-input.ts';
+import { SurveyConfig } from '../../../src/survey/config/config.struct.ts';
+import { ballotStruct, validateBallot } from '../../../src/survey/ballots/ballot.struct.ts';
+import { fieldMessages } from '../../../src/survey/ballots/field-messages.ts';
+import type { BallotInput } from '../../../src/survey/ballots/ballot-input.ts';
 
 // Each field is named by its label; the name (`name-first`, `headshot`) never reaches the voter.
 const config = create(

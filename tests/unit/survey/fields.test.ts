@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { create, validate } from 'superstruct';
-import { SurveyConfig } from '../../../src/survey/config.struct.ts';
-import { Field, FIELD_TYPES, type FieldDef } from '../../../src/survey/field.struct.ts';
+import { SurveyConfig } from '../../../src/survey/config/config.struct.ts';
+import { Field, FIELD_TYPES, type FieldDef } from '../../../src/survey/config/field.struct.ts';
 import {
   FIELD_TABLE,
   answerNames,
@@ -12,14 +12,14 @@ import {
   hasOptions,
   isKind,
   isReservationType,
-} from '../../../src/survey/fields.ts';
-import { ballotStruct, validateBallot } from '../../../src/survey/ballot.struct.ts';
-import { ballotParts } from '../../../src/survey/ballot-parts.ts';
-import { AFFIRM_NAME, parseSlotName, slotName, writeInNames } from '../../../src/survey/ballot-keys.ts';
-import { allFields, ballotCategories, ballotSlots } from '../../../src/survey/layout.ts';
-import { layoutSegments } from '../../../src/survey/segments.ts';
-import { outcomeFields } from '../../../src/survey/tiles.ts';
-import type { BallotInput } from '../../../src/survey/ballot-input.ts';
+} from '../../../src/survey/config/fields.ts';
+import { ballotStruct, validateBallot } from '../../../src/survey/ballots/ballot.struct.ts';
+import { ballotParts } from '../../../src/survey/ballots/ballot-parts.ts';
+import { AFFIRM_NAME, parseSlotName, slotName, writeInNames } from '../../../src/survey/ballots/ballot-keys.ts';
+import { allFields, ballotCategories, ballotSlots } from '../../../src/survey/config/layout.ts';
+import { layoutSegments } from '../../../src/survey/config/segments.ts';
+import { outcomeFields } from '../../../src/survey/ballots/tiles.ts';
+import type { BallotInput } from '../../../src/survey/ballots/ballot-input.ts';
 
 /** A survey with one field of every type the table holds. */
 const config = create(

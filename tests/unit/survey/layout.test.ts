@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { ConfigError } from '../../../src/survey/errors.ts';
-import { loadSurvey } from '../../../src/survey/loader.ts';
-import { ballotSlots, slotGroups, slotPlaces } from '../../../src/survey/layout.ts';
-import { slotName } from '../../../src/survey/ballot-keys.ts';
+import { loadSurvey } from '../../../src/survey/config/loader.ts';
+import { ballotSlots, slotGroups, slotPlaces } from '../../../src/survey/config/layout.ts';
+import { slotName } from '../../../src/survey/ballots/ballot-keys.ts';
 import { copySurveys, editSurvey } from '../../support/survey-fixture.ts';
 
 const config = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closingText, isExpired, isLinkValid, linkState, secretFromPath } from '../../../src/survey/link.ts';
+import { closingText, isExpired, isLinkValid, linkState, secretFromPath } from '../../../src/survey/people/link.ts';
 
 const known = (secret: string) => secret === 'k7Qm2RzX4pWv';
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closesInWords, loadMailTemplate, loadMailTemplates, parseMailTemplate } from '../../../src/survey/mail-templates.ts';
+import { closesInWords, loadMailTemplate, loadMailTemplates, parseMailTemplate } from '../../../src/survey/mail/mail-templates.ts';
 import { compileMail } from '../../../src/mail/render.ts';
 import { ConfigError } from '../../../src/survey/errors.ts';
 

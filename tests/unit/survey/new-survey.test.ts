@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { siteSchemaLine, surveySchemaLine } from '../../../src/survey/editor-schemas.ts';
+import { siteSchemaLine, surveySchemaLine } from '../../../src/survey/config/editor-schemas.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 

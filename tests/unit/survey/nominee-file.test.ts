@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseNominees } from '../../../src/survey/nominee-file.ts';
+import { parseNominees } from '../../../src/survey/nominees/nominee-file.ts';
 import { ConfigError } from '../../../src/survey/errors.ts';
-import { isPlainNominee, Nominee } from '../../../src/survey/nominee.struct.ts';
+import { isPlainNominee, Nominee } from '../../../src/survey/nominees/nominee.struct.ts';
 import { validate } from 'superstruct';
 
 function problems(file: string, text: string): string[] {

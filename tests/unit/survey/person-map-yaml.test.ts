@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { readPersonMapYaml } from '../../../src/survey/person-map-yaml.ts';
+import { readPersonMapYaml } from '../../../src/survey/people/person-map-yaml.ts';
 
 // The fast reader of prepopulation files must answer what the yaml library answers, or nothing.
 

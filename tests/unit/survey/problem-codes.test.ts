@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest';
 import { create, validate } from 'superstruct';
-import { SurveyConfig } from '../../../src/survey/config.struct.ts';
-import { ballotStruct } from '../../../src/survey/ballot.struct.ts';
+import { SurveyConfig } from '../../../src/survey/config/config.struct.ts';
+import { ballotStruct } from '../../../src/survey/ballots/ballot.struct.ts';
 import { toCodedProblems, toProblems } from '../../../src/survey/errors.ts';
-import { isVoteRequirement, voteRequirementMessage } from '../../../src/survey/votes.ts';
+import { isVoteRequirement, voteRequirementMessage } from '../../../src/survey/ballots/votes.ts';
 
 const config = create(
   {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { personOf, secretWeakness } from '../../../src/survey/secrets.ts';
+import { personOf, secretWeakness } from '../../../src/survey/people/secrets.ts';
 
 describe('secretWeakness', () => {
   it.each([

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { loadSurvey } from '../../../src/survey/loader.ts';
-import { toPublicSurvey } from '../../../src/survey/public.ts';
-import { pagePolicy, surveyCspSources, thirdPartyConfig } from '../../../src/survey/third-parties.ts';
-import { mergePolicies, parsePolicy } from '../../../src/survey/headers.ts';
+import { loadSurvey } from '../../../src/survey/config/loader.ts';
+import { toPublicSurvey } from '../../../src/survey/config/public.ts';
+import { pagePolicy, surveyCspSources, thirdPartyConfig } from '../../../src/survey/config/third-parties.ts';
+import { mergePolicies, parsePolicy } from '../../../src/survey/api/headers.ts';
 import { headerRules, pageFile, routePolicies, surveyPolicies, withMetaPolicy } from '../../../src/integrations/static-host-rules.ts';
 import { headersFor, parseHeaderRules } from '../../../bin/static-rules.mjs';
 import { listenBallotEvents, type BallotEvent } from '../../../src/third-party/ballot-events.ts';
@@ -10,7 +10,7 @@ import { $nominations, clearNominee, pickNominee } from '../../../src/ballot/nom
 import { $writeIns, addWriteIn, updateWriteIn } from '../../../src/ballot/writeins/writeins.ts';
 import { $reservations, selectTile, setCustomReservation } from '../../../src/ballot/reservations/reservations.ts';
 import { $submitted } from '../../../src/ballot/submit/submit-state.ts';
-import { slotName } from '../../../src/survey/ballot-keys.ts';
+import { slotName } from '../../../src/survey/ballots/ballot-keys.ts';
 
 const survey = (slug: string) => toPublicSurvey(slug, loadSurvey(slug).config);
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { addressKey, isAddress, licenceKey, maskAddress, replacedSentence, validNpi } from '../../../src/survey/verification.ts';
+import { addressKey, isAddress, licenceKey, maskAddress, replacedSentence, validNpi } from '../../../src/survey/people/verification.ts';
 
 describe('verified voters: what a voter types', () => {
   test.each([

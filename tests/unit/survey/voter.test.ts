@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { FieldDef } from '../../../src/survey/field.struct.ts';
-import { voterAnswers, voterFieldNames, voterFields, type VoterFields, type VoterSurvey } from '../../../src/survey/voter.ts';
+import type { FieldDef } from '../../../src/survey/config/field.struct.ts';
+import { voterAnswers, voterFieldNames, voterFields, type VoterFields, type VoterSurvey } from '../../../src/survey/people/voter.ts';
 
 const text = (name: string): FieldDef => ({ name, type: 'text' });
 const nestedName: FieldDef = { name: 'name', type: 'nested', fields: [text('name-first'), text('name-middle'), text('name-last')] };

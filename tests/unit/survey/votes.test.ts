@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { repeatOnBallot, voteCount, type NamedVote } from '../../../src/survey/votes.ts';
-import type { BallotValue } from '../../../src/survey/ballot-input.ts';
+import { repeatOnBallot, voteCount, type NamedVote } from '../../../src/survey/ballots/votes.ts';
+import type { BallotValue } from '../../../src/survey/ballots/ballot-input.ts';
 
 type Values = Array<BallotValue | undefined>;
 

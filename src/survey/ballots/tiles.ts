@@ -1,6 +1,6 @@
-import type { SurveyConfig, Tile } from './config.struct.ts';
-import { allFields } from './layout.ts';
-import { isKind, type TypesOfKind } from './fields.ts';
+import type { SurveyConfig, Tile } from '../config/config.struct.ts';
+import { allFields } from '../config/layout.ts';
+import { isKind, type TypesOfKind } from '../config/fields.ts';
 
 /** The two kinds of reservation section (docs/spec.md, "Reservations"): a field's type names its kind, as the field table says. */
 export type ReservationKind = TypesOfKind<'reservation'>;

@@ -1,7 +1,7 @@
-import type { FieldDef } from './field.struct.ts';
+import type { FieldDef } from '../config/field.struct.ts';
 import type { BallotInput } from './ballot-input.ts';
-import type { PersonValues } from './config.struct.ts';
-import { allFields } from './layout.ts';
+import type { PersonValues } from '../config/config.struct.ts';
+import { allFields } from '../config/layout.ts';
 
 /** True when a field shows a value the voter may not change: disabled, or prepopulated for this person. */
 export function isReadOnly(field: Pick<FieldDef, 'name' | 'disabled' | 'prepopulated'>, person: PersonValues | undefined): boolean {

@@ -1,4 +1,4 @@
-import type { Problem } from './errors.ts';
+import type { Problem } from '../errors.ts';
 
 /** The NUL character: PostgreSQL cannot store it in text, so no answer, file name or query may hold it. */
 const NUL = '\u0000';

@@ -1,5 +1,5 @@
-import type { BallotStanding } from './published-results.ts';
-import type { Problem } from './errors.ts';
+import type { BallotStanding } from '../published/published-results.ts';
+import type { Problem } from '../errors.ts';
 
 // The survey API's replies (its response bodies), shared by the server that writes them and the
 // pages that read them; "answers" are the voter's, a reply is the API's.

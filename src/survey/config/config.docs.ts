@@ -1,5 +1,5 @@
 import { MAIL_ADDRESS_PATTERN, PERSON_ROSTER_KEYS, THIRD_PARTY_ID_PATTERNS, URL_PATTERN } from './config.struct.ts';
-import { FIELD_NAME_PATTERN } from './ballot-keys.ts';
+import { FIELD_NAME_PATTERN } from '../ballots/ballot-keys.ts';
 import { FIELD_TABLE, hasOptions, type FieldTypeName } from './fields.ts';
 import { ADS_GROUP } from './layout.ts';
 import type { JsonSchema, KeyDocs } from './struct-schema.ts';
@@ -103,7 +103,7 @@ export const SURVEY_KEYS: KeyDocs = {
     schema: FIELD_NAME,
   },
   'layout[][].type': {
-    meaning: 'what the field is (the field table, `src/survey/fields.ts`)',
+    meaning: 'what the field is (the field table, `src/survey/config/fields.ts`)',
     values: {
       nested: 'a group of fields under one legend (`fields`)',
       text: 'a one-line input',

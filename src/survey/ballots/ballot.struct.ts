@@ -1,14 +1,14 @@
 import { Struct, refine, validate, type Failure } from 'superstruct';
-import type { SurveyConfig } from './config.struct.ts';
-import type { FieldDef } from './field.struct.ts';
-import { allFields, ballotCategories, ballotSlots } from './layout.ts';
+import type { SurveyConfig } from '../config/config.struct.ts';
+import type { FieldDef } from '../config/field.struct.ts';
+import { allFields, ballotCategories, ballotSlots } from '../config/layout.ts';
 import { AFFIRM_NAME, FILL_SECONDS_NAME, customReservationName, otherAnswerName, parseWriteInName, writeInIndices, writeInNames } from './ballot-keys.ts';
-import { asksOtherText, isKind } from './fields.ts';
+import { asksOtherText, isKind } from '../config/fields.ts';
 import { isBlank, textOf, type BallotInput } from './ballot-input.ts';
 import { MAX_SHORT_TEXT, MAX_TEXT_LENGTH, OptionalText, answerStruct, shortText } from './ballot-rules.ts';
 import { AFFIRM_MESSAGE, fieldMessages, plural, writeInNameTooLong } from './field-messages.ts';
 import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from './tiles.ts';
-import { toProblems, type Problem } from './errors.ts';
+import { toProblems, type Problem } from '../errors.ts';
 import { repeatOnBallot, voteCount, VOTE_REQUIREMENT, voteRequirementMessage } from './votes.ts';
 
 /** The part of a survey configuration a ballot is checked against; a page's public survey has it all. */

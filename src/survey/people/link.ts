@@ -1,4 +1,4 @@
-import type { SurveyConfig } from './config.struct.ts';
+import type { SurveyConfig } from '../config/config.struct.ts';
 
 /** The secret that opens any survey as a demonstration, prepopulated or not (docs/spec.md, "Links"). */
 export const DEMO_SECRET = 'demo';

@@ -1,7 +1,7 @@
-import type { FieldDef } from './field.struct.ts';
+import type { FieldDef } from '../config/field.struct.ts';
 import { describeTypes, formatBytes } from './file-rules.ts';
 import { RESERVATION_WORDS } from './reservation-words.ts';
-import { fieldRow, isReservationType, type FieldValue } from './fields.ts';
+import { fieldRow, isReservationType, type FieldValue } from '../config/fields.ts';
 
 /**
  * The words a voter reads when an answer breaks a rule: each names the field by its label

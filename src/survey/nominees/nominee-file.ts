@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { StructError, validate } from 'superstruct';
-import { ConfigError, toKeyedProblems, unreadable, type FileProblem } from './errors.ts';
+import { ConfigError, toKeyedProblems, unreadable, type FileProblem } from '../errors.ts';
 import { isPlainNominee, NOMINEE_COLUMNS, Nominee } from './nominee.struct.ts';
-import type { LoadedSurvey } from './loader.ts';
+import type { LoadedSurvey } from '../config/loader.ts';
 
 /** The most problems one file's check lists; a file with more is probably in the wrong format altogether. */
 const MAX_PROBLEMS = 20;

@@ -3,7 +3,7 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
-import { surveysDir } from './loader.ts';
+import { surveysDir } from '../config/loader.ts';
 import { standingOf, type BallotStanding, type LedgerLine, type PublishedResults } from './published-results.ts';
 
 /** The files a published folder holds, served byte for byte beside the results page. */

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { is } from 'superstruct';
 import { SurveyConfig } from './config.struct.ts';
-import type { FileProblem } from './errors.ts';
+import type { FileProblem } from '../errors.ts';
 import { listSurveySlugs, projectIdProblems, readPrepopulation, readSite, readSurvey, surveysDir, type SurveyReading } from './loader.ts';
-import { mailTemplateProblems } from './mail-templates.ts';
-import { readNomineeFile } from './nominee-file.ts';
+import { mailTemplateProblems } from '../mail/mail-templates.ts';
+import { readNomineeFile } from '../nominees/nominee-file.ts';
 
 /** What checking the surveys found: every problem of every file, not only the first. */
 export interface SurveysCheck {

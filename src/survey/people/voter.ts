@@ -1,6 +1,6 @@
-import type { SurveyConfig } from './config.struct.ts';
-import { fieldRow } from './fields.ts';
-import { allFields } from './layout.ts';
+import type { SurveyConfig } from '../config/config.struct.ts';
+import { fieldRow } from '../config/fields.ts';
+import { allFields } from '../config/layout.ts';
 
 /** The layout fields that say who a voter is: email, license, practice and the parts of the name. */
 export interface VoterFields {

@@ -1,9 +1,9 @@
 import { define, refine, type Struct } from 'superstruct';
-import type { FieldDef } from './field.struct.ts';
+import type { FieldDef } from '../config/field.struct.ts';
 import { isBallotFile, isBlank, type BallotFile } from './ballot-input.ts';
 import { acceptedTypes, maxFileSize } from './file-rules.ts';
 import { fieldMessages } from './field-messages.ts';
-import { fieldRow } from './fields.ts';
+import { fieldRow } from '../config/fields.ts';
 
 /** The longest text any ballot part may hold when its field sets no `maxLength`. */
 export const MAX_TEXT_LENGTH = 5000;

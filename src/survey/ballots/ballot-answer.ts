@@ -1,5 +1,5 @@
-import type { ApiErrorBody, BallotReceipt } from './api-replies.ts';
-import type { Problem } from './errors.ts';
+import type { ApiErrorBody, BallotReceipt } from '../api/api-replies.ts';
+import type { Problem } from '../errors.ts';
 
 /**
  * What one answer of `POST /api/survey` means for the voter: the one reading shared by the
@@ -71,7 +71,7 @@ export function refusalLines(verdict: { message?: string; problems: Problem[] },
 
 /**
  * One problem as the voter reads it: a whole sentence (the ballot's messages name their field,
- * src/survey/field-messages.ts) as it is; a fragment ("is not valid.") after the label of what
+ * src/survey/ballots/field-messages.ts) as it is; a fragment ("is not valid.") after the label of what
  * it is about, or nothing when no label is known (a form-data name or a header means nothing to a voter).
  */
 export function problemLine(problem: Problem, label: string | undefined): string | undefined {

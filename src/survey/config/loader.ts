@@ -2,12 +2,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { is, validate, type Struct } from 'superstruct';
 import { SurveyConfig, SiteConfig, Prepopulation, PERSON_ROSTER_KEYS, type PersonValues } from './config.struct.ts';
-import { ConfigError, formatPath, toKeyedProblems, unreadable, type FileProblem, type KeyedProblem } from './errors.ts';
+import { ConfigError, formatPath, toKeyedProblems, unreadable, type FileProblem, type KeyedProblem } from '../errors.ts';
 import { ADS_GROUP, allFields, ballotSlots } from './layout.ts';
-import { SECRET_ADVICE, secretWeakness } from './secrets.ts';
+import { SECRET_ADVICE, secretWeakness } from '../people/secrets.ts';
 import { toPublicSurvey, type PublicSurvey } from './public.ts';
-import { readPersonMapYaml } from './person-map-yaml.ts';
-import { isFieldName } from './ballot-keys.ts';
+import { readPersonMapYaml } from '../people/person-map-yaml.ts';
+import { isFieldName } from '../ballots/ballot-keys.ts';
 import { hideSecretKey, readYamlFile, type YamlFile } from './yaml-file.ts';
 
 /** A survey as loaded from its folder: its slug, folder and validated configuration. */

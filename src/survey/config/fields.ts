@@ -1,4 +1,4 @@
-import { customReservationName, otherAnswerName } from './ballot-keys.ts';
+import { customReservationName, otherAnswerName } from '../ballots/ballot-keys.ts';
 
 /**
  * Every field type a survey layout can place (docs/spec.md, "Fields"), and what each one is: the one table

@@ -1,4 +1,4 @@
-import type { PersonValues } from './config.struct.ts';
+import type { PersonValues } from '../config/config.struct.ts';
 import { DEMO_SECRET } from './link.ts';
 
 /** The fewest characters a personal secret may have: it is the only key to a person's ballot. */

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, unreadable, type FileProblem } from './errors.ts';
+import { ConfigError, unreadable, type FileProblem } from '../errors.ts';
 
 /** The messages a survey sends, each from `surveys/<slug>/mail/<kind>.md` or its built-in default. */
 const MAIL_TEMPLATE_KINDS = ['invitation', 'reminder', 'receipt'] as const;

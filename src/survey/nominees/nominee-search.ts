@@ -1,6 +1,6 @@
 import { array, integer, min, object, optional, size, string, type, union, type Infer } from 'superstruct';
 import type { Nominee } from './nominee.struct.ts';
-import type { PublicSurvey } from './public.ts';
+import type { PublicSurvey } from '../config/public.ts';
 
 /** Suggestions shown for one query (docs/spec.md, "Nominations"). */
 export const HITS_PER_PAGE = 12;

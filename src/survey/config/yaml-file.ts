@@ -1,5 +1,5 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import { formatPath, type FileProblem, type KeyedProblem } from './errors.ts';
+import { formatPath, type FileProblem, type KeyedProblem } from '../errors.ts';
 
 /** A YAML file as read: its value, every problem of its syntax, and where each key path is in it. */
 export interface YamlFile {

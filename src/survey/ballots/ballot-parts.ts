@@ -1,8 +1,8 @@
-import { allFields, ballotCategories, ballotSlots } from './layout.ts';
+import { allFields, ballotCategories, ballotSlots } from '../config/layout.ts';
 import { customReservationName, otherAnswerName, writeInIndices, writeInNames } from './ballot-keys.ts';
 import { isBallotFile, isBlank, textOf, type BallotFile, type BallotInput } from './ballot-input.ts';
 import type { BallotSurvey } from './ballot.struct.ts';
-import { fieldRow, isKind } from './fields.ts';
+import { fieldRow, isKind } from '../config/fields.ts';
 import type { ReservationKind } from './tiles.ts';
 
 /** One answer to a layout field; a checkbox gives one per ticked option, in order. */

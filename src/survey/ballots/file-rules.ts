@@ -1,4 +1,4 @@
-import type { FieldDef } from './field.struct.ts';
+import type { FieldDef } from '../config/field.struct.ts';
 
 /** The largest file a file field accepts when its definition sets no `validation.maxFileSize`: 5 MB. */
 const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import type { FieldDef } from './field.struct.ts';
-import { categoryKey, slotName } from './ballot-keys.ts';
+import { categoryKey, slotName } from '../ballots/ballot-keys.ts';
 
 /** The name of the category group that holds advertisement images per category (docs/spec.md, "Nominations"). */
 export const ADS_GROUP = 'ADS';

@@ -1,4 +1,4 @@
-import type { ReservationOutcome } from './api-replies.ts';
+import type { ReservationOutcome } from '../api/api-replies.ts';
 import type { OutcomeField, ReservationKind } from './tiles.ts';
 
 /** The words a tile reads: 'THE FACE OF {title}' for Faces (docs/spec.md, "Reservations"), the question itself for Experts. */

@@ -1,6 +1,6 @@
 import { array, boolean, enums, lazy, nonempty, number, object, optional, refine, string, type Describe, type Infer } from 'superstruct';
 import { FIELD_TABLE, hasOptions, type FieldBasics, type FieldTypeName } from './fields.ts';
-import { isFieldName } from './ballot-keys.ts';
+import { isFieldName } from '../ballots/ballot-keys.ts';
 
 /**
  * Every kind of input a survey layout can place (docs/spec.md, "Fields"): the names of the field table's rows.

@@ -1,4 +1,4 @@
-import { quoted } from './errors.ts';
+import { quoted } from '../errors.ts';
 
 /**
  * The first segments of the site's own addresses, which no survey may take: the API, the
