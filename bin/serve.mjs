@@ -39,8 +39,10 @@ function followRules(file, parse) {
   let rules;
   let checkedAt = 0;
   return () => {
-    if (rules && Date.now() - checkedAt < 1000) return rules;
-    checkedAt = Date.now();
+    const now = Date.now();
+    // A clock set back (by NTP) looks again rather than waiting for the old time to come round.
+    if (rules && now >= checkedAt && now - checkedAt < 1000) return rules;
+    checkedAt = now;
     try {
       const stat = statSync(file);
       const seen = `${stat.mtimeMs}:${stat.size}`;

@@ -51,7 +51,8 @@ export function followFiles<T>(stamp: () => string, derive: () => T, everyMs = 1
   let failedStamp: string | undefined;
   return (withinMs = everyMs) => {
     const now = Date.now();
-    if (current && now - checkedAt < withinMs) return current.value;
+    // A clock set back (by NTP, or a test) looks again rather than waiting for the old time to come round.
+    if (current && now >= checkedAt && now - checkedAt < withinMs) return current.value;
     checkedAt = now;
     const seen = stamp();
     if (current && seen === current.stamp) return current.value;
