@@ -100,6 +100,9 @@ function withHeaders(res, headers) {
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
 
+/** The console's pages, drawn by Astro on each request. */
+const CONSOLE = /^\/console(\/|$)/;
+
 /** Methods no route takes, which Astro cannot even make a Request of: answered here, never with a stack trace. */
 const NEVER_TAKEN = new Set(['TRACE', 'CONNECT']);
 
@@ -150,7 +153,8 @@ const server = http.createServer((req, res) => {
   }
   if (action?.rewrite) req.url = action.rewrite + search;
   const pathname = action?.rewrite ?? asked;
-  if (pathname.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD'))
+  // The API and the console's pages (drawn on demand, no file of the build) go to Astro.
+  if (pathname.startsWith('/api/') || CONSOLE.test(pathname) || (req.method !== 'GET' && req.method !== 'HEAD'))
     withBody(req, res, config.bodySizeLimit, () =>
       req.body === undefined || Buffer.isBuffer(req.body) ? answerWhole(req, res, headers) : handler(req, withHeaders(res, headers)),
     );
@@ -178,6 +182,8 @@ server.listen(port, host, async () => {
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   await Promise.all(API_ROUTES.map((route) => fetch(`${base}${sampleAddress(route)}`, { method: 'OPTIONS' }).catch(() => undefined)));
   console.log(`Peervote is running at http://${host}:${port}/`);
+  // A passkey belongs to a host name, never an IP address: the console lives at localhost unless PEERVOTE_BASE_URL says where.
+  console.log(`The console is at ${config.baseUrl ?? `http://localhost:${port}`}/console/`);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -14,6 +14,7 @@ import * as integrity from './integrity-commands.ts';
 import { publishCommand, verifyCommand } from './publish-commands.ts';
 import { openSeal, SEALED_COMMANDS } from '../../src/results/publish/seal.ts';
 import * as mail from './mail-commands.ts';
+import { listOperatorsCommand, operatorLinkCommand, operatorsAuditCommand, signInsCommand, type OperatorsContext } from './operators-command.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const by: Options = { by: { type: 'string' } };
@@ -256,9 +257,41 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
   },
 };
 
+/** The commands about the console's operators rather than one survey: no slug. */
+const OPERATOR_COMMANDS: Record<string, { options: Options; usage: string; about: string; run: (context: OperatorsContext) => Promise<void> }> = {
+  operators: {
+    options: { out: { type: 'string' } },
+    usage: 'operators [--out FILE]',
+    about:
+      "Who may use the console (operators.yaml, in PEERVOTE_PRIVATE_DIR when it is there, else SURVEYS_DIR): each operator's address, name and roles, how many passkeys they have and when one was last used, and their open sessions (CSV).",
+    run: listOperatorsCommand,
+  },
+  'operators link': {
+    options: { why: { type: 'string' }, 'base-url': { type: 'string' }, ...by },
+    usage: 'operators link <email> [--why TEXT] [--by WHO] [--base-url URL]',
+    about:
+      "Prints a single-use enrolment link for an operator of the file: opened within 15 minutes, it makes their passkey and signs them in. Recorded on the audit trail (without the link). For an operator who has a passkey already (a lost one), it needs --why and ends every session of theirs. --base-url defaults to PEERVOTE_BASE_URL, else http://localhost:4321 (PORT's).",
+    run: operatorLinkCommand,
+  },
+  'operators sign-ins': {
+    options: { since: { type: 'string' }, out: { type: 'string' } },
+    usage: 'operators sign-ins [--since TIME] [--out FILE]',
+    about:
+      "The console's sign-in log (CSV, oldest first): every sign-in attempt, won or lost, every passkey check again and every enrolment link asked for by mail, with why it was refused, the operator when one was named, a keyed hash of the client's address and its browser. Never a secret.",
+    run: signInsCommand,
+  },
+  'operators audit': {
+    options: { out: { type: 'string' } },
+    usage: 'operators audit [--out FILE]',
+    about:
+      'The audit trail of what concerns the operators rather than one survey (CSV, oldest first): enrolment links made, passkeys added and removed, sessions an owner ended; who, when, and how (the command line or the console, in details).',
+    run: operatorsAuditCommand,
+  },
+};
+
 function help(): string {
   const lines = ['Usage: npm run results -- <command> <slug> [options]', ''];
-  for (const { usage, about } of Object.values(COMMANDS)) lines.push(`  ${usage}`, `      ${about}`, '');
+  for (const { usage, about } of [...Object.values(COMMANDS), ...Object.values(OPERATOR_COMMANDS)]) lines.push(`  ${usage}`, `      ${about}`, '');
   lines.push(
     "The database is the survey API's: DATABASE_URL (PostgreSQL), else DATA_DIR and SQLITE_FILE (default ./data/peervote.sqlite).",
     "The surveys are read from SURVEYS_DIR (default ./surveys). --by defaults to the operating system's user.",
@@ -276,13 +309,51 @@ if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] ===
   process.stdout.write(help());
   process.exit(argv.length === 0 ? 2 : 0);
 }
-const name = argv[0] === 'writeins' && ['resolve', 'log', 'publish'].includes(argv[1]) ? `writeins ${argv[1]}` : argv[0];
+const name =
+  argv[0] === 'writeins' && ['resolve', 'log', 'publish'].includes(argv[1])
+    ? `writeins ${argv[1]}`
+    : argv[0] === 'operators' && ['link', 'sign-ins', 'audit'].includes(argv[1])
+      ? `operators ${argv[1]}`
+      : argv[0];
+if (Object.hasOwn(OPERATOR_COMMANDS, name)) await runOperatorCommand(name);
 const command = COMMANDS[name];
 if (!command)
   fail(
-    `Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report, publish, verify, send, deliveries, bounces (--help explains them).`,
+    `Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report, publish, verify, send, deliveries, bounces, operators [link|sign-ins|audit] (--help explains them).`,
     2,
   );
+
+/** Runs a command about the console's operators, which names no survey, and exits. */
+async function runOperatorCommand(name: string): Promise<never> {
+  const command = OPERATOR_COMMANDS[name];
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv.slice(name.split(' ').length),
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    fail(`${(error as Error).message.split('\n')[0]}. Usage: npm run results -- ${command.usage}`, 2);
+  }
+  if (parsed.values.help) {
+    process.stdout.write(`Usage: npm run results -- ${command.usage}\n\n${command.about}\n`);
+    process.exit(0);
+  }
+  let db: OperatorsContext['db'] | undefined;
+  try {
+    ({ db } = await openOperatorDatabase(readServerConfig()));
+    await command.run({ db, options: parsed.values as OperatorsContext['options'], rest: parsed.positionals });
+    await db.destroy();
+  } catch (error) {
+    await db?.destroy().catch(() => undefined);
+    if (error instanceof OperatorError || error instanceof EnvError || error instanceof ConfigError) fail(error.message);
+    if ((error as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0);
+    fail(`results ${name} failed: ${(error as Error).stack ?? error}`);
+  }
+  process.exit(0);
+}
 
 let parsed: ReturnType<typeof parseArgs>;
 try {

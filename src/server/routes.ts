@@ -28,6 +28,22 @@ export const API_ROUTES = [
   { path: '/api/unsubscribe/:token', methods: ['GET', 'HEAD', 'POST'] },
   { path: '/api/survey/verify/:projectId', methods: ['POST'] },
   { path: '/api/survey/verify/:projectId/code', methods: ['POST'] },
+  { path: '/api/console/sign-in/options', methods: ['POST'] },
+  { path: '/api/console/sign-in', methods: ['POST'] },
+  { path: '/api/console/enrol/options', methods: ['POST'] },
+  { path: '/api/console/enrol', methods: ['POST'] },
+  { path: '/api/console/enrolment-request', methods: ['POST'] },
+  { path: '/api/console/sign-out', methods: ['POST'] },
+  { path: '/api/console/sign-out-everywhere', methods: ['POST'] },
+  { path: '/api/console/reauthenticate/options', methods: ['POST'] },
+  { path: '/api/console/reauthenticate', methods: ['POST'] },
+  { path: '/api/console/passkeys/options', methods: ['POST'] },
+  { path: '/api/console/passkeys', methods: ['POST'] },
+  { path: '/api/console/passkeys/:id/remove', methods: ['POST'] },
+  { path: '/api/console/operators/:operator/link', methods: ['POST'] },
+  { path: '/api/console/operators/:operator/end-sessions', methods: ['POST'] },
+  { path: '/api/console/surveys', methods: ['GET', 'HEAD'] },
+  { path: '/api/console/surveys/:slug', methods: ['GET', 'HEAD'] },
 ] as const satisfies readonly ApiRoute[];
 
 /** The path of one route of the table. */

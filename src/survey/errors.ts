@@ -84,12 +84,22 @@ export function toProblems(error: StructError): Problem[] {
   return toCodedProblems(error).map(({ path, message }) => ({ path, message }));
 }
 
+/**
+ * Turns a StructError into one problem per failure, each path followed by where the value is in
+ * its file (`locate` gives `line 4` for a failure's path), for a file read with its nodes.
+ */
+export function toLocatedProblems(error: StructError, locate: (path: ReadonlyArray<string | number>) => string): Problem[] {
+  return toCodedProblems(error, locate).map(({ path, message }) => ({ path, message }));
+}
+
 /** Turns a StructError into one problem per failure with its rule's code, for the page's checks. */
-export function toCodedProblems(error: StructError): CodedProblem[] {
+export function toCodedProblems(error: StructError, locate?: (path: ReadonlyArray<string | number>) => string): CodedProblem[] {
   const seen = new Set<string>();
   const problems: CodedProblem[] = [];
   for (const failure of error.failures()) {
-    const problem = { path: formatPath(failure.path), message: describe(failure), code: failure.refinement ?? failure.type };
+    const path = formatPath(failure.path);
+    const where = locate?.(failure.path);
+    const problem = { path: where ? `${path || '(top level)'} (${where})` : path, message: describe(failure), code: failure.refinement ?? failure.type };
     const key = `${problem.path}\u0000${problem.message}`;
     if (!seen.has(key)) {
       seen.add(key);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { create, is, StructError, type Struct } from 'superstruct';
-import { isMap, isScalar, LineCounter, parseDocument, visit, YAMLParseError } from 'yaml';
+import { type Document, isMap, isScalar, LineCounter, parseDocument, visit, YAMLParseError } from 'yaml';
 import { SurveyConfig, SiteConfig, Prepopulation, PERSON_ROSTER_KEYS, type PersonValues } from './config.struct.ts';
 import { ConfigError, toProblems, type Problem } from './errors.ts';
 import { ADS_GROUP, allFields, ballotSlots } from './layout.ts';
@@ -29,7 +29,17 @@ function readText(file: string): string {
   }
 }
 
-function readYaml(file: string, text = readText(file)): unknown {
+/** A YAML file parsed, with the line counter that turns a node's offset into its line and column. */
+export interface YamlFile {
+  document: Document;
+  lineCounter: LineCounter;
+}
+
+/**
+ * Parses a YAML file's text, keeping its nodes (and so where each value is); throws a
+ * ConfigError naming the line and column of a syntax error or a repeated key.
+ */
+export function readYamlDocument(file: string, text = readText(file)): YamlFile {
   try {
     // The yaml library's own check for repeated keys compares every key with every other: a
     // prepopulation file of 20,000 people would take minutes. The same check, with a set, takes
@@ -55,7 +65,7 @@ function readYaml(file: string, text = readText(file)): unknown {
         { path: `line ${line}, column ${col}`, message: `is not valid YAML: Map keys must be unique ("${repeated.key}" is repeated)` },
       ]);
     }
-    return document.toJS() ?? {};
+    return { document, lineCounter };
   } catch (error) {
     if (error instanceof YAMLParseError) {
       const [line, col] = [error.linePos?.[0].line, error.linePos?.[0].col];
@@ -63,6 +73,10 @@ function readYaml(file: string, text = readText(file)): unknown {
     }
     throw error;
   }
+}
+
+function readYaml(file: string, text = readText(file)): unknown {
+  return readYamlDocument(file, text).document.toJS() ?? {};
 }
 
 function validate<T>(file: string, value: unknown, struct: Struct<T, unknown>): T {
