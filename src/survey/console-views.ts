@@ -35,7 +35,8 @@ export interface SurveyOverviewRow {
   readonly role: OperatorRole;
   /** Taking ballots (not past its expiration_date). */
   readonly open: boolean;
-  readonly closes?: string;
+  /** The last moment it takes ballots (ISO 8601 UTC); absent when it never closes. */
+  readonly closesAt?: string;
   /** `results: sealed: true`: no standings before the close. */
   readonly sealed: boolean;
   /** Its results folder is written (`results publish`). */

@@ -372,7 +372,7 @@ export async function removePasskey(context: APIContext, id: string): Promise<Re
       now: call.now,
     });
   });
-  return done(context.request, 200, { removed: id }, '/console/sessions');
+  return done(context.request, 200, { removed: id }, '/console/sessions/?removed=1');
 }
 
 /**

@@ -1,6 +1,6 @@
 import { database } from '../db/database.ts';
 import { allServerSurveys, type ServerSurvey } from '../surveys.ts';
-import { isExpired } from '../../survey/link.ts';
+import { expirationTime, isExpired } from '../../survey/link.ts';
 import { hasPublishedResults } from '../../survey/published-folder.ts';
 import { mayManage, roleOn } from '../../survey/operator-rights.ts';
 import type { Operator } from '../../survey/operators.struct.ts';
@@ -24,12 +24,13 @@ async function overviewRow(survey: ServerSurvey, role: NonNullable<ReturnType<ty
   const [ballots, voted] = await Promise.all([ballotsReceived(db, projectId), personalLinksVoted(db, projectId)]);
   const invited = Object.keys(survey.prepopulation).filter((secret) => secret !== DEMO_SECRET).length;
   const responded = Math.min(voted, invited);
+  const closing = expirationTime(survey.config);
   return {
     slug: survey.slug,
     title: survey.config.survey_title ?? survey.slug,
     role,
     open: !isExpired(survey.config, now.getTime()),
-    closes: survey.config.expiration_date,
+    closesAt: closing === undefined ? undefined : new Date(closing).toISOString(),
     sealed: survey.config.results.sealed,
     published: hasPublishedResults(survey.slug),
     ballots,
