@@ -278,3 +278,46 @@ describe('a broken operators file', () => {
     await expect.poll(async () => (await browser.request('/api/console/surveys')).status, FOLLOWED).toBe(200);
   });
 });
+
+describe('the sign-in limits', () => {
+  let limited: ConsoleServer;
+  beforeAll(async () => {
+    limited = await startConsole(operatorsYaml({ [OWNER]: { 'top-doctors-demo': 'owner' }, [NO_PASSKEY]: { 'top-doctors-demo': 'manager' } }), {
+      CONSOLE_RATE_LIMIT_MAX: '3',
+      TRUST_PROXY: '1',
+    });
+  });
+  afterAll(() => limited?.stop());
+
+  /** One instant, so that the window cannot turn over, from a client of its own. */
+  const from = (address: string) => ({ headers: { ...oneInstant(), 'X-Forwarded-For': address } });
+
+  test('a client past its allowance of attempts is answered 429 with Retry-After; another client is not', async () => {
+    const browser = new ConsoleBrowser(limited);
+    for (let i = 0; i < 3; i++) expect((await browser.post('/api/console/sign-in/options', {}, from('10.1.0.1'))).status).toBe(200);
+    const refused = await browser.post('/api/console/sign-in/options', {}, from('10.1.0.1'));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await browser.postForm('/api/console/enrolment-request', { email: NO_PASSKEY }, from('10.1.0.1'))).status).toBe(429);
+    expect((await browser.post('/api/console/sign-in/options', {}, from('10.1.0.2'))).status).toBe(200);
+  });
+
+  test("failed sign-ins on one operator's passkey count against that operator, from any client", async () => {
+    const owner = new ConsoleBrowser(limited);
+    expect((await owner.enrol(await limited.link(OWNER), from('10.2.0.1'))).status).toBe(201);
+    owner.authenticator.settings.origin = 'https://phish.example';
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await new ConsoleBrowser(limited, owner.authenticator).signIn(from(`10.2.1.${i}`))).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+
+  test('an operator is mailed at most 3 links in 10 minutes, however many clients ask', async () => {
+    const browser = new ConsoleBrowser(limited);
+    for (let i = 0; i < 5; i++) expect((await browser.postForm('/api/console/enrolment-request', { email: NO_PASSKEY }, from(`10.3.0.${i}`))).status).toBe(303);
+    const requests = () =>
+      limited.api.db().selectFrom('console_sign_ins').select(['outcome', 'reason']).where('way', '=', 'link-request').orderBy('id').execute();
+    await expect.poll(async () => (await requests()).length, FOLLOWED).toBe(5);
+    // Each is decided after its answer, so the log's order is the order they were decided in.
+    expect((await requests()).map((row) => row.reason ?? row.outcome).sort()).toEqual(['mailed', 'mailed', 'mailed', 'too_many_links', 'too_many_links']);
+  });
+});

@@ -2,13 +2,13 @@ import type { APIContext, MiddlewareNext } from 'astro';
 import { serverConfig } from '../config.ts';
 import { database } from '../db/database.ts';
 import { refuse } from '../http.ts';
-import { plainPage, wantsPage } from '../html-page.ts';
 import { requestTime } from '../request-hooks.ts';
 import { readLimited } from '../intake/multipart.ts';
 import { CSRF_FIELD, CSRF_HEADER, type ConsoleLocals } from '../../survey/console-views.ts';
 import { consoleAddress, isConsoleAddress, type ConsoleAddress } from './console-address.ts';
 import { consoleOperators, findOperator } from './operators.ts';
 import { csrfMatches, sessionOf, sessionToken, type ConsoleSession } from './sessions.ts';
+import { refusal } from './console-replies.ts';
 
 // The console's gate, run by the middleware (src/middleware.ts) before any console page or
 // console endpoint: the console's own address, its operators file, the session a cookie names
@@ -33,19 +33,6 @@ const OPEN_ROUTES = new Set([
 const BODY_LIMIT = 64 * 1024;
 /** What a page says when the operators file cannot be used (the log says why; the page says nothing of the file). */
 const UNAVAILABLE = "The console is unavailable just now: its list of operators cannot be read. The server's log says why.";
-
-/** A refusal: JSON in the API's error shape, or a plain page for a form posted without script. */
-export function refusal(request: Request, status: number, error: string, message: string, headers: Record<string, string> = {}): Response {
-  if (!wantsPage(request)) return refuse(status, error, message, [], headers);
-  return plainPage({
-    status,
-    site: 'Peervote console',
-    title: 'There is a problem',
-    text: message,
-    html: '<p><a class="button" href="/console/">Back to the console</a></p>',
-    headers,
-  });
-}
 
 /** True for an address of the console's pages. */
 export function isConsolePage(pathname: string): boolean {
@@ -73,6 +60,12 @@ export function consoleCall(request: Request): ConsoleCall {
   const call = calls.get(request);
   if (!call) throw new Error('A console endpoint was reached without the console gate.');
   return call;
+}
+
+/** A text field of a call's body; undefined when absent or not text. */
+export function callText(call: ConsoleCall, name: string): string | undefined {
+  const value = call.fields.get(name);
+  return typeof value === 'string' ? value : undefined;
 }
 
 /**
