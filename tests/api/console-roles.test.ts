@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runResults } from '../support/results-cli.ts';
 import { ConsoleBrowser, FOLLOWED, operatorsYaml, startConsole, type ConsoleServer } from './console-helpers.ts';
 
 // Every console act as every role, on both databases: the server refuses what a role may not do
@@ -57,8 +58,20 @@ describe('reading', () => {
       const page = await browser.page(`/console/${slug}/`);
       expect(page.status).toBe(404);
       expect(page.body).not.toContain('Members');
+      expect(page.body).toContain('There is nothing here for you');
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+      expect([page.headers.get('x-frame-options'), page.headers.get('cache-control')]).toEqual(['DENY', 'no-store']);
       expect((await browser.request(`/api/console/surveys/${slug}`)).status).toBe(404);
     }
+  });
+
+  test('any other address under /console/ is not found, with the same headers', async () => {
+    const page = await browsers.owner.page('/console/a/b/c');
+    expect(page.status).toBe(404);
+    expect(page.body).toContain('There is nothing here for you');
+    expect([page.headers.get('x-frame-options'), page.headers.get('cache-control')]).toEqual(['DENY', 'no-store']);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 
   test('an operator of another survey sees that one alone', async () => {
@@ -175,5 +188,43 @@ describe('the operators file as it changes', () => {
     expect((await browsers.manager.page('/console/')).headers.get('location')).toBe('/console/sign-in');
     // Nobody else is affected.
     expect((await browsers.reviewer.request('/api/console/surveys')).status).toBe(200);
+  });
+});
+
+describe('the command line', () => {
+  const run = (...args: string[]) => runResults(args, { SURVEYS_DIR: server.surveysDir, DATA_DIR: server.api.dataDir, DATABASE_URL: server.api.databaseUrl });
+
+  test('lists every operator with their roles, passkeys and open sessions', async () => {
+    const listed = await run('operators');
+    expect(listed.code, listed.stderr).toBe(0);
+    const lines = listed.stdout.trim().split('\r\n');
+    expect(lines[0]).toBe('email,name,roles,passkeys,passkey_last_used_at,open_sessions');
+    const reviewer = lines.find((line) => line.startsWith(`${address('reviewer')},`));
+    expect(reviewer).toMatch(/^reviewer@metrohealth\.example,reviewer,top-doctors-demo:reviewer,1,\d{4}-\d\d-\d\dT[\d:.]+Z,1$/);
+  });
+
+  test('asks why before a new link for an operator who has a passkey, then ends their sessions; the trail and the log say so', async () => {
+    const refused = await run('operators', 'link', address('reviewer'), '--base-url', server.origin);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('has a passkey already: a new link is for a lost passkey');
+    expect((await browsers.reviewer.request('/api/console/surveys')).status).toBe(200);
+
+    const made = await run('operators', 'link', address('reviewer'), '--base-url', server.origin, '--why', 'lost phone', '--by', 'ops');
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stderr).toContain('It ended their session.');
+    expect((await browsers.reviewer.request('/api/console/surveys')).status).toBe(401);
+    const trail = await run('operators', 'audit');
+    expect(
+      trail.stdout
+        .trim()
+        .split('\r\n')
+        .find((line) => line.includes(',ops,')),
+    ).toMatch(/^[\w-]+,[^,]+,ops,operators link,reviewer@metrohealth\.example,lost phone,"\{""via"":""cli"",""passkeys"":1,""ended_sessions"":1,/);
+    expect(trail.stdout).not.toContain(made.stdout.trim().split('/').pop());
+
+    const log = await run('operators', 'sign-ins');
+    expect(log.stdout.split('\r\n')[0]).toBe('id,at,way,outcome,operator,reason,credential_id,session_id,client_hash,agent');
+    expect(log.stdout).toContain(',enrolment,signed_in,reviewer@metrohealth.example,');
+    expect((await run('operators', 'link', 'nobody@metrohealth.example')).stderr).toContain('is no operator of');
   });
 });
