@@ -1,6 +1,5 @@
 // `operators`: who may use the console (surveys/operators.yaml), with their passkeys and open
 // sessions; `operators link EMAIL`: an operator's single-use enrolment link.
-import { userInfo } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/server/db/schema.ts';
 import { listSurveySlugs } from '../../src/survey/loader.ts';
@@ -15,6 +14,7 @@ import { CONSOLE_AUDIT_PROJECT, issueEnrolmentLink } from '../../src/server/cons
 import { signInsSince } from '../../src/server/console/sign-in-log.repository.ts';
 import { auditTrail } from '../../src/server/db/audit.repository.ts';
 import { openOutput } from './output.ts';
+import { who } from './results-commands.ts';
 
 /** What an operators command gets: the database, its options and the words after its name. */
 export interface OperatorsContext {
@@ -28,17 +28,6 @@ const text = (value: string | boolean | undefined) => (typeof value === 'string'
 /** The operators file as the console reads it, checked against the surveys there are; a mistake is the operator's to mend, in one line a problem. */
 function operators(): Operator[] {
   return readOperators(operatorsFile(), listSurveySlugs());
-}
-
-/** Who makes a link from the command line, for the audit trail: `--by`, else the operating system's user. */
-function who(options: OperatorsContext['options']): string {
-  const by = text(options.by)?.trim();
-  if (by) return by;
-  try {
-    return userInfo().username || 'unknown';
-  } catch {
-    return process.env.USER ?? 'unknown';
-  }
 }
 
 /** The console's address for a link: `--base-url`, else PEERVOTE_BASE_URL, else `npm start`'s console, at localhost (a passkey cannot belong to an IP address). */

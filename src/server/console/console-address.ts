@@ -28,7 +28,7 @@ const LOOPBACK = new Set(['127.0.0.1', '[::1]']);
  * Where the console is for a request at `url`: at PEERVOTE_BASE_URL when it is set (its host
  * is the passkeys' relying party); else at `http(s)://localhost:PORT`, as `npm start` prints it,
  * since a passkey cannot belong to an IP address. A request at the loopback address is sent to
- * `localhost`; at any other address, the console says where it lives.
+ * `localhost`; at any other address, the console says where it lives, and answers nothing else.
  */
 export function consoleAddress(url: URL, config: Pick<ServerConfig, 'baseUrl'>): ConsoleAddress | Elsewhere | Nowhere {
   const at = (origin: string, rpId: string): ConsoleAddress => {
@@ -37,7 +37,10 @@ export function consoleAddress(url: URL, config: Pick<ServerConfig, 'baseUrl'>):
   };
   if (config.baseUrl) {
     if (url.origin === config.baseUrl) return at(config.baseUrl, new URL(config.baseUrl).hostname);
-    return { redirect: `${config.baseUrl}${url.pathname}${url.search}` };
+    // Not a redirect: behind a TLS proxy the server may not see the public address, and would send the browser round in a loop.
+    return {
+      why: `The console answers at ${config.baseUrl}/console/ (PEERVOTE_BASE_URL), and this request came to ${url.origin}. Behind a TLS proxy, build with ALLOWED_DOMAINS=${new URL(config.baseUrl).hostname} so that the server sees the public address.`,
+    };
   }
   if (url.hostname === 'localhost') return at(url.origin, 'localhost');
   if (LOOPBACK.has(url.hostname)) return { redirect: `${url.protocol}//localhost${url.port ? `:${url.port}` : ''}${url.pathname}${url.search}` };
