@@ -20,11 +20,10 @@ import { surveyOverview, surveyParticipation } from './console-pages.ts';
 // and the surveys' figures as JSON. The gate (console-guard.ts) has checked the address, the
 // origin, the session and the CSRF token; each act asks `may` (or `mayManage`) itself.
 
-/** The signed-in operator of a call past the gate's 401 (the gate lets no call without a session reach these). */
+/** The signed-in operator of a call past the gate's 401 (the gate lets no call without a session reach these), as the gate found them. */
 function signedIn(call: ConsoleCall): { session: ConsoleSession; operator: Operator } {
-  const operator = call.session && findOperator(call.session.operator);
-  if (!call.session || !operator) throw new Error('A console act was reached without a session.');
-  return { session: call.session, operator };
+  if (!call.signedIn) throw new Error('A console act was reached without a session.');
+  return call.signedIn;
 }
 
 /**

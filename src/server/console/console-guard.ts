@@ -5,6 +5,7 @@ import { refuse } from '../http.ts';
 import { requestTime } from '../request-hooks.ts';
 import { readLimited } from '../intake/multipart.ts';
 import { CSRF_FIELD, CSRF_HEADER, type ConsoleLocals } from '../../survey/console-views.ts';
+import type { Operator } from '../../survey/operators.struct.ts';
 import { consoleAddress, isConsoleAddress, type ConsoleAddress } from './console-address.ts';
 import { consoleOperators, findOperator } from './operators.ts';
 import { csrfMatches, sessionOf, sessionToken, type ConsoleSession } from './sessions.ts';
@@ -48,7 +49,8 @@ export function isConsoleRoute(path: string): boolean {
 export interface ConsoleCall {
   readonly address: ConsoleAddress;
   readonly now: Date;
-  readonly session?: ConsoleSession;
+  /** The signed-in operator's session, and the operator as operators.yaml gives them for this request. */
+  readonly signedIn?: { readonly session: ConsoleSession; readonly operator: Operator };
   readonly fields: ReadonlyMap<string, unknown>;
 }
 
@@ -101,7 +103,11 @@ async function readFields(request: Request): Promise<Map<string, unknown> | unde
 }
 
 /** The signed-in session a request's cookie names and its operator now, when both are there. */
-async function signedIn(request: Request, address: ConsoleAddress, now: Date): Promise<{ session: ConsoleSession; locals: ConsoleLocals } | undefined> {
+async function signedIn(
+  request: Request,
+  address: ConsoleAddress,
+  now: Date,
+): Promise<{ session: ConsoleSession; operator: Operator; locals: ConsoleLocals } | undefined> {
   const token = sessionToken(request, address);
   if (!token) return undefined;
   const { db } = await database();
@@ -109,7 +115,7 @@ async function signedIn(request: Request, address: ConsoleAddress, now: Date): P
   // An operator removed from the file, or no longer holding a role anywhere, has no session here, from this request on.
   const operator = session && findOperator(session.operator);
   if (!session || !operator) return undefined;
-  return { session, locals: { open: true, visit: { operator, session, csrf: session.csrf } } };
+  return { session, operator, locals: { open: true, visit: { operator, session, csrf: session.csrf } } };
 }
 
 /**
@@ -137,7 +143,7 @@ export async function guardConsoleRoute(context: APIContext, path: string): Prom
       return refusal(request, 403, 'bad_csrf_token', 'This form is out of date: reload the page and try again.');
   }
   context.locals.console = who?.locals ?? { open: true };
-  calls.set(request, { address: found, now, session: who?.session, fields });
+  calls.set(request, { address: found, now, signedIn: who && { session: who.session, operator: who.operator }, fields });
   return undefined;
 }
 

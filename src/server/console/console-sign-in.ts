@@ -26,7 +26,6 @@ import { countAgainstLimit, countNameAgainstLimit } from '../rate-limit.ts';
 
 /** Enrolment links one operator may ask for by mail in this long, and how many. */
 const LINK_REQUEST_WINDOW_MS = 10 * 60 * 1000;
-
 const LINK_REQUESTS_PER_WINDOW = 3;
 
 /** The enrolment links asked for by mail, decided one after another after their answers. */
@@ -36,10 +35,8 @@ let linkRequests: Promise<unknown> = Promise.resolve();
 const HOME = '/console/';
 
 /** Counts an attempt against the client's allowance; the 429 once it is used up. */
-async function limited(context: APIContext, call: ConsoleCall, name?: string): Promise<Response | undefined> {
-  const reached =
-    (await countAgainstLimit('console', context.request, context.clientAddress, call.now)) ??
-    (name ? await countNameAgainstLimit('console', name, call.now) : undefined);
+async function limited(context: APIContext, call: ConsoleCall): Promise<Response | undefined> {
+  const reached = await countAgainstLimit('console', context.request, context.clientAddress, call.now);
   return reached && refusal(context.request, 429, 'rate_limited', reached.message, { 'Retry-After': String(reached.retryAfter) });
 }
 
@@ -54,7 +51,7 @@ async function signInNow(
   status: number,
 ) {
   const { token, session } = await startSession(db, operator.key, call.now, agentWords(context.request.headers.get('user-agent')));
-  if (call.session) await endSession(db, call.session.operator, call.session.id, 'signed_out', call.now);
+  if (call.signedIn) await endSession(db, call.signedIn.operator.key, call.signedIn.session.id, 'signed_out', call.now);
   await logSignIn(db, { way, outcome: 'signed_in', operator: operator.key, credentialId, sessionId: session.id, now: call.now, ...clientFacts(context) });
   return json(status, { signed_in: true, next: HOME }, { 'Set-Cookie': sessionCookie(call.address, token) });
 }
@@ -127,8 +124,8 @@ export async function enrolOptions(context: APIContext): Promise<Response> {
   const { db } = await database();
   const link = await linkOf(db, context, call);
   if (link instanceof Response) return link;
-  const context_ = { purpose: 'enrol' as const, operator: link.operator.key, enrolment: link.tokenHash };
-  return json(200, await registrationOptions(db, call.address, link.operator, context_, call.now));
+  const ceremony = { purpose: 'enrol' as const, operator: link.operator.key, enrolment: link.tokenHash };
+  return json(200, await registrationOptions(db, call.address, link.operator, ceremony, call.now));
 }
 
 /**
