@@ -16,7 +16,9 @@ import { freshBundle } from '../src/integrations/cli-bundle/manifest.mjs';
 // bundle of them while it is fresh, so that no TypeScript is loaded (0.15 s of processor time a
 // start), else from the sources.
 const settingsBundle = freshBundle(fileURLToPath(new URL('../dist/', import.meta.url)), 'serve');
-const { API_ROUTES, sampleAddress, readServerConfig } = settingsBundle ? await import(settingsBundle) : await import('./lib/serve-settings.ts');
+const { API_ROUTES, CONSOLE_PAGE_SAMPLES, sampleAddress, readServerConfig } = settingsBundle
+  ? await import(settingsBundle)
+  : await import('./lib/serve-settings.ts');
 
 /** The not-found page's path in `_headers` (src/integrations/static-host-rules.ts). */
 const NOT_FOUND_PAGE = '/404.html';
@@ -180,7 +182,9 @@ server.listen(port, host, async () => {
   // /api/health loaded the surveys, which builds every nominee index now, not on the first voter's search.
   // Load every API route's code now too: a later build replaces the files this process would load lazily.
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  await Promise.all(API_ROUTES.map((route) => fetch(`${base}${sampleAddress(route)}`, { method: 'OPTIONS' }).catch(() => undefined)));
+  // The console's pages too: each is drawn on demand, and an OPTIONS (refused) loads its code, changing nothing.
+  const samples = [...API_ROUTES.map(sampleAddress), ...CONSOLE_PAGE_SAMPLES];
+  await Promise.all(samples.map((address) => fetch(`${base}${address}`, { method: 'OPTIONS' }).catch(() => undefined)));
   console.log(`Peervote is running at http://${host}:${port}/`);
   // A passkey belongs to a host name, never an IP address: the console lives at localhost unless PEERVOTE_BASE_URL says where.
   console.log(`The console is at ${config.baseUrl ?? `http://localhost:${port}`}/console/`);

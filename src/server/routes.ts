@@ -46,6 +46,21 @@ export const API_ROUTES = [
   { path: '/api/console/surveys/:slug', methods: ['GET', 'HEAD'] },
 ] as const satisfies readonly ApiRoute[];
 
+/**
+ * An address of each of the console's pages (src/pages/console/), which the API's server draws on
+ * demand: enough for bin/serve.mjs to load each page's code as it starts, before a later build
+ * replaces the files it would load lazily.
+ */
+export const CONSOLE_PAGE_SAMPLES = [
+  '/console/',
+  '/console/sign-in',
+  '/console/enrol/_',
+  '/console/_/',
+  '/console/sessions',
+  '/console/operators',
+  '/console/_/_',
+] as const;
+
 /** The path of one route of the table. */
 export type RoutePath = (typeof API_ROUTES)[number]['path'];
 

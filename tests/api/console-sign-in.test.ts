@@ -157,6 +157,22 @@ describe('a passkey from an enrolment link', () => {
   });
 });
 
+test('a sign-in whose ids hold a NUL or another character no id has is refused, never a server error', async () => {
+  const browser = new ConsoleBrowser(server, await ownerAuthenticator());
+  const options = await browser.post('/api/console/sign-in/options');
+  const response = browser.authenticator.authenticate(options.body.options);
+  for (const [ceremony, id] of [
+    [options.body.ceremony, 'abc\u0000def'],
+    [options.body.ceremony, 'a b'],
+    ['x\u0000y', (response as { id: string }).id],
+    [{ not: 'text' }, 42],
+  ]) {
+    const answer = await browser.post('/api/console/sign-in', { ceremony, response: { ...response, id } });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(401);
+  }
+  expect(browser.cookie).toBe('');
+});
+
 describe('a session', () => {
   test('ends after 30 minutes without a request, and 12 hours after it began however busy', async () => {
     const start = Date.now();

@@ -27,6 +27,9 @@ import { credentialById, credentialsOf, credentialUsed, insertChallenge, takeCha
 /** A ceremony's challenge dies this long after its options. */
 const CEREMONY_LIFETIME_MS = 5 * 60 * 1000;
 const RP_NAME = 'Peervote console';
+/** What a ceremony's id and a credential's id are written in. */
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
 /** ES256 and RS256: what passkeys and security keys offer. */
 const ALGORITHMS = [-7, -257];
 
@@ -73,7 +76,7 @@ async function challengeFor(
   context: CeremonyContext,
   now: Date,
 ): Promise<{ challenge: string; userHandle: string | null } | CeremonyRefusal> {
-  if (typeof ceremony !== 'string' || ceremony.length > 64) return 'unknown_ceremony';
+  if (typeof ceremony !== 'string' || !BASE64URL.test(ceremony) || ceremony.length > 64) return 'unknown_ceremony';
   const row = await takeChallenge(db, ceremony);
   if (!row) return 'unknown_ceremony';
   const same =
@@ -200,7 +203,8 @@ export async function verifyAuthentication(
   const found = await challengeFor(db, ceremony, context, now);
   if (typeof found === 'string') return { refused: found };
   const answer = response as AuthenticationResponseJSON | undefined;
-  const credentialId = typeof answer?.id === 'string' && answer.id.length <= 1400 ? answer.id : undefined;
+  // An id as an authenticator makes it (base64url, at most 1023 bytes): anything else names no passkey, and is neither looked up nor logged.
+  const credentialId = typeof answer?.id === 'string' && BASE64URL.test(answer.id) && answer.id.length <= 1400 ? answer.id : undefined;
   const row = credentialId ? await credentialById(db, credentialId) : undefined;
   if (!row) return { refused: 'unknown_passkey', credentialId };
   if (context.operator && row.operator !== context.operator) return { refused: 'not_your_passkey', credentialId, operator: row.operator };
