@@ -119,12 +119,13 @@ describe("the console's pages that bin/serve.mjs loads as it starts", () => {
     .filter((file) => file.endsWith('.astro'))
     .map((file) => {
       const route = `/console/${file.replace(/\.astro$/, '').replace(/(^|\/)index$/, '')}`;
+      // Placeholders for the parameters first, so that escaping the rest leaves them alone.
       const pattern = route
-        .replace(/\[\.\.\.\w+\]/g, '\u0001')
-        .replace(/\[\w+\]/g, '\u0002')
+        .replace(/\[\.\.\.\w+\]/g, 'ANYPARTS')
+        .replace(/\[\w+\]/g, 'ONEPART')
         .replace(/[.*+?^${}()|\\]/g, '\\$&')
-        .replace(/\u0001/g, '.+')
-        .replace(/\u0002/g, '[^/]+');
+        .replace(/ANYPARTS/g, '.+')
+        .replace(/ONEPART/g, '[^/]+');
       const generality = (route.match(/\[\.\.\./g)?.length ?? 0) * 100 + (route.match(/\[/g)?.length ?? 0);
       return { file, pattern: new RegExp(`^${pattern}/?$`), generality };
     });
