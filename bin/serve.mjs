@@ -16,7 +16,9 @@ import { freshBundle } from '../src/integrations/cli-bundle/manifest.mjs';
 // bundle of them while it is fresh, so that no TypeScript is loaded (0.15 s of processor time a
 // start), else from the sources.
 const settingsBundle = freshBundle(fileURLToPath(new URL('../dist/', import.meta.url)), 'serve');
-const { API_ROUTES, sampleAddress, readServerConfig } = settingsBundle ? await import(settingsBundle) : await import('./lib/serve-settings.ts');
+const { API_ROUTES, CONSOLE_PAGE_SAMPLES, sampleAddress, readServerConfig } = settingsBundle
+  ? await import(settingsBundle)
+  : await import('./lib/serve-settings.ts');
 
 /** The not-found page's path in `_headers` (src/integrations/static-host-rules.ts). */
 const NOT_FOUND_PAGE = '/404.html';
@@ -39,8 +41,10 @@ function followRules(file, parse) {
   let rules;
   let checkedAt = 0;
   return () => {
-    if (rules && Date.now() - checkedAt < 1000) return rules;
-    checkedAt = Date.now();
+    const now = Date.now();
+    // A clock set back (by NTP) looks again rather than waiting for the old time to come round.
+    if (rules && now >= checkedAt && now - checkedAt < 1000) return rules;
+    checkedAt = now;
     try {
       const stat = statSync(file);
       const seen = `${stat.mtimeMs}:${stat.size}`;
@@ -98,6 +102,9 @@ function withHeaders(res, headers) {
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
 
+/** The console's pages, drawn by Astro on each request. */
+const CONSOLE = /^\/console(\/|$)/;
+
 /** Methods no route takes, which Astro cannot even make a Request of: answered here, never with a stack trace. */
 const NEVER_TAKEN = new Set(['TRACE', 'CONNECT']);
 
@@ -148,7 +155,8 @@ const server = http.createServer((req, res) => {
   }
   if (action?.rewrite) req.url = action.rewrite + search;
   const pathname = action?.rewrite ?? asked;
-  if (pathname.startsWith('/api/') || (req.method !== 'GET' && req.method !== 'HEAD'))
+  // The API and the console's pages (drawn on demand, no file of the build) go to Astro.
+  if (pathname.startsWith('/api/') || CONSOLE.test(pathname) || (req.method !== 'GET' && req.method !== 'HEAD'))
     withBody(req, res, config.bodySizeLimit, () =>
       req.body === undefined || Buffer.isBuffer(req.body) ? answerWhole(req, res, headers) : handler(req, withHeaders(res, headers)),
     );
@@ -174,8 +182,12 @@ server.listen(port, host, async () => {
   // /api/health loaded the surveys, which builds every nominee index now, not on the first voter's search.
   // Load every API route's code now too: a later build replaces the files this process would load lazily.
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  await Promise.all(API_ROUTES.map((route) => fetch(`${base}${sampleAddress(route)}`, { method: 'OPTIONS' }).catch(() => undefined)));
+  // The console's pages too: each is drawn on demand, and an OPTIONS (refused) loads its code, changing nothing.
+  const samples = [...API_ROUTES.map(sampleAddress), ...CONSOLE_PAGE_SAMPLES];
+  await Promise.all(samples.map((address) => fetch(`${base}${address}`, { method: 'OPTIONS' }).catch(() => undefined)));
   console.log(`Peervote is running at http://${host}:${port}/`);
+  // A passkey belongs to a host name, never an IP address: the console lives at localhost unless PEERVOTE_BASE_URL says where.
+  console.log(`The console is at ${config.baseUrl ?? `http://localhost:${port}`}/console/`);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -13,3 +13,10 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
+
+declare namespace App {
+  interface Locals {
+    /** Set by the middleware on a console page or endpoint (src/server/console/console-guard.ts): open or shut, and the signed-in operator. */
+    console?: import('./survey/operators/console-views.ts').ConsoleLocals;
+  }
+}

@@ -8,6 +8,7 @@ import { nulProblems } from './survey/ballots/control-characters.ts';
 import { refusedMethod } from './server/routes.ts';
 import { requestedRoute } from './server/route-handlers.ts';
 import { setRequestHooks } from './server/request-hooks.ts';
+import { consoleHeaders, guardConsolePage, guardConsoleRoute, isConsolePage, isConsoleRoute } from './server/console/console-guard.ts';
 
 // The test hooks load only in a server started with PEERVOTE_TEST_HOOKS on, before its first API request.
 let testHooks: Promise<void> | undefined;
@@ -23,12 +24,17 @@ let testHooks: Promise<void> | undefined;
  * answers gets the not-found page.
  */
 export const onRequest = defineMiddleware(async (context, next) => {
-  if (context.isPrerendered || !context.url.pathname.startsWith('/api')) return next();
+  if (context.isPrerendered) return next();
+  const consolePage = isConsolePage(context.url.pathname);
+  if (!consolePage && !context.url.pathname.startsWith('/api')) return next();
+  const config = serverConfig();
+  if (config.testHooks) await (testHooks ??= import('./server/test-hooks.ts').then((hooks) => setRequestHooks(hooks.testHooks)));
+  // The console's pages: its gate (src/server/console/console-guard.ts) finds the session and its operator.
+  if (consolePage) return guardConsolePage(context, next);
   // As every unknown address does, before any of the API's checks: Astro draws its not-found page for a 404 without a body.
   const match = requestedRoute(context);
   if (!match) return new Response(null, { status: 404 });
-  const config = serverConfig();
-  if (config.testHooks) await (testHooks ??= import('./server/test-hooks.ts').then((hooks) => setRequestHooks(hooks.testHooks)));
+  const consoleRoute = isConsoleRoute(match.route.path);
   const origin = context.request.headers.get('origin');
   const ownOrigin = context.url.origin;
   const answer = await (async () => {
@@ -40,21 +46,30 @@ export const onRequest = defineMiddleware(async (context, next) => {
     if (nul.length) return refuse(400, 'bad_query', 'A query parameter holds a NUL character.', nul);
     // A mail provider's one-click unsubscribe (RFC 8058) posts from its own servers, with no Origin: the token is the proof.
     const oneClick = match.route.path === '/api/unsubscribe/:token';
-    if (!oneClick && !isSafeMethod(context.request.method) && !originAllowed(origin, ownOrigin, config) && !sameOriginFormPost(context.request)) {
+    if (
+      !consoleRoute &&
+      !oneClick &&
+      !isSafeMethod(context.request.method) &&
+      !originAllowed(origin, ownOrigin, config) &&
+      !sameOriginFormPost(context.request)
+    ) {
       const what = match.route.path.startsWith('/api/search/') ? 'Searches' : 'Ballots';
       return refuse(403, 'forbidden_origin', `${what} are accepted only from the survey site itself.`, [
         { path: 'Origin', message: origin ? `${origin} is not allowed.` : 'is missing.' },
       ]);
     }
     try {
-      return await next();
+      // The console's endpoints take their own origin only, a session and its CSRF token for every change (its gate says so).
+      const refused = consoleRoute ? await guardConsoleRoute(context, match.route.path) : undefined;
+      return refused ?? (await next());
     } catch (error) {
       await reportServerError(error, context.request, config);
       return json(500, { error: 'server_error', message: 'The survey API failed to handle this request; it has been reported.', problems: [] });
     }
   })();
-  for (const [name, value] of Object.entries(corsHeaders(origin, ownOrigin, config))) answer.headers.set(name, value);
+  // The console is its own origin's alone: no other origin is told it may read it.
+  if (!consoleRoute) for (const [name, value] of Object.entries(corsHeaders(origin, ownOrigin, config))) answer.headers.set(name, value);
   // The HTML page a form post may get carries its own, as strict, policy.
   if (!answer.headers.has('Content-Security-Policy')) answer.headers.set('Content-Security-Policy', API_CONTENT_SECURITY_POLICY);
-  return answer;
+  return consoleRoute ? consoleHeaders(answer) : answer;
 });

@@ -77,6 +77,12 @@ function table(entries: AuditRow[]): string {
  * publication names: `verified: N entries, head H`, or a non-zero exit naming the first entry out
  * of line.
  */
+/** Writes audit entries as CSV, a header then a line an entry, with every field the chain's hash covers. */
+export async function writeAuditCsv(output: ReturnType<typeof openOutput>, entries: readonly AuditRow[]): Promise<void> {
+  await output.write(csvLine(COLUMNS));
+  for (const entry of entries) await output.write(csvLine(COLUMNS.map((column) => entry[column])));
+}
+
 export async function auditCommand(context: Context): Promise<void> {
   const { db, survey, options } = context;
   const projectId = survey.config.project_id;
@@ -101,10 +107,8 @@ export async function auditCommand(context: Context): Promise<void> {
       (actor === undefined || entry.actor === actor || entry.actor_email?.toLowerCase() === actor.toLowerCase()),
   );
   const output = openOutput(text(options.out));
-  if (format === 'csv') {
-    await output.write(csvLine(COLUMNS));
-    for (const entry of entries) await output.write(csvLine(COLUMNS.map((column) => entry[column])));
-  } else if (format === 'jsonl') {
+  if (format === 'csv') await writeAuditCsv(output, entries);
+  else if (format === 'jsonl') {
     for (const entry of entries) await output.write(`${JSON.stringify(Object.fromEntries(COLUMNS.map((column) => [column, entry[column]])))}\n`);
   } else if (entries.length) await output.write(`${table(entries)}\n`);
   else if (!trail.length) await output.write(`No audit entries in ${survey.slug}: no act has changed its data.\n`);

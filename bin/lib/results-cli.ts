@@ -16,6 +16,7 @@ import { publishCommand, verifyCommand } from './publish-commands.ts';
 import { openSeal, SEALED_COMMANDS } from '../../src/results/publish/seal.ts';
 import * as mail from './mail-commands.ts';
 import { backupCommand, restoreCommand } from './backup-commands.ts';
+import { listOperatorsCommand, operatorLinkCommand, operatorsAuditCommand, signInsCommand, type OperatorsContext } from './operators-command.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 const by: Options = { by: { type: 'string' } };
@@ -293,11 +294,45 @@ const DATABASE_COMMANDS: Record<
   },
 };
 
+/** The commands about the console's operators rather than one survey: no slug. */
+const OPERATOR_COMMANDS: Record<string, { options: Options; usage: string; about: string; run: (context: OperatorsContext) => Promise<void> }> = {
+  operators: {
+    options: { out: { type: 'string' } },
+    usage: 'operators [--out FILE]',
+    about:
+      "Who may use the console (operators.yaml, in PEERVOTE_PRIVATE_DIR when it is there, else SURVEYS_DIR): each operator's address, name and roles, how many passkeys they have and when one was last used, and their open sessions (CSV).",
+    run: listOperatorsCommand,
+  },
+  'operators link': {
+    options: { why: { type: 'string' }, 'base-url': { type: 'string' }, ...by },
+    usage: 'operators link <email> [--why TEXT] [--by WHO] [--base-url URL]',
+    about:
+      "Prints a single-use enrolment link for an operator of the file: opened within 15 minutes, it makes their passkey and signs them in. Recorded on the audit trail (without the link). For an operator who has a passkey already (a lost one), it needs --why and ends every session of theirs. --base-url defaults to PEERVOTE_BASE_URL, else http://localhost:4321 (PORT's).",
+    run: operatorLinkCommand,
+  },
+  'operators sign-ins': {
+    options: { since: { type: 'string' }, out: { type: 'string' } },
+    usage: 'operators sign-ins [--since TIME] [--out FILE]',
+    about:
+      "The console's sign-in log (CSV, oldest first): every sign-in attempt, won or lost, every passkey check again and every enrolment link asked for by mail, with why it was refused, the operator when one was named, a keyed hash of the client's address and its browser. Never a secret.",
+    run: signInsCommand,
+  },
+  'operators audit': {
+    options: { out: { type: 'string' } },
+    usage: 'operators audit [--out FILE]',
+    about:
+      'The audit trail of what concerns the operators rather than one survey (CSV, oldest first): enrolment links made, passkeys added and removed, sessions an owner ended; who (name and address), in which role, when, through what (the command line or the console, and the session's hash), with the chain's columns as `audit <slug>` prints them.',
+    run: operatorsAuditCommand,
+  },
+};
+
 function help(): string {
   const lines = ['Usage: npm run results -- <command> <slug> [options]', ''];
   for (const { usage, about } of Object.values(COMMANDS)) lines.push(`  ${usage}`, `      ${about}`, '');
   lines.push('On the whole database, every survey at once: npm run results -- <command> [options]', '');
   for (const { usage, about } of Object.values(DATABASE_COMMANDS)) lines.push(`  ${usage}`, `      ${about}`, '');
+  lines.push("The console's operators: npm run results -- operators [link|sign-ins|audit] [options]", '');
+  for (const { usage, about } of Object.values(OPERATOR_COMMANDS)) lines.push(`  ${usage}`, `      ${about}`, '');
   lines.push(
     "The database is the survey API's: DATABASE_URL (PostgreSQL), else DATA_DIR and SQLITE_FILE (default ./data/peervote.sqlite).",
     "The surveys are read from SURVEYS_DIR (default ./surveys). --by defaults to the operating system's user.",
@@ -315,12 +350,18 @@ if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] ===
   process.stdout.write(help());
   process.exit(argv.length === 0 ? 2 : 0);
 }
-const name = argv[0] === 'writeins' && ['resolve', 'log', 'publish'].includes(argv[1]) ? `writeins ${argv[1]}` : argv[0];
+const name =
+  argv[0] === 'writeins' && ['resolve', 'log', 'publish'].includes(argv[1])
+    ? `writeins ${argv[1]}`
+    : argv[0] === 'operators' && ['link', 'sign-ins', 'audit'].includes(argv[1])
+      ? `operators ${argv[1]}`
+      : argv[0];
 if (Object.hasOwn(DATABASE_COMMANDS, name)) await runOnDatabase(DATABASE_COMMANDS[name]);
+if (Object.hasOwn(OPERATOR_COMMANDS, name)) await runOperatorCommand(name);
 const command = COMMANDS[name];
 if (!command)
   fail(
-    `Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report, publish, verify, send, deliveries, bounces, backup, restore (--help explains them).`,
+    `Unknown command "${argv[0]}"; the commands are export, tally, methodology, writeins [resolve|log|publish], refused, admit, confirm-reservation, release-reservation, invite, responses, receipt, purge-personal, audit, signals, exclude, include, report, publish, verify, send, deliveries, bounces, backup, restore, operators [link|sign-ins|audit] (--help explains them).`,
     2,
   );
 
@@ -343,6 +384,38 @@ async function runOnDatabase(database: (typeof DATABASE_COMMANDS)[string]): Prom
     fail(`results ${name} failed: ${(error as Error).stack ?? error}`);
   }
   process.exit(process.exitCode ?? 0);
+}
+
+/** Runs a command about the console's operators, which names no survey, and exits. */
+async function runOperatorCommand(name: string): Promise<never> {
+  const command = OPERATOR_COMMANDS[name];
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv.slice(name.split(' ').length),
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    fail(`${(error as Error).message.split('\n')[0]}. Usage: npm run results -- ${command.usage}`, 2);
+  }
+  if (parsed.values.help) {
+    process.stdout.write(`Usage: npm run results -- ${command.usage}\n\n${command.about}\n`);
+    process.exit(0);
+  }
+  let db: OperatorsContext['db'] | undefined;
+  try {
+    ({ db } = await openOperatorDatabase(readServerConfig()));
+    await command.run({ db, options: parsed.values as OperatorsContext['options'], rest: parsed.positionals });
+    await db.destroy();
+  } catch (error) {
+    await db?.destroy().catch(() => undefined);
+    if (error instanceof OperatorError || error instanceof EnvError || error instanceof ConfigError) fail(error.message);
+    if ((error as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0);
+    fail(`results ${name} failed: ${(error as Error).stack ?? error}`);
+  }
+  process.exit(0);
 }
 
 let parsed: ReturnType<typeof parseArgs>;

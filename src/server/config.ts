@@ -31,6 +31,10 @@ export interface ServerConfig {
   readonly linkRateLimitMax: number;
   /** Receipt checks one client may make per window; 0 turns the limit off. */
   readonly receiptRateLimitMax: number;
+  /** Console sign-in attempts and enrolment links asked for, per client per window, and per operator's address; 0 turns the limit off. */
+  readonly consoleRateLimitMax: number;
+  /** The site's public origin (PEERVOTE_BASE_URL): the links in messages, and the console's passkeys, which belong to its host. */
+  readonly baseUrl?: string;
   /** How long an idempotency key stays "in flight" before a crashed request's claim may be taken over. */
   readonly idempotencyLockMs: number;
   /** Test hooks (the X-Peervote-Now clock, fault injection): never set in production. */
@@ -161,6 +165,12 @@ const Environment = type({
   LINK_RATE_LIMIT_MAX: wholeNumber(60),
   RECEIPT_RATE_LIMIT_MAX: wholeNumber(10),
   VERIFY_RATE_LIMIT_MAX: wholeNumber(10),
+  CONSOLE_RATE_LIMIT_MAX: wholeNumber(10),
+  PEERVOTE_BASE_URL: variable(
+    "the site's public address, such as https://vote.example.com",
+    (raw): string | undefined | Unreadable => (URL.canParse(raw) && /^https?:$/.test(new URL(raw).protocol) ? new URL(raw).origin : new Unreadable(raw)),
+    undefined,
+  ),
   IDEMPOTENCY_LOCK_SECONDS: wholeNumber(60, 1),
   PEERVOTE_TEST_HOOKS: flag(),
   SENTRY_DSN: variable(
@@ -234,6 +244,8 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
     searchRateLimitMax: vars.SEARCH_RATE_LIMIT_MAX,
     linkRateLimitMax: vars.LINK_RATE_LIMIT_MAX,
     receiptRateLimitMax: vars.RECEIPT_RATE_LIMIT_MAX,
+    consoleRateLimitMax: vars.CONSOLE_RATE_LIMIT_MAX,
+    baseUrl: vars.PEERVOTE_BASE_URL,
     verifyRateLimitMax: vars.RATE_LIMIT_MAX === 0 ? 0 : vars.VERIFY_RATE_LIMIT_MAX,
     idempotencyLockMs: vars.IDEMPOTENCY_LOCK_SECONDS * 1000,
     testHooks: vars.PEERVOTE_TEST_HOOKS,

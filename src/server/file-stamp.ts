@@ -14,9 +14,10 @@ export function fileStamp(file: string): string {
 /**
  * A text that changes whenever a file of the surveys folder (its own files and each survey
  * folder's files, one level down) is added, removed, rewritten or touched: a few dozen stat
- * calls, cheap enough to take once a second.
+ * calls, cheap enough to take once a second. Files of the folder itself named in `skip` are
+ * left out: another follower reads them.
  */
-export function folderStamp(dir: string): string {
+export function folderStamp(dir: string, skip: ReadonlySet<string> = new Set()): string {
   const parts: string[] = [];
   const visit = (folder: string, depth: number) => {
     let entries;
@@ -30,7 +31,7 @@ export function folderStamp(dir: string): string {
       const full = path.join(folder, entry.name);
       if (entry.isDirectory()) {
         if (depth === 0) visit(full, 1);
-      } else {
+      } else if (depth > 0 || !skip.has(entry.name)) {
         parts.push(`${full}:${fileStamp(full)}`);
       }
     }
@@ -51,7 +52,8 @@ export function followFiles<T>(stamp: () => string, derive: () => T, everyMs = 1
   let failedStamp: string | undefined;
   return (withinMs = everyMs) => {
     const now = Date.now();
-    if (current && now - checkedAt < withinMs) return current.value;
+    // A clock set back (by NTP, or a test) looks again rather than waiting for the old time to come round.
+    if (current && now >= checkedAt && now - checkedAt < withinMs) return current.value;
     checkedAt = now;
     const seen = stamp();
     if (current && seen === current.stamp) return current.value;

@@ -7,6 +7,8 @@ import { reservationReply } from './reservations/lookup.ts';
 import { checkReceipt } from './receipts/receipts.ts';
 import { unsubscribeNow, unsubscribePage } from './mail/unsubscribe.ts';
 import { checkCodeReply, sendCodeReply } from './verify/verify-reply.ts';
+import * as signIn from './console/console-sign-in.ts';
+import * as acts from './console/console-acts.ts';
 
 /** What a route runs: the request's context and the values of its path's `:name` parts in, the answer out. */
 type RouteHandler<Path extends string> = (context: APIContext, params: RouteParams<Path>) => Promise<Response>;
@@ -43,6 +45,24 @@ const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
   '/api/survey/verify/:projectId': ({ request, clientAddress }, { projectId }) => sendCodeReply(request, clientAddress, projectId),
   // Checks a mailed code: `{ proof, sent_to }`, the proof the ballot carries (a cookie for a browser without JavaScript).
   '/api/survey/verify/:projectId/code': ({ request }, { projectId }) => checkCodeReply(request, projectId),
+  // The console (src/server/console/console-sign-in.ts and console-acts.ts), past its gate in the middleware: passkey ceremonies, sessions,
+  // enrolment links, an owner's acts on other operators, and the surveys' figures.
+  '/api/console/sign-in/options': (context) => signIn.signInOptions(context),
+  '/api/console/sign-in': (context) => signIn.signIn(context),
+  '/api/console/enrol/options': (context) => signIn.enrolOptions(context),
+  '/api/console/enrol': (context) => signIn.enrol(context),
+  '/api/console/enrolment-request': (context) => signIn.enrolmentRequest(context),
+  '/api/console/sign-out': (context) => acts.signOut(context),
+  '/api/console/sign-out-everywhere': (context) => acts.signOutEverywhere(context),
+  '/api/console/reauthenticate/options': (context) => acts.reauthenticateOptions(context),
+  '/api/console/reauthenticate': (context) => acts.reauthenticate(context),
+  '/api/console/passkeys/options': (context) => acts.passkeyOptions(context),
+  '/api/console/passkeys': (context) => acts.addPasskey(context),
+  '/api/console/passkeys/:id/remove': (context, { id }) => acts.removePasskey(context, id),
+  '/api/console/operators/:operator/link': (context, { operator }) => acts.operatorLink(context, operator),
+  '/api/console/operators/:operator/end-sessions': (context, { operator }) => acts.operatorEndSessions(context, operator),
+  '/api/console/surveys': (context) => acts.surveysJson(context),
+  '/api/console/surveys/:slug': (context, { slug }) => acts.surveyJson(context, slug),
 };
 
 /**

@@ -28,7 +28,38 @@ export const API_ROUTES = [
   { path: '/api/unsubscribe/:token', methods: ['GET', 'HEAD', 'POST'] },
   { path: '/api/survey/verify/:projectId', methods: ['POST'] },
   { path: '/api/survey/verify/:projectId/code', methods: ['POST'] },
+  { path: '/api/console/sign-in/options', methods: ['POST'] },
+  { path: '/api/console/sign-in', methods: ['POST'] },
+  { path: '/api/console/enrol/options', methods: ['POST'] },
+  { path: '/api/console/enrol', methods: ['POST'] },
+  { path: '/api/console/enrolment-request', methods: ['POST'] },
+  { path: '/api/console/sign-out', methods: ['POST'] },
+  { path: '/api/console/sign-out-everywhere', methods: ['POST'] },
+  { path: '/api/console/reauthenticate/options', methods: ['POST'] },
+  { path: '/api/console/reauthenticate', methods: ['POST'] },
+  { path: '/api/console/passkeys/options', methods: ['POST'] },
+  { path: '/api/console/passkeys', methods: ['POST'] },
+  { path: '/api/console/passkeys/:id/remove', methods: ['POST'] },
+  { path: '/api/console/operators/:operator/link', methods: ['POST'] },
+  { path: '/api/console/operators/:operator/end-sessions', methods: ['POST'] },
+  { path: '/api/console/surveys', methods: ['GET', 'HEAD'] },
+  { path: '/api/console/surveys/:slug', methods: ['GET', 'HEAD'] },
 ] as const satisfies readonly ApiRoute[];
+
+/**
+ * An address of each of the console's pages (src/pages/console/), which the API's server draws on
+ * demand: enough for bin/serve.mjs to load each page's code as it starts, before a later build
+ * replaces the files it would load lazily.
+ */
+export const CONSOLE_PAGE_SAMPLES = [
+  '/console/',
+  '/console/sign-in',
+  '/console/enrol/_',
+  '/console/_/',
+  '/console/sessions',
+  '/console/operators',
+  '/console/_/_',
+] as const;
 
 /** The path of one route of the table. */
 export type RoutePath = (typeof API_ROUTES)[number]['path'];

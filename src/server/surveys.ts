@@ -3,6 +3,7 @@ import type { PersonValues } from '../survey/config/config.struct.ts';
 import { personOf } from '../survey/people/secrets.ts';
 import { DEMO_SECRET } from '../survey/people/link.ts';
 import { folderStamp, followFiles } from './file-stamp.ts';
+import { OPERATORS_FILE_NAME } from '../survey/operators/operators-file.ts';
 import { warmNomineeIndexes } from './search/nominees.ts';
 
 /** A survey as the API holds it: its configuration and, private to the server, its prepopulation map. */
@@ -12,10 +13,14 @@ export interface ServerSurvey extends LoadedSurvey {
 
 let follower: ((withinMs?: number) => Map<string, ServerSurvey>) | undefined;
 
+/** The operators file, which the console follows on its own (src/server/console/operators.ts): a change of it reads no survey again. */
+const NOT_SURVEY_FILES = new Set([OPERATORS_FILE_NAME]);
+
 /** The files the surveys are read from: `SURVEYS_DIR`, and `PEERVOTE_PRIVATE_DIR` where the prepopulation files may live. */
 function surveysStamp(): string {
   const outside = privateDir();
-  return outside ? `${folderStamp(surveysDir())}\n${folderStamp(outside)}` : folderStamp(surveysDir());
+  const own = folderStamp(surveysDir(), NOT_SURVEY_FILES);
+  return outside ? `${own}\n${folderStamp(outside, NOT_SURVEY_FILES)}` : own;
 }
 
 /**

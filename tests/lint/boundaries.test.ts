@@ -40,6 +40,7 @@ const CYCLE = 'This import is part of a cycle.';
 const ROUTE_TABLE = 'The route table imports nothing';
 const MAIL = "mail/ is shared by the survey API and the operator's CLI";
 const MAIL_SIDE = "mail/ runs on the server and the operator's side";
+const CONSOLE_PAGE = 'A console page reads what it shows from src/server/console/console-pages.ts alone';
 
 const cases: Case[] = [
   // a ballot component imports no island and nothing from server/ or results/
@@ -95,6 +96,14 @@ const cases: Case[] = [
   { file: 'src/pages/[slug]/probe.astro', source: "---\nimport { x } from '../../server/config.ts';\n---\n<p>{x}</p>", refused: SERVER },
   { file: 'src/pages/[slug]/probe.astro', source: "---\nimport { x } from '../../ballot/fields/answers.ts';\n---\n<p>{x}</p>", refused: PAGE },
   { file: 'src/pages/[slug]/probe.astro', source: "---\nimport X from '../../ballot/SurveyHome.astro';\n---\n<X />" },
+  // the console's pages, drawn on demand, read their data from the console's one page-data module
+  { file: 'src/pages/console/probe.astro', source: "---\nimport { x } from '../../server/console/console-pages.ts';\n---\n<p>{x}</p>" },
+  { file: 'src/pages/console/[slug]/probe.astro', source: "---\nimport { x } from '../../../server/console/console-pages.ts';\n---\n<p>{x}</p>" },
+  { file: 'src/pages/console/probe.astro', source: "---\nimport { x } from '../../server/db/database.ts';\n---\n<p>{x}</p>", refused: CONSOLE_PAGE },
+  { file: 'src/pages/console/probe.astro', source: "---\nimport { x } from '../../server/console/sessions.ts';\n---\n<p>{x}</p>", refused: CONSOLE_PAGE },
+  { file: 'src/pages/console/probe.astro', source: "---\nimport { x } from '../../results/tally/tally.ts';\n---\n<p>{x}</p>", refused: RESULTS },
+  { file: 'src/pages/[slug]/probe.astro', source: "---\nimport { x } from '../../server/console/console-pages.ts';\n---\n<p>{x}</p>", refused: SERVER },
+  { file: 'src/console/Probe.astro', source: "---\nimport { x } from '../server/console/console-pages.ts';\n---\n<p>{x}</p>", refused: SERVER },
   { file: 'src/pages/api/probe.ts', source: "import { x } from '../../server/db/database.ts';", refused: ENDPOINT },
   { file: 'src/pages/api/probe.ts', source: "import { x } from '../../server/intake/ballots.repository.ts';", refused: ENDPOINT },
   { file: 'src/pages/api/probe.ts', source: "import { sql } from 'kysely';", refused: ENDPOINT },

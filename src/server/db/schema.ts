@@ -14,6 +14,11 @@ import type { MailMessagesTable } from './mail-messages.table.ts';
 import type { MailRecipientsTable } from './mail-recipients.table.ts';
 import type { SendRunsTable } from './send-runs.table.ts';
 import type { VerificationCodesTable } from './verification-codes.table.ts';
+import type { ConsoleCredentialsTable } from './console-credentials.table.ts';
+import type { ConsoleSessionsTable } from './console-sessions.table.ts';
+import type { ConsoleEnrolmentsTable } from './console-enrolments.table.ts';
+import type { ConsoleChallengesTable } from './console-challenges.table.ts';
+import type { ConsoleSignInsTable } from './console-sign-ins.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -37,4 +42,9 @@ export interface Database {
   mail_recipients: MailRecipientsTable;
   send_runs: SendRunsTable;
   verification_codes: VerificationCodesTable;
+  console_credentials: ConsoleCredentialsTable;
+  console_sessions: ConsoleSessionsTable;
+  console_enrolments: ConsoleEnrolmentsTable;
+  console_challenges: ConsoleChallengesTable;
+  console_sign_ins: ConsoleSignInsTable;
 }

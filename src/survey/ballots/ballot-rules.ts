@@ -11,7 +11,8 @@ export const MAX_TEXT_LENGTH = 5000;
 /** The longest nominee id, write-in name or custom reservation text. */
 export const MAX_SHORT_TEXT = 300;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** What an email address looks like to every check of one: something, an @, a domain with a dot; no spaces. */
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type Check<T> = (value: T) => true | string;
 

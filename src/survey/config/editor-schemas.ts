@@ -1,6 +1,8 @@
 import type { Struct } from 'superstruct';
 import { SiteConfig, SurveyConfig } from './config.struct.ts';
 import { SITE_KEYS, SURVEY_KEYS } from './config.docs.ts';
+import { OperatorsFile } from '../operators/operators.struct.ts';
+import { OPERATORS_KEYS } from '../operators/operators.docs.ts';
 import { inlineYaml, structSchema, type DescribedKey, type KeyDocs, type StructSchema } from './struct-schema.ts';
 
 /**
@@ -41,6 +43,14 @@ export const EDITOR_SCHEMAS: EditorSchema[] = [
     title: 'Peervote site',
     description: 'The settings of every survey of the site: surveys/site.yaml.',
     yaml: 'surveys/site.yaml',
+  },
+  {
+    file: 'operators.schema.json',
+    struct: OperatorsFile,
+    keys: OPERATORS_KEYS,
+    title: 'Peervote operators',
+    description: 'Who may use the console, and with which role on which survey: surveys/operators.yaml.',
+    yaml: 'surveys/operators.yaml',
   },
 ];
 

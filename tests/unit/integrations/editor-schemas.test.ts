@@ -63,7 +63,7 @@ describe('writing the schemas and the reference', () => {
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it('writes each schema, and the reference between its marker lines, leaving the prose around it', () => {
-    expect(writeEditorSchemas(root)).toEqual({ written: ['survey.schema.json', 'site.schema.json', 'docs/surveys.md'], problems: [] });
+    expect(writeEditorSchemas(root)).toEqual({ written: ['survey.schema.json', 'site.schema.json', 'operators.schema.json', 'docs/surveys.md'], problems: [] });
     expect(JSON.parse(read('survey.schema.json'))).toMatchObject({
       $schema: 'http://json-schema.org/draft-07/schema#',
       required: ['project_id', 'layout', 'categories'],
@@ -119,7 +119,9 @@ describe('writing the schemas and the reference', () => {
       vi.stubEnv('CI', '');
       const logger = setup('build');
       expect(read('site.schema.json')).toBe(schemaText(SITE));
-      expect(logger.info).toHaveBeenCalledWith('brought up to date with the structs: survey.schema.json, site.schema.json, docs/surveys.md');
+      expect(logger.info).toHaveBeenCalledWith(
+        'brought up to date with the structs: survey.schema.json, site.schema.json, operators.schema.json, docs/surveys.md',
+      );
       expect(logger.warn).not.toHaveBeenCalled();
     });
 

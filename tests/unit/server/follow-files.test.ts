@@ -5,6 +5,7 @@ import { loadSurvey } from '../../../src/survey/config/loader.ts';
 import { nomineeIndex } from '../../../src/server/search/nominees.ts';
 import { findSurvey, surveyCount } from '../../../src/server/surveys.ts';
 import { copySurveys, editSurvey } from '../../support/survey-fixture.ts';
+import { followFiles } from '../../../src/server/file-stamp.ts';
 
 // The server checks its files at most once a second: the tests move the clock past that.
 const later = () => vi.setSystemTime(Date.now() + 1500);
@@ -61,5 +62,19 @@ describe('the survey registry follows the surveys folder', () => {
     editSurvey(dir, 'members-choice-2', ['survey_title'], 'A new title');
     later();
     expect(findSurvey('members-choice-2')?.config.survey_title).toBe('A new title');
+  });
+});
+
+describe('a follower whose clock is set back', () => {
+  it('looks at its files again rather than waiting for the old time to come round', () => {
+    let stamp = 'first';
+    const follow = followFiles(
+      () => stamp,
+      () => stamp.toUpperCase(),
+    );
+    expect(follow()).toBe('FIRST');
+    stamp = 'second';
+    vi.setSystemTime(Date.now() - 60 * 60 * 1000);
+    expect(follow()).toBe('SECOND');
   });
 });

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { API_ROUTES, matchRoute, refusedMethod, sampleAddress } from '../../../src/server/routes.ts';
+import { API_ROUTES, CONSOLE_PAGE_SAMPLES, matchRoute, refusedMethod, sampleAddress } from '../../../src/server/routes.ts';
 import { requestedRoute } from '../../../src/server/route-handlers.ts';
 import { fixedApiRoutes } from '../../../src/integrations/api-routes.ts';
 
@@ -102,7 +102,39 @@ describe('requestedRoute', () => {
       injectRoute(route: { pattern: string; entrypoint: string }): void;
     }) => void;
     setup({ injectRoute: ({ pattern, entrypoint }) => patterns.push(`${pattern} ${entrypoint}`) });
-    expect(patterns).toEqual(['/api/survey ./src/pages/api/[...route].ts', '/api/health ./src/pages/api/[...route].ts']);
+    const fixed = [
+      '/api/survey',
+      '/api/health',
+      ...API_ROUTES.map((route) => route.path).filter((path) => path.startsWith('/api/console/') && !path.includes(':')),
+    ];
+    expect(fixed).toHaveLength(14);
+    expect(patterns).toEqual(fixed.map((path) => `${path} ./src/pages/api/[...route].ts`));
     for (const pattern of patterns) expect(requestedRoute({ routePattern: pattern.split(' ')[0], params: {} })).toBeDefined();
+  });
+});
+
+describe("the console's pages that bin/serve.mjs loads as it starts", () => {
+  /** Each page file under src/pages/console/ as the addresses it answers (`[slug]` one segment, `[...rest]` any), and how general it is, as Astro ranks routes. */
+  const pages = readdirSync(new URL('../../../src/pages/console/', import.meta.url), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.astro'))
+    .map((file) => {
+      const route = `/console/${file.replace(/\.astro$/, '').replace(/(^|\/)index$/, '')}`;
+      // Placeholders for the parameters first, so that escaping the rest leaves them alone.
+      const pattern = route
+        .replace(/\[\.\.\.\w+\]/g, 'ANYPARTS')
+        .replace(/\[\w+\]/g, 'ONEPART')
+        .replace(/[.*+?^${}()|\\]/g, '\\$&')
+        .replace(/ANYPARTS/g, '.+')
+        .replace(/ONEPART/g, '[^/]+');
+      const generality = (route.match(/\[\.\.\./g)?.length ?? 0) * 100 + (route.match(/\[/g)?.length ?? 0);
+      return { file, pattern: new RegExp(`^${pattern}/?$`), generality };
+    });
+
+  it('has an address for every page, answered by that page', () => {
+    expect(pages.length).toBeGreaterThanOrEqual(7);
+    const answering = CONSOLE_PAGE_SAMPLES.map(
+      (sample) => pages.filter((page) => page.pattern.test(sample)).sort((a, b) => a.generality - b.generality)[0]?.file,
+    );
+    expect(new Set(answering)).toEqual(new Set(pages.map((page) => page.file)));
   });
 });

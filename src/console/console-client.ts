@@ -1,0 +1,139 @@
+import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
+import { CSRF_HEADER } from '../survey/operators/console-views.ts';
+
+// The console's one script: the passkey ceremonies (sign in, a first passkey from a link, another
+// passkey) and the acts that ask for the passkey again, each a button or form the page marks with
+// `data-console`. The pages are plain HTML without it; only passkeys need it.
+
+/** An answer of the console's API: its status and JSON body. */
+interface Answer {
+  status: number;
+  body: { error?: string; message?: string; next?: string; ceremony?: string; options?: never };
+}
+
+/** The session's CSRF token, which the page carries when an operator is signed in. */
+const csrf = document.body.dataset.csrf;
+
+/** Posts JSON to the console's API, with the session's CSRF token. */
+async function post(url: string, body: Record<string, unknown> = {}): Promise<Answer> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  if (csrf) headers[CSRF_HEADER] = csrf;
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), credentials: 'same-origin' });
+  const parsed = await response.json().catch(() => ({}));
+  return { status: response.status, body: parsed };
+}
+
+/** Says how things stand in the page's status line (announced to screen readers), as a problem when `problem`. */
+function say(text: string, problem = false): void {
+  const status = document.querySelector<HTMLElement>('[data-console-status]');
+  if (!status) return;
+  status.textContent = text;
+  status.classList.toggle('is-danger', problem);
+}
+
+/** An answer's sentence, or a general one. */
+const sentence = (answer: Answer) => answer.body.message ?? 'Something went wrong: try again.';
+
+/** Why a passkey ceremony did not finish, in words: the person cancelled it or took too long, or the browser refused. */
+function ceremonyFailed(error: unknown): string {
+  const name = (error as { name?: string; cause?: { name?: string } })?.cause?.name ?? (error as { name?: string })?.name;
+  if (name === 'NotAllowedError' || name === 'AbortError') return 'The passkey was not used (cancelled, or it took too long). Try again.';
+  if (name === 'InvalidStateError') return 'This device has a passkey for you already: sign in with it instead.';
+  return 'Your browser could not use a passkey here. Try again, or try another browser.';
+}
+
+/** Checks the passkey again (a sensitive act asks for one in the last five minutes); true when it was. */
+async function checkAgain(): Promise<boolean> {
+  say('Confirm it is you with your passkey…');
+  const options = await post('/api/console/reauthenticate/options');
+  if (options.status !== 200) return (say(sentence(options), true), false);
+  const response = await startAuthentication({ optionsJSON: options.body.options as never });
+  const checked = await post('/api/console/reauthenticate', { ceremony: options.body.ceremony, response });
+  if (checked.status !== 200) return (say(sentence(checked), true), false);
+  return true;
+}
+
+/** Posts an act; when it asks for the passkey again, checks it and posts once more. */
+async function act(url: string, body: Record<string, unknown> = {}): Promise<Answer | undefined> {
+  const first = await post(url, body);
+  if (first.status !== 403 || first.body.error !== 'reauthentication_required') return first;
+  return (await checkAgain()) ? post(url, body) : undefined;
+}
+
+/** Runs a button's or form's work once at a time, with its control disabled meanwhile and any failure said. */
+function busy(control: HTMLButtonElement, work: () => Promise<void>): void {
+  if (control.disabled) return;
+  control.disabled = true;
+  work()
+    .catch((error) => say(ceremonyFailed(error), true))
+    .finally(() => (control.disabled = false));
+}
+
+/** Signs in with a discoverable passkey of this site, then opens the operator's surveys. */
+async function signIn(): Promise<void> {
+  say('Waiting for your passkey…');
+  const options = await post('/api/console/sign-in/options');
+  if (options.status !== 200) return say(sentence(options), true);
+  const response = await startAuthentication({ optionsJSON: options.body.options as never });
+  const signed = await post('/api/console/sign-in', { ceremony: options.body.ceremony, response });
+  if (signed.status !== 200) return say(sentence(signed), true);
+  say('Signed in.');
+  location.assign(signed.body.next ?? '/console/');
+}
+
+/** Makes the first passkey from an enrolment link, which signs the operator in. */
+async function enrol(token: string): Promise<void> {
+  say('Waiting for your device to create the passkey…');
+  const options = await post('/api/console/enrol/options', { token });
+  if (options.status !== 200) return say(sentence(options), true);
+  const response = await startRegistration({ optionsJSON: options.body.options as never });
+  const made = await post('/api/console/enrol', { token, ceremony: options.body.ceremony, response });
+  if (made.status !== 201) return say(sentence(made), true);
+  say('Your passkey is made: you are signed in.');
+  location.assign(made.body.next ?? '/console/');
+}
+
+/** Adds another passkey for the signed-in operator (after a check of one they have). */
+async function addPasskey(): Promise<void> {
+  const options = await act('/api/console/passkeys/options');
+  if (!options) return;
+  if (options.status !== 200) return say(sentence(options), true);
+  say('Waiting for your device to create the passkey…');
+  const response = await startRegistration({ optionsJSON: options.body.options as never });
+  const added = await post('/api/console/passkeys', { ceremony: options.body.ceremony, response });
+  if (added.status !== 201) return say(sentence(added), true);
+  location.assign(`${location.pathname}?added=1`);
+}
+
+/** A form's act through the API (the passkey checked again when it asks), then the page it names. */
+async function formAct(form: HTMLFormElement): Promise<void> {
+  const fields = Object.fromEntries([...new FormData(form)].filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const answer = await act(form.action, fields);
+  if (!answer) return;
+  if (answer.status >= 300) return say(sentence(answer), true);
+  location.assign(form.dataset.done ?? location.pathname);
+}
+
+const controls = document.querySelectorAll<HTMLButtonElement>('button[data-console]');
+if (controls.length && !browserSupportsWebAuthn()) {
+  say('This browser cannot use passkeys. Open the console in a recent browser (Chrome, Edge, Firefox or Safari).', true);
+  for (const control of controls) control.disabled = true;
+} else {
+  for (const control of controls) {
+    const what = control.dataset.console;
+    control.addEventListener('click', () => {
+      if (what === 'sign-in') busy(control, signIn);
+      else if (what === 'enrol') busy(control, () => enrol(control.dataset.token ?? ''));
+      else if (what === 'add-passkey') busy(control, addPasskey);
+    });
+  }
+}
+
+// Forms that post an act work without this script too (a check again then asks for it); with it they post JSON and check the passkey when asked.
+for (const form of document.querySelectorAll<HTMLFormElement>('form[data-console-act]')) {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+    if (button) busy(button, () => formAct(form));
+  });
+}

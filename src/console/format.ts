@@ -1,0 +1,40 @@
+/** A stored time as the console shows it, its day and its time apart: `2027-03-01`, `09:30 UTC`; undefined for none. */
+export function whenParts(iso: string | null | undefined): { day: string; time: string } | undefined {
+  const at = iso ? new Date(iso) : undefined;
+  if (!at || Number.isNaN(at.getTime())) return undefined;
+  const text = at.toISOString();
+  return { day: text.slice(0, 10), time: `${text.slice(11, 16)} UTC` };
+}
+
+/** A stored time as the console says it in a sentence: `2027-03-01 09:30 UTC`; empty for none. */
+export function when(iso: string | null | undefined): string {
+  const parts = whenParts(iso);
+  return parts ? `${parts.day} ${parts.time}` : '';
+}
+
+/** Why the API refused a ballot, in words, by its error code (docs/api.md, "Refused ballots"). */
+const REFUSAL_WORDS: Record<string, string> = {
+  invalid_link: 'Invalid personal link',
+  verification_required: 'No proof of address',
+  expired: 'Sent after the close',
+  invalid_ballot: 'Did not meet the rules',
+  already_submitted: 'Voter had voted already',
+  unknown_survey: 'Unknown survey',
+  bad_query: 'Malformed address',
+};
+
+/** A refused ballot's reason in words; an unknown code as it is. */
+export function refusalWords(code: string): string {
+  return REFUSAL_WORDS[code] ?? code;
+}
+
+/** A count with thousands separated: `12,345`. */
+export function count(value: number): string {
+  return value.toLocaleString('en');
+}
+
+/** A role map in words: `owner of top-doctors-demo, auditor of every survey`. */
+export function rolesInWords(roles: Readonly<Record<string, string>>): string {
+  const words = Object.entries(roles).map(([slug, role]) => `${role} of ${slug === '*' ? 'every survey' : slug}`);
+  return words.length ? words.join(', ') : 'no role yet';
+}

@@ -1,0 +1,92 @@
+import type { Operator, OperatorRole } from './operators.struct.ts';
+
+// What the middleware hands a console page in `Astro.locals.console`: plain data, so that pages
+// and components read it without reaching into the server.
+
+/** A signed-in operator's session, as a page shows it. */
+export interface ConsoleSessionView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly lastSeenAt: string;
+  readonly reauthenticatedAt: string;
+}
+
+/** A request of a signed-in operator: who they are now (operators.yaml as it is), their session, and its CSRF token for every form. */
+export interface ConsoleVisit {
+  readonly operator: Operator;
+  readonly session: ConsoleSessionView;
+  readonly csrf: string;
+}
+
+/**
+ * The console as a request finds it: open (with the operator, when one is signed in), or shut
+ * to everyone, with the words to say why (a broken operators file, a wrong address).
+ */
+export type ConsoleLocals = { readonly open: true; readonly visit?: ConsoleVisit } | { readonly open: false; readonly why: string };
+
+/** The name of the form field and request header that carry the session's CSRF token. */
+export const CSRF_FIELD = 'csrf';
+export const CSRF_HEADER = 'X-Console-CSRF';
+
+/** One survey on the console's first page: where it stands and its figures. */
+export interface SurveyOverviewRow {
+  readonly slug: string;
+  readonly title: string;
+  readonly role: OperatorRole;
+  /** Taking ballots (not past its expiration_date). */
+  readonly open: boolean;
+  /** The last moment it takes ballots (ISO 8601 UTC); absent when it never closes. */
+  readonly closesAt?: string;
+  /** `results: sealed: true`: no standings before the close. */
+  readonly sealed: boolean;
+  /** Its results folder is written (`results publish`). */
+  readonly published: boolean;
+  /** Every ballot stored (the demo link's and replaced ones included). */
+  readonly ballots: number;
+  /** People on the roster, those whose personal link has a current ballot, and the rest. */
+  readonly invited: number;
+  readonly responded: number;
+  readonly pending: number;
+}
+
+/** One survey's participation, for its console page. */
+export interface SurveyFigures extends SurveyOverviewRow {
+  readonly perDay: ReadonlyArray<{ readonly day: string; readonly ballots: number }>;
+  readonly messages: ReadonlyArray<{ readonly kind: string; readonly status: string; readonly messages: number }>;
+  readonly mailStopped: { readonly unsubscribed: number; readonly bounced: number; readonly complained: number };
+  readonly refused: ReadonlyArray<{ readonly reason: string; readonly ballots: number; readonly admitted: number }>;
+}
+
+/** One of an operator's open sessions, for their sessions page. */
+export interface SessionRow {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly lastSeenAt: string;
+  readonly agent: string | null;
+  /** The session this page was asked in. */
+  readonly current: boolean;
+}
+
+/** One of an operator's passkeys, for their sessions page. */
+export interface PasskeyRow {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+  /** Synced between devices (a passkey manager), or held by one authenticator. */
+  readonly synced: boolean;
+}
+
+/** An operator an owner may manage, for the operators page. */
+export interface ManagedOperatorRow {
+  readonly email: string;
+  readonly name: string;
+  readonly roles: Readonly<Record<string, OperatorRole>>;
+  readonly passkeys: number;
+  readonly lastUsedAt: string | null;
+  readonly openSessions: number;
+}
+
+/** What an enrolment link's page shows: the button to make a passkey for its operator, or why the link does not work. */
+export type EnrolPageState =
+  | { readonly state: 'valid'; readonly name: string; readonly expiresAt: string }
+  | { readonly state: 'used' | 'expired' | 'unknown' };
