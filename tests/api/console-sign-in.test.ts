@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { ConsoleBrowser, FOLLOWED, operatorsYaml, startConsole, type ConsoleServer } from './console-helpers.ts';
 import { SoftAuthenticator } from '../support/passkey-authenticator.ts';
 import { demoBallot, oneInstant } from './helpers.ts';
@@ -307,8 +307,12 @@ describe('the sign-in limits', () => {
   });
   afterAll(() => limited?.stop());
 
-  /** One instant, so that the window cannot turn over, from a client of its own. */
-  const from = (address: string) => ({ headers: { ...oneInstant(), 'X-Forwarded-For': address } });
+  /** One instant for the whole of each test, so that the window cannot turn over between its requests, from a client of its own. */
+  let at: Record<string, string>;
+  beforeEach(() => {
+    at = oneInstant();
+  });
+  const from = (address: string) => ({ headers: { ...at, 'X-Forwarded-For': address } });
 
   test('a client past its allowance of attempts is answered 429 with Retry-After; another client is not', async () => {
     const browser = new ConsoleBrowser(limited);
