@@ -14,6 +14,7 @@ import type { MailMessagesTable } from './mail-messages.table.ts';
 import type { MailRecipientsTable } from './mail-recipients.table.ts';
 import type { SendRunsTable } from './send-runs.table.ts';
 import type { VerificationCodesTable } from './verification-codes.table.ts';
+import type { PeopleSourcesTable, PeopleTable } from './people.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -37,4 +38,6 @@ export interface Database {
   mail_recipients: MailRecipientsTable;
   send_runs: SendRunsTable;
   verification_codes: VerificationCodesTable;
+  people: PeopleTable;
+  people_sources: PeopleSourcesTable;
 }

@@ -12,6 +12,7 @@ import * as sendRuns from './20270112000000-send-runs.ts';
 import * as childRowIndexes from './20270113000000-child-row-indexes.ts';
 import * as receiptDue from './20270114000000-receipt-due.ts';
 import * as auditChain from './20270115000000-audit-chain.ts';
+import * as people from './20270116000000-people.ts';
 
 /**
  * Every migration, by name, in the order they run. Listed here rather than read from the
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '20270113000000-child-row-indexes': childRowIndexes,
   '20270114000000-receipt-due': receiptDue,
   '20270115000000-audit-chain': auditChain,
+  '20270116000000-people': people,
 };

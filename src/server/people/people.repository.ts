@@ -1,0 +1,124 @@
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { PersonValues } from '../../survey/config/config.struct.ts';
+import { addressKey, licenceKey } from '../../survey/people/verification.ts';
+import { signalsSecret } from '../intake/signals-salt.ts';
+import type { ServerConfig } from '../config.ts';
+import { secretHash } from '../tokens.ts';
+
+// A survey's invited people, in the database: looked up one at a time by their secret's hash (a
+// personal link), their address or their licence number (a verified voter); read whole only by the
+// operator's commands, which print and mail the links.
+
+/** People written in one statement: 7 values each, well under either database's limit on a statement's parameters. */
+const BATCH = 1000;
+
+/** Bytes of a sealed secret's nonce and tag (AES-256-GCM). */
+const NONCE = 12;
+const TAG = 16;
+
+/**
+ * The key personal secrets are sealed under: derived from the server's secret (SIGNALS_SECRET, or
+ * the key file under DATA_DIR), which lives outside the database, so that a copy of the database
+ * alone holds no working link. The API and the operator's commands must share that secret.
+ */
+export function peopleKey(config: Pick<ServerConfig, 'signalsSecret' | 'signalsKeyFile'>): Buffer {
+  return createHmac('sha256', signalsSecret(config)).update('peervote personal links').digest();
+}
+
+/** A secret sealed under the key: nonce, tag and ciphertext, in base64url. */
+function seal(key: Buffer, secret: string): string {
+  const nonce = randomBytes(NONCE);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce);
+  const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return Buffer.concat([nonce, cipher.getAuthTag(), sealed]).toString('base64url');
+}
+
+/** The secret a sealed text holds; throws when it was sealed under another key. */
+function unseal(key: Buffer, text: string): string {
+  const bytes = Buffer.from(text, 'base64url');
+  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, NONCE));
+  decipher.setAuthTag(bytes.subarray(NONCE, NONCE + TAG));
+  try {
+    return Buffer.concat([decipher.update(bytes.subarray(NONCE + TAG)), decipher.final()]).toString('utf8');
+  } catch {
+    throw new Error('The personal links in the database were sealed under another key: give this process the SIGNALS_SECRET (or DATA_DIR) the survey API has.');
+  }
+}
+
+/** The text of a person's value, or ''. */
+const textOf = (value: PersonValues[string] | undefined) => (typeof value === 'string' ? value : '');
+
+/**
+ * Replaces a survey's people with `people` (secret → values, in their order) and records the
+ * digest of the source they were read from, in one transaction: a reader sees the old people or
+ * the new, never half of them.
+ */
+export async function replacePeople(
+  db: Kysely<Database>,
+  projectId: string,
+  people: Record<string, PersonValues>,
+  source: { digest: string; licenceField: string; key: Buffer; now: Date },
+): Promise<void> {
+  const rows = Object.entries(people).map(([secret, person], position) => ({
+    project_id: projectId,
+    secret_hash: secretHash(secret),
+    sealed_secret: seal(source.key, secret),
+    email_key: person.email === undefined ? '' : addressKey(textOf(person.email)),
+    licence_key: licenceKey(textOf(person[source.licenceField])),
+    position,
+    person: JSON.stringify(person),
+  }));
+  const write = async (trx: Kysely<Database>) => {
+    await trx.deleteFrom('people').where('project_id', '=', projectId).execute();
+    for (let i = 0; i < rows.length; i += BATCH) await trx.insertInto('people').values(rows.slice(i, i + BATCH)).execute();
+    const imported_at = source.now.toISOString();
+    await trx
+      .insertInto('people_sources')
+      .values({ project_id: projectId, digest: source.digest, imported_at })
+      .onConflict((conflict) => conflict.column('project_id').doUpdateSet({ digest: source.digest, imported_at }))
+      .execute();
+  };
+  // Inside a caller's transaction already (invite's, with its audit entry), or in one of its own.
+  if (db.isTransaction) await write(db);
+  else await db.transaction().execute(write);
+}
+
+/** The digest of the source a survey's people were last read from, or undefined before the first reading. */
+export async function peopleDigest(db: Kysely<Database>, projectId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('people_sources').select('digest').where('project_id', '=', projectId).executeTakeFirst();
+  return row?.digest;
+}
+
+/** The person a personal link's secret names, by one indexed lookup of its hash; undefined when it names no one. */
+export async function personBySecret(db: Kysely<Database>, projectId: string, secret: string): Promise<PersonValues | undefined> {
+  const row = await db
+    .selectFrom('people')
+    .select('person')
+    .where('project_id', '=', projectId)
+    .where('secret_hash', '=', secretHash(secret))
+    .executeTakeFirst();
+  return row ? (JSON.parse(row.person) as PersonValues) : undefined;
+}
+
+/** The first invited person (in the file's order) with this address or licence number, as compared, and their secret. */
+export async function personByContact(
+  db: Kysely<Database>,
+  projectId: string,
+  contact: { email: string } | { licence: string },
+  key: Buffer,
+): Promise<{ secret: string; person: PersonValues } | undefined> {
+  let query = db.selectFrom('people').select(['sealed_secret', 'person']).where('project_id', '=', projectId).where('email_key', '!=', '');
+  query = 'email' in contact ? query.where('email_key', '=', contact.email) : query.where('licence_key', '=', contact.licence);
+  const row = await query.orderBy('position').limit(1).executeTakeFirst();
+  return row ? { secret: unseal(key, row.sealed_secret), person: JSON.parse(row.person) as PersonValues } : undefined;
+}
+
+/** Every person of a survey, secret → values, in the file's order: for the operator's commands, which print and mail the links. */
+export async function peopleOf(db: Kysely<Database>, projectId: string, key: Buffer): Promise<Record<string, PersonValues>> {
+  const rows = await db.selectFrom('people').select(['sealed_secret', 'person']).where('project_id', '=', projectId).orderBy('position').execute();
+  const people: Record<string, PersonValues> = {};
+  for (const row of rows) people[unseal(key, row.sealed_secret)] = JSON.parse(row.person) as PersonValues;
+  return people;
+}
