@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { PersonValues } from '../../survey/config/config.struct.ts';
@@ -23,20 +23,20 @@ const TAG = 16;
  * the key file under DATA_DIR), which lives outside the database, so that a copy of the database
  * alone holds no working link. The API and the operator's commands must share that secret.
  */
-export function peopleKey(config: Pick<ServerConfig, 'signalsSecret' | 'signalsKeyFile'>): Buffer {
-  return createHmac('sha256', signalsSecret(config)).update('peervote personal links').digest();
+export function peopleKey(config: Pick<ServerConfig, 'signalsSecret' | 'signalsKeyFile'>): KeyObject {
+  // A key object, prepared once: a key given as bytes is prepared anew by every cipher, at several times the cost of sealing.
+  return createSecretKey(createHmac('sha256', signalsSecret(config)).update('peervote personal links').digest());
 }
 
 /** A secret sealed under the key: nonce, tag and ciphertext, in base64url. */
-function seal(key: Buffer, secret: string): string {
-  const nonce = randomBytes(NONCE);
+function seal(key: KeyObject, secret: string, nonce: Buffer): string {
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
   return Buffer.concat([nonce, cipher.getAuthTag(), sealed]).toString('base64url');
 }
 
 /** The secret a sealed text holds; throws when it was sealed under another key. */
-function unseal(key: Buffer, text: string): string {
+function unseal(key: KeyObject, text: string): string {
   const bytes = Buffer.from(text, 'base64url');
   const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, NONCE));
   decipher.setAuthTag(bytes.subarray(NONCE, NONCE + TAG));
@@ -51,28 +51,42 @@ function unseal(key: Buffer, text: string): string {
 const textOf = (value: PersonValues[string] | undefined) => (typeof value === 'string' ? value : '');
 
 /**
- * Replaces a survey's people with `people` (secret → values, in their order) and records the
- * digest of the source they were read from, in one transaction: a reader sees the old people or
- * the new, never half of them.
+ * Replaces a survey's people with `people` (secret → values, in their order, in maps read one
+ * after the other) and records the digest of the source they were read from, in
+ * one transaction: a reader sees the old people or the new, never half of them. A piece that
+ * throws rolls it all back.
  */
 export async function replacePeople(
   db: Kysely<Database>,
   projectId: string,
-  people: Record<string, PersonValues>,
-  source: { digest: string; licenceField: string; key: Buffer; now: Date },
+  people: Iterable<Record<string, PersonValues>>,
+  source: { digest: string; licenceField: string; key: KeyObject; now: Date },
 ): Promise<void> {
-  const rows = Object.entries(people).map(([secret, person], position) => ({
+  const row = ([secret, person]: [string, PersonValues], position: number, nonce: Buffer) => ({
     project_id: projectId,
     secret_hash: secretHash(secret),
-    sealed_secret: seal(source.key, secret),
+    sealed_secret: seal(source.key, secret, nonce),
     email_key: person.email === undefined ? '' : addressKey(textOf(person.email)),
     licence_key: licenceKey(textOf(person[source.licenceField])),
     position,
     person: JSON.stringify(person),
-  }));
+  });
   const write = async (trx: Kysely<Database>) => {
     await trx.deleteFrom('people').where('project_id', '=', projectId).execute();
-    for (let i = 0; i < rows.length; i += BATCH) await trx.insertInto('people').values(rows.slice(i, i + BATCH)).execute();
+    let position = 0;
+    for (const piece of people) {
+      const entries = Object.entries(piece);
+      for (let i = 0; i < entries.length; i += BATCH) {
+        const batch = entries.slice(i, i + BATCH);
+        // The batch's nonces drawn at once: a call for each person costs more than the sealing.
+        const nonces = randomBytes(NONCE * batch.length);
+        const rows = batch.map((entry, j) => row(entry, position + j, nonces.subarray(j * NONCE, (j + 1) * NONCE)));
+        await trx.insertInto('people').values(rows).execute();
+        position += batch.length;
+        // The event loop between batches: the API goes on answering while a large file is read in.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
     const imported_at = source.now.toISOString();
     await trx
       .insertInto('people_sources')
@@ -107,7 +121,7 @@ export async function personByContact(
   db: Kysely<Database>,
   projectId: string,
   contact: { email: string } | { licence: string },
-  key: Buffer,
+  key: KeyObject,
 ): Promise<{ secret: string; person: PersonValues } | undefined> {
   let query = db.selectFrom('people').select(['sealed_secret', 'person']).where('project_id', '=', projectId).where('email_key', '!=', '');
   query = 'email' in contact ? query.where('email_key', '=', contact.email) : query.where('licence_key', '=', contact.licence);
@@ -116,7 +130,7 @@ export async function personByContact(
 }
 
 /** Every person of a survey, secret → values, in the file's order: for the operator's commands, which print and mail the links. */
-export async function peopleOf(db: Kysely<Database>, projectId: string, key: Buffer): Promise<Record<string, PersonValues>> {
+export async function peopleOf(db: Kysely<Database>, projectId: string, key: KeyObject): Promise<Record<string, PersonValues>> {
   const rows = await db.selectFrom('people').select(['sealed_secret', 'person']).where('project_id', '=', projectId).orderBy('position').execute();
   const people: Record<string, PersonValues> = {};
   for (const row of rows) people[unseal(key, row.sealed_secret)] = JSON.parse(row.person) as PersonValues;
