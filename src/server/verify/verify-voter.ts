@@ -79,7 +79,8 @@ async function findVoter(db: Kysely<Database>, config: ServerConfig, survey: Ser
   const npi = /^\d{10}$/.test(licence);
   if (npi && !validNpi(licence)) return refusal(400, 'bad_licence', 'That NPI’s check digit is wrong: check the 10 digits.', { field: 'address' });
   // One indexed lookup in the `people` table, by address or by licence number; only people with an address can be mailed a code.
-  const match = asAddress || licence ? await personByContact(db, survey.config.project_id, asAddress ? { email: asAddress } : { licence }, peopleKey(config)) : undefined;
+  const match =
+    asAddress || licence ? await personByContact(db, survey.config.project_id, asAddress ? { email: asAddress } : { licence }, peopleKey(config)) : undefined;
   if (match) return { email: addressKey(match.person.email as string), secret: match.secret };
   const contact = survey.config.mail.reply_to;
   return refusal(404, 'no_match', `We could not find you among the invited voters: check what you typed${contact ? `, or write to ${contact}` : ''}.`, {

@@ -344,9 +344,11 @@ export function readPrepopulation(survey: PrepopulationSurvey, given?: string): 
 }
 
 /**
- * Server only: the survey's prepopulation map (secret → values), read from the survey
- * file or from the YAML file it names (in `PEERVOTE_PRIVATE_DIR/<slug>/` when there). Never
- * handed to a page or a script. Throws a ConfigError naming every problem.
+ * The survey's prepopulation map (secret → values), read from the survey file or from the YAML
+ * file it names (in `PEERVOTE_PRIVATE_DIR/<slug>/` when there). Never handed to a page or a
+ * script. Throws a ConfigError naming every problem. The product reads people from the database
+ * (src/server/people/), which readPrepopulation fills; this whole map is for the tests and benches.
+ * @internal
  */
 export function loadPrepopulation(survey: LoadedSurvey): Record<string, PersonValues> {
   const { map, problems } = readPrepopulation(survey);

@@ -84,7 +84,9 @@ function invite(env: Record<string, string>): Promise<{ ms: number; stderr: stri
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('exit', (code) =>
-      code === 0 ? resolve({ ms: performance.now() - started, stderr, links: readFileSync(out, 'utf8') }) : reject(new Error(`invite failed (${code}): ${stderr.slice(-800)}`)),
+      code === 0
+        ? resolve({ ms: performance.now() - started, stderr, links: readFileSync(out, 'utf8') })
+        : reject(new Error(`invite failed (${code}): ${stderr.slice(-800)}`)),
     );
   });
 }
@@ -94,7 +96,9 @@ let within = true;
 function verdict(label: string, figure: number, unit: string, budget: number): void {
   const ok = figure <= budget;
   within &&= ok;
-  console.log(`${label.padEnd(52)}${`${figure.toFixed(unit === 's' ? 1 : 0)} ${unit}`.padStart(10)}   budget ${`${budget} ${unit}`.padEnd(10)} ${ok ? 'within' : 'OVER BUDGET'}`);
+  console.log(
+    `${label.padEnd(52)}${`${figure.toFixed(unit === 's' ? 1 : 0)} ${unit}`.padStart(10)}   budget ${`${budget} ${unit}`.padEnd(10)} ${ok ? 'within' : 'OVER BUDGET'}`,
+  );
 }
 
 const env = { SURVEYS_DIR: surveys, DATA_DIR: dataDir, DATABASE_URL: '', RATE_LIMIT_MAX: '0', LINK_RATE_LIMIT_MAX: '0', PEERVOTE_PRIVATE_DIR: '' };
