@@ -3,8 +3,8 @@
 // Makes a roster of COUNT (100,000) made-up people, starts the built server (`npm run build`
 // first; `npm run bench:people` does) on a fresh SQLite database and a copy of the surveys, and runs
 // `npm run results -- invite top-doctors-demo --roster …` against it while asking `/api/health`
-// one request after the other and reading the server's resident memory from /proc. Then it opens
-// one of the new personal links, and edits the prepopulation file by hand (one person added, as an
+// one request after the other and reading the server's resident memory from /proc, on until one
+// of the new personal links opens and two seconds more. Then it edits the prepopulation file by hand (one person added, as an
 // operator might) and asks the same while the API reads the file again, until the new link opens.
 // Prints each figure beside its budget; exits 1 when one is over.
 //
@@ -107,13 +107,17 @@ try {
   process.stderr.write(`${COUNT} people; server at ${server.url}, ${rssMiB(server.child.pid).toFixed(0)} MiB at start\n`);
   const during = watch(server.url, server.child.pid);
   const invited = await invite(env);
-  const inviting = await during.stop();
   process.stderr.write(invited.stderr);
-
-  // A new link opens at once; then the memory the server holds with every person on file.
+  // Watched on until a new link opens and the API has looked at its files again (at most once a
+  // second): the time it takes the new people up is part of the invite.
   const secret = decodeURIComponent(new URL(invited.links.split('\n')[1].split(',').at(-1)!).pathname.split('/').at(-1)!);
-  const opened = await fetch(`${server.url}/api/survey/link/${SLUG}?secret=${encodeURIComponent(secret)}`);
-  if (opened.status !== 200) throw new Error(`a new personal link answered ${opened.status}`);
+  const ended = performance.now();
+  while ((await fetch(`${server.url}/api/survey/link/${SLUG}?secret=${encodeURIComponent(secret)}`)).status !== 200) {
+    if (performance.now() - ended > 120_000) throw new Error('a new personal link did not open within two minutes of invite');
+  }
+  const takenUpMs = performance.now() - ended;
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const inviting = await during.stop();
 
   // A person added to the file by hand: the API reads it again, and the new link opens.
   const file = path.join(surveys, SLUG, 'prepopulation.yaml');
@@ -129,8 +133,9 @@ try {
 
   console.log(`\npeople benchmark: ${COUNT} people invited to ${SLUG} (SQLite)`);
   verdict('invite (whole process)', invited.ms / 1000, 's', BUDGET.inviteMs / 1000);
-  verdict(`/api/health p99 while invite runs (${inviting.durations.length} asks)`, p99(inviting.durations), 'ms', BUDGET.healthP99Ms);
-  console.log(`${'/api/health slowest while invite runs'.padEnd(52)}${`${Math.max(...inviting.durations).toFixed(0)} ms`.padStart(10)}`);
+  console.log(`${'a new link opens, after invite ends, in'.padEnd(52)}${`${(takenUpMs / 1000).toFixed(1)} s`.padStart(10)}`);
+  verdict(`/api/health p99 during invite and 2 s on (${inviting.durations.length} asks)`, p99(inviting.durations), 'ms', BUDGET.healthP99Ms);
+  console.log(`${'/api/health slowest during invite and 2 s on'.padEnd(52)}${`${Math.max(...inviting.durations).toFixed(0)} ms`.padStart(10)}`);
   verdict("API's resident memory, highest during invite", inviting.maxRss, 'MiB', BUDGET.rssMiB);
   console.log(`${'a person added by hand opens after'.padEnd(52)}${`${(editMs / 1000).toFixed(1)} s`.padStart(10)}`);
   verdict(`/api/health p99 while the file is read (${afterEdit.durations.length} asks)`, p99(afterEdit.durations), 'ms', BUDGET.healthP99Ms);
