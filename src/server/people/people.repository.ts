@@ -72,6 +72,14 @@ export async function replacePeople(
     person: JSON.stringify(person),
   });
   const write = async (trx: Kysely<Database>) => {
+    // The digest first: its row stays locked to the end, so that two processes reading the same file
+    // at once (two API processes starting) write one after the other rather than into each other.
+    const imported_at = source.now.toISOString();
+    await trx
+      .insertInto('people_sources')
+      .values({ project_id: projectId, digest: source.digest, imported_at })
+      .onConflict((conflict) => conflict.column('project_id').doUpdateSet({ digest: source.digest, imported_at }))
+      .execute();
     await trx.deleteFrom('people').where('project_id', '=', projectId).execute();
     let position = 0;
     for (const piece of people) {
@@ -87,12 +95,6 @@ export async function replacePeople(
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
-    const imported_at = source.now.toISOString();
-    await trx
-      .insertInto('people_sources')
-      .values({ project_id: projectId, digest: source.digest, imported_at })
-      .onConflict((conflict) => conflict.column('project_id').doUpdateSet({ digest: source.digest, imported_at }))
-      .execute();
   };
   // Inside a caller's transaction already (invite's, with its audit entry), or in one of its own.
   if (db.isTransaction) await write(db);
