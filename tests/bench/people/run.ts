@@ -1,12 +1,12 @@
 // People benchmark (a script, not a test): the invited people of a large survey.
 //
 // Makes a roster of COUNT (100,000) made-up people, starts the built server (`npm run build`
-// first; `npm run bench:people` does) on a fresh SQLite database and a copy of the surveys, and runs
-// `npm run results -- invite top-doctors-demo --roster …` against it while asking `/api/health`
-// one request after the other and reading the server's resident memory from /proc, on until one
-// of the new personal links opens and two seconds more. Then it edits the prepopulation file by hand (one person added, as an
-// operator might) and asks the same while the API reads the file again, until the new link opens.
-// Prints each figure beside its budget; exits 1 when one is over.
+// first; `npm run bench:people` does) on a fresh SQLite database and a copy of the surveys, and
+// runs `npm run results -- invite top-doctors-demo --roster …` against it while asking
+// `/api/health` one request after the other and reading the server's resident memory from /proc,
+// on until one of the new personal links opens and two seconds more. Then it adds a person to the
+// prepopulation file by hand, as an operator might, and asks the same while the API reads the file
+// again, until the new link opens. Prints each figure beside its budget; exits 1 when one is over.
 //
 //   npm run bench:people -- [--count 100000]
 import { spawn } from 'node:child_process';
