@@ -72,6 +72,9 @@ describe('the prepopulation file read into the people table', () => {
     expect((refused as ConfigError).message).toMatch(/prepopulation\.yaml:3602:1 /);
     expect((refused as ConfigError).message).not.toContain('Kp7vR8wLq2-000001');
     expect(Object.keys(await peopleOf(db, 'peer-check', key))).toHaveLength(1200);
+    // Neither the pieces written before the refusal nor the people replaced earlier are left behind.
+    const rows = await db.selectFrom('people').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(rows.n)).toBe(1200);
     expect((await personBySecret(db, 'peer-check', 'Kp7vR8wLq2-000001'))?.email).toBe('Person1@Example.org');
   });
 });
