@@ -11,8 +11,12 @@ import { stageFile, type StagedFile } from '../../src/results/export/staged-file
 import { csvLine } from '../../src/results/export/csv.ts';
 import { OperatorError } from '../../src/results/operator.ts';
 import { newSecret } from '../../src/server/tokens.ts';
+import { readServerConfig } from '../../src/server/config.ts';
+import { peopleSourceDigest } from '../../src/server/people/people-import.ts';
+import { peopleKey, replacePeople } from '../../src/server/people/people.repository.ts';
 import { openOutput } from './output.ts';
 import { quoted } from '../../src/survey/errors.ts';
+import { readPersonMapYaml, writePersonMapYaml } from '../../src/survey/people/person-map-yaml.ts';
 
 const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 
@@ -22,8 +26,14 @@ const text = (value: string | boolean | undefined) => (typeof value === 'string'
  * Exported only so its unit test can check it directly; the product reaches it through the invite command.
  * @internal
  */
-export function prepopulationText(file: string, map: Record<string, unknown>, header: string): string {
+export function prepopulationText(file: string, map: Record<string, Record<string, unknown>>, header: string): string {
   const source = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  // A file with no comment but its opening lines (invite's own shape) is written anew, in a blink.
+  const opening = /^(?:#.*\n)*/.exec(source)![0];
+  if (!source || (!source.slice(opening.length).includes('#') && readPersonMapYaml(source))) {
+    const fast = writePersonMapYaml(map, opening || header);
+    if (fast !== undefined) return fast;
+  }
   const document = source ? parseDocument(source) : new Document({});
   if (!document.contents) document.contents = document.createNode({});
   // A file that opens with a comment has its header already (invite's, or the operator's own).
@@ -46,7 +56,8 @@ export function baseUrl(options: Context['options']): string {
 
 /**
  * Reads the roster, gives each new person a secret (existing people keep theirs, matched by
- * address), writes the survey's prepopulation file and the list `name,email,url`; reports who
+ * address), writes the survey's people (the database's `people` table and the prepopulation
+ * file, its export) and the list `name,email,url`; reports who
  * was added, updated, unchanged and missing on standard error. Nothing is written on a bad roster.
  */
 export async function inviteCommand({ db, survey, nominees, prepopulation, options }: Context): Promise<void> {
@@ -75,7 +86,9 @@ export async function inviteCommand({ db, survey, nominees, prepopulation, optio
     const person = plan.map[secret];
     links += csvLine([greetingName(person, survey.config), person.email as string, personalLink(url, survey.slug, secret)]);
   }
-  const staged: StagedFile[] = [stageFile(file, prepopulationText(file, plan.map, header))];
+  const written = prepopulationText(file, plan.map, header);
+  const staged: StagedFile[] = [stageFile(file, written)];
+  const key = peopleKey(readServerConfig());
   const out = text(options.out);
   try {
     if (out) staged.push(stageFile(out, links));
@@ -95,7 +108,11 @@ export async function inviteCommand({ db, survey, nominees, prepopulation, optio
           people: Object.keys(plan.map).length,
         },
       });
-      // Renamed into place inside the transaction: a file that cannot be put in place rolls the entry back.
+      // The people in the database with the digest of the file's text: the API finds the new links at
+      // once and never reads the file again for them.
+      const digest = peopleSourceDigest(survey.config, written);
+      await replacePeople(trx, survey.config.project_id, [plan.map], { digest, licenceField: survey.config.license_field, key, now: new Date() });
+      // Renamed into place inside the transaction: a file that cannot be put in place rolls the people and the entry back.
       for (const one of staged) one.commit();
     });
   } finally {

@@ -1,7 +1,9 @@
 // The body of `npm run results` (bin/results.mjs): parses the command line and runs the command.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync } from 'node:fs';
-import { listSurveySlugs, loadPrepopulation, loadSurvey, prepopulationFile, surveysDir } from '../../src/survey/config/loader.ts';
+import { listSurveySlugs, loadSurvey, prepopulationFile, surveysDir } from '../../src/survey/config/loader.ts';
+import { importPeople } from '../../src/server/people/people-import.ts';
+import { peopleKey, peopleOf } from '../../src/server/people/people.repository.ts';
 import { loadNominees } from '../../src/survey/nominees/nominee-file.ts';
 import { ConfigError, quoted } from '../../src/survey/errors.ts';
 import { EnvError, readServerConfig } from '../../src/server/config.ts';
@@ -449,9 +451,16 @@ try {
   if (!slugs.includes(slug)) throw new OperatorError(`There is no survey ${quoted(slug)}; the surveys are ${slugs.join(', ')}.`);
   const survey = loadSurvey(slug);
   const nominees = loadNominees(survey);
-  // invite may be the one to write the survey's first prepopulation file.
-  const prepopulation = name === 'invite' && !existsSync(prepopulationFile(survey)) ? {} : loadPrepopulation(survey);
-  if (!command.offline) ({ db } = await openOperatorDatabase(readServerConfig()));
+  let prepopulation = {};
+  if (!command.offline) {
+    const config = readServerConfig();
+    ({ db } = await openOperatorDatabase(config));
+    // The people are read from the database, after a prepopulation changed by hand (or never read
+    // by the API) is read into it; invite may be the one to write the survey's first file.
+    const key = peopleKey(config);
+    if (name !== 'invite' || existsSync(prepopulationFile(survey))) await importPeople(db, survey, key);
+    prepopulation = await peopleOf(db, survey.config.project_id, key);
+  }
   // publish weighs the close itself (its --force), so its seal is opened there.
   if ((SEALED_COMMANDS as readonly string[]).includes(name) && name !== 'publish') {
     const values = parsed.values as commands.Context['options'];

@@ -31,7 +31,7 @@ export async function healthReply(): Promise<Response> {
 /**
  * GET /api/survey/link/{projectId}?secret=: the holder's prepopulated answers, after the
  * client's allowance of checks (so secrets cannot be guessed at speed); the secret is looked
- * up as the map's own key only.
+ * looked up by its hash in the `people` table.
  */
 export async function linkReply(projectId: string | undefined, secret: string, request: Request, connection: string | undefined): Promise<Response> {
   const now = requestTime(request);
@@ -40,7 +40,7 @@ export async function linkReply(projectId: string | undefined, secret: string, r
   const held = findSurvey(projectId ?? '');
   if (!held) return unknownSurvey();
   if (isExpired(held.config, now.getTime())) return refuse(410, 'expired', 'Survey form has expired!');
-  const { survey, person } = personOfLink(held, secret);
+  const { survey, person } = await personOfLink(held, secret);
   if (!person && secret !== DEMO_SECRET)
     return refuse(404, 'invalid_link', 'Sorry, this link is invalid!', [{ path: 'secret', message: 'is not a valid personal link.' }]);
   // Only the layout's fields: the roster keys (nominee id, address, roster columns) are for the operators alone.

@@ -20,6 +20,7 @@ import { enrolmentLink } from './enrolment.ts';
 import { consoleOperators, findOperator } from './operators.ts';
 import { DEMO_SECRET } from '../../survey/people/link.ts';
 import { requestTime } from '../request-hooks.ts';
+import { invitedCount } from '../people/people.repository.ts';
 
 // What the console's pages show (src/pages/console/), gathered here: the only server module
 // those pages import (biome.jsonc). Each function takes the operator the middleware found, and
@@ -29,8 +30,11 @@ import { requestTime } from '../request-hooks.ts';
 async function overviewRow(survey: ServerSurvey, role: NonNullable<ReturnType<typeof roleOn>>, now: Date): Promise<SurveyOverviewRow> {
   const { db } = await database();
   const projectId = survey.config.project_id;
-  const [ballots, voted] = await Promise.all([ballotsReceived(db, projectId), personalLinksVoted(db, projectId)]);
-  const invited = Object.keys(survey.prepopulation).filter((secret) => secret !== DEMO_SECRET).length;
+  const [ballots, voted, invited] = await Promise.all([
+    ballotsReceived(db, projectId),
+    personalLinksVoted(db, projectId),
+    invitedCount(db, projectId, DEMO_SECRET),
+  ]);
   const responded = Math.min(voted, invited);
   const closing = expirationTime(survey.config);
   return {

@@ -19,6 +19,7 @@ import type { ConsoleSessionsTable } from './console-sessions.table.ts';
 import type { ConsoleEnrolmentsTable } from './console-enrolments.table.ts';
 import type { ConsoleChallengesTable } from './console-challenges.table.ts';
 import type { ConsoleSignInsTable } from './console-sign-ins.table.ts';
+import type { PeopleSourcesTable, PeopleTable } from './people.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -47,4 +48,6 @@ export interface Database {
   console_enrolments: ConsoleEnrolmentsTable;
   console_challenges: ConsoleChallengesTable;
   console_sign_ins: ConsoleSignInsTable;
+  people: PeopleTable;
+  people_sources: PeopleSourcesTable;
 }

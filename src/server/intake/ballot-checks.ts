@@ -6,7 +6,7 @@ import { FILL_SECONDS_NAME, MAX_FILL_SECONDS } from '../../survey/ballots/ballot
 import type { FieldDef } from '../../survey/config/field.struct.ts';
 import { allFields } from '../../survey/config/layout.ts';
 import { withReadOnlyValues } from '../../survey/ballots/read-only.ts';
-import { personOf } from '../../survey/people/secrets.ts';
+import type { PersonValues } from '../../survey/config/config.struct.ts';
 import type { ServerSurvey } from '../surveys.ts';
 import { checkFileContents, type CheckedFile } from './uploads.ts';
 import { refused, type Refused } from './intake-outcome.ts';
@@ -48,12 +48,12 @@ export interface CheckedBallot {
 }
 
 /**
- * Checks a ballot's parts against its survey: the personal link's read-only values in place of
+ * Checks a ballot's parts against its survey: the personal link's person's read-only values in place of
  * what was sent, then the ballot struct (the same the browser uses) and the contents of the
  * files no rule has flagged yet. Every problem is listed in one refusal (422).
  */
-export async function checkBallot(survey: ServerSurvey, secret: string | undefined, form: FormData): Promise<CheckedBallot | Refused> {
-  const ballot = withReadOnlyValues(survey.config.layout, personOf(survey.prepopulation, secret), formDataToBallot(form));
+export async function checkBallot(survey: ServerSurvey, person: PersonValues | undefined, form: FormData): Promise<CheckedBallot | Refused> {
+  const ballot = withReadOnlyValues(survey.config.layout, person, formDataToBallot(form));
   const problems = validateBallot(serverBallotStruct(survey), ballot);
   const parts = ballotParts<File>(survey.config, ballot);
   const flagged = new Set(problems.map((problem) => problem.path));

@@ -1,6 +1,6 @@
 import { serverConfig } from '../config.ts';
 import { database } from '../db/database.ts';
-import type { ServerSurvey } from '../surveys.ts';
+import { personOfSecret, type ServerSurvey } from '../surveys.ts';
 import { countAgainstLimit } from '../rate-limit.ts';
 import { requestTime } from '../request-hooks.ts';
 import { checkLink, readBallot } from './ballot-request.ts';
@@ -34,13 +34,15 @@ export async function receiveBallot(
   if (limit) return tryLater('rate_limited', limit.message, limit.retryAfter);
 
   const query = new URL(request.url).searchParams;
-  const target = checkLink(query, now);
+  const target = await checkLink(query, now);
   const body = await readBallot(request, config);
   // A well-formed ballot refused for its link is kept; a malformed request refused for its link is not.
   if (isRefused(target)) return isRefused(body) ? target : keepRefused(target, query, body.form, now);
   if (isRefused(body)) return body;
-  const proven = provenTarget(target, body.form, request, now);
-  if (isRefused(proven)) return keepRefused(proven, query, body.form, now);
+  const proof = provenTarget(target, body.form, request, now);
+  if (isRefused(proof)) return keepRefused(proof, query, body.form, now);
+  // A verified voter of the roster counts as their personal link's person.
+  const proven = proof.secret && !proof.person ? { ...proof, person: await personOfSecret(proof.survey.config.project_id, proof.secret) } : proof;
   const form = options.adaptForm ? options.adaptForm(body.form, target.survey) : body.form;
   const { key } = body;
 
@@ -58,7 +60,7 @@ export async function receiveBallot(
   const weighAndStore = async (): Promise<IntakeOutcome> => {
     const burst = await burstFriction(db, config, proven, request, connection, now);
     if (burst) return burst;
-    const checked = await checkBallot(target.survey, proven.secret, form);
+    const checked = await checkBallot(target.survey, proven.person, form);
     if (isRefused(checked)) return keepRefused(checked, query, form, now);
     const stored = await storeChecked(db, config, { request, connection, now, target: proven, checked, key });
     return isRefused(stored) ? keepRefused(stored, query, form, now) : stored;

@@ -3,6 +3,7 @@ import { formatBytes } from '../../survey/ballots/file-rules.ts';
 import type { BallotLink } from '../db/ballots.table.ts';
 import type { ServerConfig } from '../config.ts';
 import { findSurvey, personOfLink, type ServerSurvey } from '../surveys.ts';
+import type { PersonValues } from '../../survey/config/config.struct.ts';
 import { readIdempotencyKey } from './idempotency.ts';
 import { parseMultipart, readLimited } from './multipart.ts';
 import { refused, type Refused } from './intake-outcome.ts';
@@ -17,6 +18,8 @@ export interface BallotTarget {
   survey: ServerSurvey;
   link: BallotLink;
   secret?: string;
+  /** The invited person the personal secret names: their prepopulated values and roster address. */
+  person?: PersonValues;
   /** The address the voter proved with a mailed code (src/server/verify/). */
   verifiedEmail?: string;
 }
@@ -28,13 +31,13 @@ export interface BallotBody {
 }
 
 /** The survey and link a ballot's query names, or the refusal of them (docs/spec.md, "Links": expiry). */
-export function checkLink(query: URLSearchParams, now: Date): BallotTarget | Refused {
+export async function checkLink(query: URLSearchParams, now: Date): Promise<BallotTarget | Refused> {
   const projectId = query.get('project_id') ?? '';
   const held = findSurvey(projectId);
   if (!held) return refused('unknown_survey', 'There is no survey with this project id.', [{ path: 'project_id', message: 'names no survey.' }]);
   const secret = query.get('secret')?.trim() || undefined;
   // A secret the roster held does not name is looked for in the files again: a link `invite` has just written.
-  const { survey, person } = secret ? personOfLink(held, secret) : { survey: held, person: undefined };
+  const { survey, person } = secret ? await personOfLink(held, secret) : { survey: held, person: undefined };
   const projectType = query.get('project_type');
   if (projectType && projectType !== survey.config.project_type) {
     return refused('bad_query', `This survey is of project type "${survey.config.project_type}".`, [
@@ -48,7 +51,7 @@ export function checkLink(query: URLSearchParams, now: Date): BallotTarget | Ref
     ]);
   }
   const link: BallotLink = !secret ? 'public' : secret === DEMO_SECRET ? 'demo' : 'personal';
-  return { survey, link, secret: link === 'personal' ? secret : undefined };
+  return link === 'personal' ? { survey, link, secret, person } : { survey, link };
 }
 
 /** The refusal of a body past BODY_SIZE_LIMIT. */

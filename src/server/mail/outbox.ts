@@ -90,10 +90,12 @@ async function queueOwed(db: Kysely<Database>): Promise<void> {
   const settings = serverConfig().mail;
   await queueOwedReceipts(
     db,
-    ballots.map((ballot) => {
-      const survey = surveys.get(ballot.project_id);
-      return { ballotId: ballot.id, message: survey && receiptMessage(survey, ballot, settings) };
-    }),
+    await Promise.all(
+      ballots.map(async (ballot) => {
+        const survey = surveys.get(ballot.project_id);
+        return { ballotId: ballot.id, message: survey && (await receiptMessage(survey, ballot, settings)) };
+      }),
+    ),
   );
 }
 

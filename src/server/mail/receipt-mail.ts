@@ -1,7 +1,8 @@
 import type { MailSettings } from '../../mail/transport.ts';
 import { newMessageId, senderOf } from '../../mail/transport.ts';
 import { rosterAddress, rosterName } from '../../survey/people/voter.ts';
-import { personOf } from '../../survey/people/secrets.ts';
+import type { PersonValues } from '../../survey/config/config.struct.ts';
+import { personOfSecret } from '../surveys.ts';
 import type { BallotRow } from '../db/ballots.table.ts';
 import type { NewMailMessage } from '../db/mail-messages.table.ts';
 import type { ServerSurvey } from '../surveys.ts';
@@ -18,8 +19,7 @@ export interface ReceiptPayload {
 }
 
 /** The address a receipt goes to: the personal link's person's address on the roster, else the address a public voter proved. */
-function receiptAddress(survey: ServerSurvey, secret: string | null | undefined, verifiedEmail: string | null | undefined) {
-  const person = secret ? personOf(survey.prepopulation, secret) : undefined;
+function receiptAddress(survey: ServerSurvey, person: PersonValues | undefined, secret: string | null | undefined, verifiedEmail: string | null | undefined) {
   return { person, address: person ? rosterAddress(person, survey.config) : secret ? undefined : (verifiedEmail ?? undefined) };
 }
 
@@ -33,7 +33,7 @@ function receiptAddress(survey: ServerSurvey, secret: string | null | undefined,
  */
 export function receiptDue(request: Request, target: BallotTarget): string | undefined {
   const { survey, secret } = target;
-  if (!survey.config.mail.receipt || !receiptAddress(survey, secret, target.verifiedEmail).address) return undefined;
+  if (!survey.config.mail.receipt || !receiptAddress(survey, target.person, secret, target.verifiedEmail).address) return undefined;
   const site = (process.env.PEERVOTE_BASE_URL ?? new URL(request.url).origin).replace(/\/+$/, '');
   return `${site}/${survey.slug}/receipt`;
 }
@@ -43,12 +43,13 @@ export function receiptDue(request: Request, target: BallotTarget): string | und
  * link; never its answers), to the address the roster or the proof gives now; undefined when
  * there is none any more (the person left the roster) or the ballot owes no receipt.
  */
-export function receiptMessage(
+export async function receiptMessage(
   survey: ServerSurvey,
   ballot: Pick<BallotRow, 'project_id' | 'personal_secret' | 'verified_email' | 'receipt' | 'created_at' | 'receipt_mail_due'>,
   settings: Pick<MailSettings, 'from'>,
-): NewMailMessage | undefined {
-  const { person, address } = receiptAddress(survey, ballot.personal_secret, ballot.verified_email);
+): Promise<NewMailMessage | undefined> {
+  const found = await personOfSecret(ballot.project_id, ballot.personal_secret);
+  const { person, address } = receiptAddress(survey, found, ballot.personal_secret, ballot.verified_email);
   if (!address || !ballot.receipt_mail_due) return undefined;
   const payload: ReceiptPayload = {
     // A proven address carries no name: the greeting then says "Dear voter".

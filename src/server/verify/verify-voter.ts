@@ -22,6 +22,7 @@ import {
 } from '../../survey/people/verification.ts';
 import { codesSince, countWrongTry, insertCode, spendCode } from './codes.repository.ts';
 import { signProof } from './verify-token.ts';
+import { peopleKey, personByContact } from '../people/people.repository.ts';
 
 // A voter proving an address: who the typed text names, the code mailed to that address, and
 // the code checked. Each step returns an outcome; verify-reply.ts says it in HTTP.
@@ -65,7 +66,7 @@ function refusal(status: number, code: string, message: string, extra: Partial<V
  * The person the voter's text names: on `verify: email` the address itself; on a roster the
  * invited person with that address or that licence number (an NPI must pass its check digit).
  */
-function findVoter(survey: ServerSurvey, typed: string): Found | VerifyRefusal {
+async function findVoter(db: Kysely<Database>, config: ServerConfig, survey: ServerSurvey, typed: string): Promise<Found | VerifyRefusal> {
   const text = typed.trim();
   if (!text || text.length > 254) return refusal(400, 'bad_address', 'Type your email address, such as name@example.org.', { field: 'address' });
   if (survey.config.verify === 'email') {
@@ -77,13 +78,10 @@ function findVoter(survey: ServerSurvey, typed: string): Found | VerifyRefusal {
   const licence = asAddress ? '' : licenceKey(text);
   const npi = /^\d{10}$/.test(licence);
   if (npi && !validNpi(licence)) return refusal(400, 'bad_licence', 'That NPI’s check digit is wrong: check the 10 digits.', { field: 'address' });
-  for (const [secret, person] of Object.entries(survey.prepopulation)) {
-    const email = typeof person.email === 'string' ? addressKey(person.email) : '';
-    if (!email) continue;
-    const theirs = person[survey.config.license_field];
-    const match = asAddress ? email === asAddress : typeof theirs === 'string' && licence.length > 0 && licenceKey(theirs) === licence;
-    if (match) return { email, secret };
-  }
+  // One indexed lookup in the `people` table, by address or by licence number; only people with an address can be mailed a code.
+  const match =
+    asAddress || licence ? await personByContact(db, survey.config.project_id, asAddress ? { email: asAddress } : { licence }, peopleKey(config)) : undefined;
+  if (match) return { email: addressKey(match.person.email as string), secret: match.secret };
   const contact = survey.config.mail.reply_to;
   return refusal(404, 'no_match', `We could not find you among the invited voters: check what you typed${contact ? `, or write to ${contact}` : ''}.`, {
     field: 'address',
@@ -132,7 +130,7 @@ export async function sendCode(
         retryAfter: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)),
       });
   }
-  const found = findVoter(survey, typed);
+  const found = await findVoter(db, config, survey, typed);
   if ('kind' in found) return found;
   const recent = await codesSince(db, survey.config.project_id, found.email, new Date(now.getTime() - CODE_WINDOW_MS));
   if (limits && recent.length >= CODES_PER_ADDRESS) {
@@ -171,7 +169,7 @@ export async function checkCode(
   typedCode: string,
   now: Date,
 ): Promise<Proven | VerifyRefusal> {
-  const found = findVoter(survey, typed);
+  const found = await findVoter(db, config, survey, typed);
   if ('kind' in found) return found;
   const code = typedCode.replace(/\s/g, '');
   const recent = await codesSince(db, survey.config.project_id, found.email, new Date(now.getTime() - CODE_LIFETIME_MS - CODE_WINDOW_MS));

@@ -309,9 +309,9 @@ function placeInFile(file: string, found: readonly KeyedProblem[], secretsAt: Re
  * the YAML file it names (in `PEERVOTE_PRIVATE_DIR/<slug>/` when there), and every problem found
  * in it, each at its line and column. The map's keys and values never appear in a problem, but a
  * secret's first three characters. Without the survey's layout (a survey.yaml with problems), the
- * values are not matched with its fields.
+ * values are not matched with its fields. `given` is the file's text (or a piece of it) already read.
  */
-export function readPrepopulation(survey: PrepopulationSurvey): { map: Record<string, PersonValues>; problems: FileProblem[] } {
+export function readPrepopulation(survey: PrepopulationSurvey, given?: string): { map: Record<string, PersonValues>; problems: FileProblem[] } {
   const source = survey.config.prepopulation;
   const { layout, roster_columns: columns = [] } = survey.config;
   const names = layout ? new Set([...allFields(layout).map((field) => field.name), ...PERSON_ROSTER_KEYS, ...columns]) : undefined;
@@ -321,7 +321,7 @@ export function readPrepopulation(survey: PrepopulationSurvey): { map: Record<st
     return { map: source, problems: found.length ? placeInFile(surveyFile(survey.dir), found, INLINE_PREPOPULATION) : [] };
   }
   const file = prepopulationFile(survey);
-  const { text, problems } = readText(file, '; check the `prepopulation` key of survey.yaml');
+  const { text, problems } = given === undefined ? readText(file, '; check the `prepopulation` key of survey.yaml') : { text: given, problems: [] };
   if (text === undefined) return { map: {}, problems };
   // The fast reader answers for the shape `invite` writes; any other text is the library's, whose
   // document then places the problems. A valid file of 20,000 people is never read twice.
@@ -344,9 +344,11 @@ export function readPrepopulation(survey: PrepopulationSurvey): { map: Record<st
 }
 
 /**
- * Server only: the survey's prepopulation map (secret → values), read from the survey
- * file or from the YAML file it names (in `PEERVOTE_PRIVATE_DIR/<slug>/` when there). Never
- * handed to a page or a script. Throws a ConfigError naming every problem.
+ * The survey's prepopulation map (secret → values), read from the survey file or from the YAML
+ * file it names (in `PEERVOTE_PRIVATE_DIR/<slug>/` when there). Never handed to a page or a
+ * script. Throws a ConfigError naming every problem. The product reads people from the database
+ * (src/server/people/), which readPrepopulation fills; this whole map is for the tests and benches.
+ * @internal
  */
 export function loadPrepopulation(survey: LoadedSurvey): Record<string, PersonValues> {
   const { map, problems } = readPrepopulation(survey);

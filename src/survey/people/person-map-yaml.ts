@@ -63,3 +63,28 @@ export function readPersonMapYaml(text: string): Record<string, Record<string, s
   if (person && !fields) return undefined;
   return map;
 }
+
+/** A one-line string as this reader reads it back: plain when it can be, else double-quoted (a JSON string is a YAML one). */
+function written(text: string): string {
+  return scalar(text) === text ? text : JSON.stringify(text);
+}
+
+/**
+ * The text of a map of keys to maps of strings in the shape this reader reads, under `header`
+ * (comment lines): what `invite` writes, in a blink where the yaml library's document would take
+ * a minute for 100,000 people. Undefined when a value is not a one-line string, which the library
+ * must then write.
+ */
+export function writePersonMapYaml(map: Readonly<Record<string, Readonly<Record<string, unknown>>>>, header: string): string | undefined {
+  const lines = [header.trimEnd()];
+  for (const [key, person] of Object.entries(map)) {
+    const fields = Object.entries(person);
+    if (!fields.length) return undefined;
+    lines.push(`${written(key)}:`);
+    for (const [field, value] of fields) {
+      if (typeof value !== 'string' || /[\n\r\u0085\u2028\u2029]/.test(value)) return undefined;
+      lines.push(`  ${written(field)}: ${written(value)}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

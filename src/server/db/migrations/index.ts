@@ -13,6 +13,7 @@ import * as childRowIndexes from './20270113000000-child-row-indexes.ts';
 import * as receiptDue from './20270114000000-receipt-due.ts';
 import * as auditChain from './20270115000000-audit-chain.ts';
 import * as consoleTables from './20270120000000-console.ts';
+import * as people from './20270121000000-people.ts';
 
 /**
  * Every migration, by name, in the order they run. Listed here rather than read from the
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '20270114000000-receipt-due': receiptDue,
   '20270115000000-audit-chain': auditChain,
   '20270120000000-console': consoleTables,
+  '20270121000000-people': people,
 };
