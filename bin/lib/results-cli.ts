@@ -321,7 +321,7 @@ const OPERATOR_COMMANDS: Record<string, { options: Options; usage: string; about
     options: { out: { type: 'string' } },
     usage: 'operators audit [--out FILE]',
     about:
-      'The audit trail of what concerns the operators rather than one survey (CSV, oldest first): enrolment links made, passkeys added and removed, sessions an owner ended; who (name and address), in which role, when, through what (the command line or the console, and the session's hash), with the chain's columns as `audit <slug>` prints them.',
+      "The audit trail of what concerns the operators rather than one survey (CSV, oldest first): enrolment links made, passkeys added and removed, sessions an owner ended; who (name and address), in which role, when, through what (the command line or the console, and the session's hash), with the chain's columns as `audit <slug>` prints them.",
     run: operatorsAuditCommand,
   },
 };
