@@ -58,7 +58,7 @@ afterAll(() => server?.stop());
 
 const PAGE = `/console/${SURVEY}/audit/`;
 /** The entries' numbers a page's table shows, in its order. */
-const seqs = (html: string) => [...html.matchAll(/<tr>\s*<td class="number">(\d+)<\/td>/g)].map((found) => Number(found[1]));
+const seqs = (html: string) => [...html.matchAll(/<tr>\s*<td class="number" data-label="Entry">(\d+)<\/td>/g)].map((found) => Number(found[1]));
 /** The address of a page's link to the next (older) or previous (newer) page, as a browser reads its href. */
 const link = (html: string, rel: 'next' | 'prev') => {
   const found = new RegExp(`href="([^"]+)" rel="${rel}"`).exec(html) ?? new RegExp(`rel="${rel}"[^>]*href="([^"]+)"`).exec(html);
