@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { Context } from './results-commands.ts';
 import type { AuditRow } from '../../src/server/db/audit-log.table.ts';
 import { auditTrail, verifyAuditTrail } from '../../src/server/db/audit.repository.ts';
-import { publicationAnchor, type ChainAnchor } from '../../src/server/db/audit-chain.ts';
-import { hasPublishedResults, readPublished } from '../../src/survey/published/published-folder.ts';
+import type { ChainAnchor } from '../../src/server/db/audit-chain.ts';
+import { publishedAnchor } from '../../src/server/db/audit-anchors.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
 import { OperatorError } from '../../src/results/operator.ts';
 import { quoted } from '../../src/survey/errors.ts';
@@ -43,17 +43,13 @@ function anchorsOf({ survey, options }: Context): ChainAnchor[] {
       throw new OperatorError(`--head must be an entry's hash, 16 to 64 hex digits (audit --verify prints the head), got ${quoted(head)}.`);
     anchors.push({ source: 'the head given (--head)', hash: head });
   }
-  const surveys = path.dirname(survey.dir);
-  if (hasPublishedResults(survey.slug, surveys)) {
-    let published: ReturnType<typeof readPublished>;
-    try {
-      published = readPublished(survey.slug, surveys);
-    } catch (error) {
-      throw new OperatorError((error as Error).message);
-    }
-    const anchor = publicationAnchor(published.results, `the published results (${path.join(survey.slug, 'results', 'results.json')})`);
-    if (anchor) anchors.push(anchor);
+  let published: ChainAnchor | undefined;
+  try {
+    published = publishedAnchor(survey.slug, path.dirname(survey.dir));
+  } catch (error) {
+    throw new OperatorError((error as Error).message);
   }
+  if (published) anchors.push(published);
   return anchors;
 }
 

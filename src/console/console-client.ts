@@ -3,7 +3,8 @@ import { CSRF_HEADER } from '../survey/operators/console-views.ts';
 
 // The console's one script: the passkey ceremonies (sign in, a first passkey from a link, another
 // passkey) and the acts that ask for the passkey again, each a button or form the page marks with
-// `data-console`. The pages are plain HTML without it; only passkeys need it.
+// `data-console`; and "Check the chain", whose answer it brings into the page's status line. The
+// pages are plain HTML without it; only passkeys need it.
 
 /** An answer of the console's API: its status and JSON body. */
 interface Answer {
@@ -135,5 +136,31 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form[data-console
     event.preventDefault();
     const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
     if (button) busy(button, () => formAct(form));
+  });
+}
+
+/** "Check the chain" without leaving the page: the answer the page would show comes into its status line, which a screen reader announces. */
+async function checkChain(form: HTMLFormElement): Promise<void> {
+  // Its attribute, not `form.action`: the filter's field named "action" shadows that property.
+  const url = new URL(form.getAttribute('action') ?? location.pathname, location.href);
+  for (const [name, value] of new FormData(form)) if (typeof value === 'string') url.searchParams.set(name, value);
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
+  } catch {
+    return say('The chain could not be checked: the server did not answer. Try again.', true);
+  }
+  if (response.redirected) return say('Your session has ended: sign in again to check the chain.', true);
+  const answer = new DOMParser().parseFromString(await response.text(), 'text/html').querySelector('[data-console-status]');
+  if (!response.ok || !answer?.textContent) return say('The chain could not be checked just now: reload the page and try again.', true);
+  say(answer.textContent.trim(), answer.classList.contains('is-danger'));
+}
+
+// Without this script the form asks for the page again, the answer on it.
+for (const form of document.querySelectorAll<HTMLFormElement>('form[data-audit-check]')) {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+    if (button) busy(button, () => checkChain(form));
   });
 }

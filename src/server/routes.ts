@@ -58,6 +58,8 @@ export const CONSOLE_PAGE_SAMPLES = [
   '/console/_/',
   '/console/sessions',
   '/console/operators',
+  '/console/operators/audit',
+  '/console/_/audit',
   '/console/_/_',
 ] as const;
 

@@ -7,6 +7,8 @@ import { startServer } from '../support/server.mjs';
 import { runResults } from '../support/results-cli.ts';
 import { CHROMIUM_PATH, PLAYWRIGHT_CHROMIUM_FLAGS } from '../support/chromium.ts';
 import { NOW_HEADER } from './fresh-server.ts';
+import { createDatabase } from '../../src/server/db/database.ts';
+import { appendAudit } from '../../src/server/db/audit.repository.ts';
 
 // The console with a real passkey: Chromium's virtual authenticator (a platform authenticator
 // that keeps discoverable passkeys and verifies its user), the enrolment link printed by the
@@ -18,6 +20,8 @@ interface ConsoleServer {
   origin: string;
   /** `npm run results -- operators link EMAIL` against this server's database: the link it prints. */
   link(email: string): Promise<string>;
+  /** Appends entries to a survey's audit trail in this server's database, as the commands do. */
+  audit(projectId: string, entries: ReadonlyArray<{ actor: string; action: string; subject?: string; reason?: string }>): Promise<void>;
 }
 
 const test = base.extend<{ console: ConsoleServer }>({
@@ -35,6 +39,14 @@ const test = base.extend<{ console: ConsoleServer }>({
           const run = await runResults(['operators', 'link', email, '--base-url', origin], { DATA_DIR: dataDir });
           expect(run.code, run.stderr).toBe(0);
           return run.stdout.trim();
+        },
+        async audit(projectId, entries) {
+          const { db } = createDatabase({ sqliteFile: path.join(dataDir, 'peervote.sqlite'), sqliteSynchronous: 'NORMAL', pgPoolMax: 1 });
+          try {
+            for (const entry of entries) await appendAudit(db, { projectId, ...entry });
+          } finally {
+            await db.destroy();
+          }
         },
       });
     } finally {
@@ -173,6 +185,42 @@ test('an auditor sees the same pages without controls, and the server refuses an
     return [response.status, (await response.json()).error];
   });
   expect(refused).toEqual([403, 'forbidden']);
+});
+
+test('an auditor reads the audit trail, filters it by action and checks the chain', async ({ page, console: server }) => {
+  await server.audit('top-doctors-demo', [
+    { actor: 'Demo Owner', action: 'exclude', subject: 'b-1', reason: 'a duplicate' },
+    { actor: 'Demo Owner', action: 'include', subject: 'b-1', reason: 'not a duplicate after all' },
+    { actor: 'sam', action: 'writeins publish', reason: 'reviewed' },
+  ]);
+  await virtualAuthenticator(page);
+  await page.goto(await server.link(AUDITOR));
+  await page.getByRole('button', { name: 'Create a passkey' }).click();
+  await page.getByRole('link', { name: 'Top Doctors 2027' }).click();
+  await page.getByRole('link', { name: 'Audit trail' }).first().click();
+  await expect(page).toHaveURL(`${server.origin}/console/top-doctors-demo/audit/`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Audit trail: Top Doctors 2027' })).toBeVisible();
+  const rows = page.getByRole('table').locator('tbody tr');
+  await expect(rows).toHaveCount(3);
+  await expectNoAxeViolations(page);
+
+  // By keyboard alone: the action's select, then Filter.
+  await page.getByLabel('Action').focus();
+  await page.getByLabel('Action').selectOption('include');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Filter' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(`${server.origin}/console/top-doctors-demo/audit/?actor=&action=include`);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('not a duplicate after all');
+
+  // The page's script brings the answer into the status line, the page and its filter as they were.
+  await page.getByRole('button', { name: 'Check the chain' }).click();
+  await expect(page.getByRole('status')).toHaveText(/^verified: 3 entries, head [0-9a-f]{64}$/);
+  await expect(page).toHaveURL(`${server.origin}/console/top-doctors-demo/audit/?actor=&action=include`);
+  await expect(rows).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Check the chain' })).toBeEnabled();
+  await expectNoAxeViolations(page);
 });
 
 test("the ballot page loads nothing of the console's code", async ({ page, request, console: server }) => {

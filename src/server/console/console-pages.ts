@@ -5,6 +5,8 @@ import { hasPublishedResults } from '../../survey/published/published-folder.ts'
 import { mayManage, roleOn } from '../../survey/operators/operator-rights.ts';
 import type { Operator } from '../../survey/operators/operators.struct.ts';
 import type {
+  AuditEntryView,
+  AuditPageView,
   ConsoleVisit,
   EnrolPageState,
   ManagedOperatorRow,
@@ -21,6 +23,16 @@ import { consoleOperators, findOperator } from './operators.ts';
 import { DEMO_SECRET } from '../../survey/people/link.ts';
 import { requestTime } from '../request-hooks.ts';
 import { invitedCount } from '../people/people.repository.ts';
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { AuditRow } from '../db/audit-log.table.ts';
+import { auditChoices, auditPage, verifyAuditTrail, type AuditFilter } from '../db/audit.repository.ts';
+import { publishedAnchor } from '../db/audit-anchors.ts';
+import type { ChainAnchor } from '../db/audit-chain.ts';
+import { countRequest } from '../rate-limits.repository.ts';
+import { serverConfig } from '../config.ts';
+import { EVERY_SURVEY } from '../../survey/operators/operators.struct.ts';
 
 // What the console's pages show (src/pages/console/), gathered here: the only server module
 // those pages import (biome.jsonc). Each function takes the operator the middleware found, and
@@ -137,4 +149,135 @@ export async function enrolPage(token: string, now: Date): Promise<EnrolPageStat
 /** The time a console page is drawn at: the request's (tests may set it), for its sessions' limits and its surveys' states. */
 export function pageTime(request: Request): Date {
   return requestTime(request);
+}
+
+/** The entries an audit page shows at once. */
+const AUDIT_PAGE_SIZE = 100;
+/** The checks of a whole trail a session may ask for in one rate-limit window (RATE_LIMIT_WINDOW_SECONDS): each reads the whole trail. */
+const CHECKS_PER_WINDOW = 10;
+
+/** A stored entry's details (JSON) as name and value pairs in words; text that is not an object, whole under "details". */
+function detailsInWords(details: string | null): Array<[string, string]> {
+  if (details === null || details === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(details);
+  } catch {
+    return [['details', details]];
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return [['details', details]];
+  const words = (value: unknown): string => {
+    if (typeof value === 'string') return value;
+    if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null)) return value.map(String).join(', ');
+    return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+  };
+  return Object.entries(parsed).map(([name, value]) => [name, words(value)]);
+}
+
+const entryView = (row: AuditRow): AuditEntryView => ({
+  seq: row.seq ?? 0,
+  at: row.at,
+  actor: row.actor,
+  actorEmail: row.actor_email,
+  role: row.role,
+  via: row.via,
+  action: row.action,
+  subject: row.subject,
+  reason: row.reason,
+  details: detailsInWords(row.details),
+});
+
+/** A positive whole number from the address, else undefined (a mistyped page number shows the newest page). */
+function seqParam(url: URL, name: string): number | undefined {
+  const value = url.searchParams.get(name);
+  return value !== null && /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * "Check the chain": the check `audit --verify` makes, with its anchors, and its words
+ * (`verified: …` or `not verified: …`). A check reads the whole trail, so a session has
+ * CHECKS_PER_WINDOW of them a window, counted in the database as every rate limit is.
+ */
+async function checkChain(db: Kysely<Database>, projectId: string, anchors: () => ChainAnchor[], visit: ConsoleVisit, now: Date) {
+  const config = serverConfig();
+  const counted = await countRequest(db, createHash('sha256').update(`audit-check:${visit.session.id}`).digest('hex'), now, config.rateLimitWindowMs);
+  if (counted.hits > CHECKS_PER_WINDOW) {
+    const seconds = Math.max(1, Math.ceil((counted.resetAt - now.getTime()) / 1000));
+    return { ok: false, message: `Not checked: the chain was checked ${CHECKS_PER_WINDOW} times from this session lately; check again in ${seconds} seconds.` };
+  }
+  let given: ChainAnchor[];
+  try {
+    given = anchors();
+  } catch (error) {
+    return { ok: false, message: `not verified: ${(error as Error).message}` };
+  }
+  const check = await verifyAuditTrail(db, projectId, given);
+  return { ok: check.ok, message: check.ok ? check.message : `not verified: ${check.message}.` };
+}
+
+/** A page of a trail as the address asks for it: its filters, its place (`before`, `after`), and the check when `check` is there. */
+async function trailPage(
+  projectId: string,
+  title: string,
+  path: string,
+  anchors: () => ChainAnchor[],
+  visit: ConsoleVisit,
+  url: URL,
+  now: Date,
+): Promise<AuditPageView> {
+  const { db } = await database();
+  const choices = await auditChoices(db, projectId);
+  // A filter names an actor or an action of the trail, or none (an unknown one would show an empty page and a select that does not say why).
+  const actor = url.searchParams.get('actor') || undefined;
+  const action = url.searchParams.get('action') || undefined;
+  const filter: AuditFilter = {
+    ...(actor !== undefined ? { actor } : {}),
+    ...(action !== undefined ? { action } : {}),
+  };
+  const after = seqParam(url, 'after');
+  const before = after === undefined ? seqParam(url, 'before') : undefined;
+  const { entries, more } = await auditPage(db, projectId, filter, { before, after }, AUDIT_PAGE_SIZE);
+  const address = (place: Record<string, number>) => {
+    const query = new URLSearchParams({ ...filter, ...Object.fromEntries(Object.entries(place).map(([name, seq]) => [name, String(seq)])) });
+    return `${path}?${query}`;
+  };
+  const first = entries[0]?.seq ?? undefined;
+  const last = entries.at(-1)?.seq ?? undefined;
+  // Newer entries exist when the page was asked below the newest, or after a place with more beyond it; older ones when more were read, or the page came back from them.
+  const hasNewer = after !== undefined ? more : before !== undefined;
+  const hasOlder = after !== undefined ? entries.length > 0 : more;
+  return {
+    title,
+    path,
+    entries: entries.map(entryView),
+    actors: choices.actors,
+    actions: choices.actions,
+    ...filter,
+    ...(hasNewer && first !== undefined ? { newer: address({ after: first }) } : {}),
+    ...(hasNewer && first === undefined && before !== undefined ? { newer: address({ after: before - 1 }) } : {}),
+    ...(hasOlder && last !== undefined ? { older: address({ before: last }) } : {}),
+    ...(url.searchParams.has('check') ? { check: await checkChain(db, projectId, anchors, visit, now) } : {}),
+  };
+}
+
+/** A survey's audit trail for an operator with any role on it; undefined for a survey they have none on, as for one that does not exist. */
+export async function surveyAuditPage(visit: ConsoleVisit, slug: string, url: URL, now: Date): Promise<AuditPageView | undefined> {
+  const survey = allServerSurveys().find((one) => one.slug === slug);
+  if (!survey || !roleOn(visit.operator, survey.slug)) return undefined;
+  const anchor = () => {
+    const published = publishedAnchor(survey.slug);
+    return published ? [published] : [];
+  };
+  return trailPage(survey.config.project_id, survey.config.survey_title ?? survey.slug, `/console/${survey.slug}/audit/`, anchor, visit, url, now);
+}
+
+/** True for an owner of every survey: they alone see the operators' own trail (enrolment links, passkeys, sessions ended, of every operator). */
+export function seesOperatorsTrail(operator: Operator): boolean {
+  return Object.hasOwn(operator.roles, EVERY_SURVEY) && operator.roles[EVERY_SURVEY] === 'owner';
+}
+
+/** The operators' own audit trail (project `*`) for an owner of every survey; undefined for anyone else. */
+export async function operatorsAuditPage(visit: ConsoleVisit, url: URL, now: Date): Promise<AuditPageView | undefined> {
+  if (!seesOperatorsTrail(visit.operator)) return undefined;
+  return trailPage(EVERY_SURVEY, 'Operators', '/console/operators/audit/', () => [], visit, url, now);
 }

@@ -103,3 +103,50 @@ export async function latestAudit(db: Kysely<Database>, projectId: string): Prom
 export async function verifyAuditTrail(db: Kysely<Database>, projectId: string, anchors: readonly ChainAnchor[] = []): Promise<ChainCheck> {
   return verifyChain(await auditTrail(db, projectId), anchors);
 }
+
+/** What narrows a page of a trail: the entries of one actor (by name), of one action. */
+export interface AuditFilter {
+  actor?: string;
+  action?: string;
+}
+
+/**
+ * One page of a survey's trail, newest first, by keyset on `seq` (the unique index on
+ * (project_id, seq) answers it in one search, however long the trail): the `limit` entries before
+ * `before` (the newest when absent), or, with `after`, the `limit` entries just after it. One more
+ * entry than the page is read, so that the caller knows whether another page follows.
+ */
+export async function auditPage(
+  db: Kysely<Database>,
+  projectId: string,
+  filter: AuditFilter,
+  from: { before?: number; after?: number },
+  limit: number,
+): Promise<{ entries: AuditRow[]; more: boolean }> {
+  let query = db.selectFrom('audit_log').selectAll().where('project_id', '=', projectId).where('seq', 'is not', null);
+  if (filter.actor !== undefined) query = query.where('actor', '=', filter.actor);
+  if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+  if (from.after !== undefined) {
+    const rows = await query
+      .where('seq', '>', from.after)
+      .orderBy('seq', 'asc')
+      .limit(limit + 1)
+      .execute();
+    return { entries: rows.slice(0, limit).reverse(), more: rows.length > limit };
+  }
+  if (from.before !== undefined) query = query.where('seq', '<', from.before);
+  const rows = await query
+    .orderBy('seq', 'desc')
+    .limit(limit + 1)
+    .execute();
+  return { entries: rows.slice(0, limit), more: rows.length > limit };
+}
+
+/** The actors (by name) and the actions a survey's trail holds, each once and in order: what its filters offer. */
+export async function auditChoices(db: Kysely<Database>, projectId: string): Promise<{ actors: string[]; actions: string[] }> {
+  const [actors, actions] = await Promise.all([
+    db.selectFrom('audit_log').select('actor').distinct().where('project_id', '=', projectId).orderBy('actor').execute(),
+    db.selectFrom('audit_log').select('action').distinct().where('project_id', '=', projectId).orderBy('action').execute(),
+  ]);
+  return { actors: actors.map((row) => row.actor), actions: actions.map((row) => row.action) };
+}

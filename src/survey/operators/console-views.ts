@@ -90,3 +90,40 @@ export interface ManagedOperatorRow {
 export type EnrolPageState =
   | { readonly state: 'valid'; readonly name: string; readonly expiresAt: string }
   | { readonly state: 'used' | 'expired' | 'unknown' };
+
+/** One entry of an audit trail, as its console page shows it: never a voter's answers, which the trail does not hold. */
+export interface AuditEntryView {
+  readonly seq: number;
+  readonly at: string;
+  readonly actor: string;
+  readonly actorEmail: string | null;
+  readonly role: string | null;
+  /** Through what: `command line`, `console` or `mail link`. */
+  readonly via: string;
+  readonly action: string;
+  readonly subject: string | null;
+  readonly reason: string | null;
+  /** What changed, as name and value pairs in words. */
+  readonly details: ReadonlyArray<readonly [string, string]>;
+}
+
+/** A page of an audit trail: a survey's, or the operators' own (project `*`). */
+export interface AuditPageView {
+  /** The heading: the survey's title, or "Operators". */
+  readonly title: string;
+  /** The page's own address, without a query. */
+  readonly path: string;
+  /** The page's entries, newest first. */
+  readonly entries: readonly AuditEntryView[];
+  /** What the filters offer: the actors and actions the trail holds. */
+  readonly actors: readonly string[];
+  readonly actions: readonly string[];
+  /** The filters the page was asked with. */
+  readonly actor?: string;
+  readonly action?: string;
+  /** The addresses of the newer and the older page, when there is one. */
+  readonly newer?: string;
+  readonly older?: string;
+  /** The answer of "Check the chain", when it was pressed: what `audit --verify` prints, or why it was not checked. */
+  readonly check?: { readonly ok: boolean; readonly message: string };
+}
