@@ -11,6 +11,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 const QUERY = { project_id: 'peer-check', project_type: 'form' };
 const OPENED = Date.parse('2030-03-01T08:00:00Z');
+/** The API's secret for hashing client addresses and sealing personal links, which the commands share. */
+const SIGNALS_SECRET = 's'.repeat(40);
 
 let api: Api;
 const burst: string[] = [];
@@ -19,7 +21,8 @@ const fast: string[] = [];
 async function signals(): Promise<string> {
   const { stdout } = await run(process.execPath, ['bin/results.mjs', 'signals', 'peer-check', '--quiet'], {
     cwd: ROOT,
-    env: { ...process.env, SURVEYS_DIR: inject('surveysDir'), DATA_DIR: api.dataDir, DATABASE_URL: api.databaseUrl },
+    // The API's own settings, as an operator runs the commands: its people's links are sealed under its SIGNALS_SECRET.
+    env: { ...process.env, SURVEYS_DIR: inject('surveysDir'), DATA_DIR: api.dataDir, DATABASE_URL: api.databaseUrl, SIGNALS_SECRET },
   });
   return stdout;
 }
@@ -40,7 +43,7 @@ function post(fields: Fields, atMs: number, address: string, agent: string) {
 }
 
 beforeAll(async () => {
-  api = await startApi({ TRUST_PROXY: '1', SIGNALS_SECRET: 's'.repeat(40) });
+  api = await startApi({ TRUST_PROXY: '1', SIGNALS_SECRET });
   // Twelve made-up voters from one address within seconds, a minute after the survey opened.
   for (let i = 0; i < 12; i++) {
     const answer = await post(ballot(`Made${i}`, 'c-5', '240'), OPENED + 60_000 + i * 2_000, '203.0.113.50', 'Script/1.0');
