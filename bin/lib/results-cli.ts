@@ -367,18 +367,32 @@ if (!command)
     2,
   );
 
-/** Runs a command on the whole database (DATABASE_COMMANDS), which opens what it needs itself, and ends the process. */
-async function runOnDatabase(database: (typeof DATABASE_COMMANDS)[string]): Promise<never> {
+/**
+ * A command's words after its name, read by its options: a mistake ends the process with the
+ * command's usage (exit 2), and `--help` with its usage and what it does (exit 0).
+ */
+function parseCommand(words: number, described: { options: Options; usage: string; about: string }): ReturnType<typeof parseArgs> {
   let given: ReturnType<typeof parseArgs>;
   try {
-    given = parseArgs({ args: argv.slice(1), options: { ...database.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    given = parseArgs({
+      args: argv.slice(words),
+      options: { ...described.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
-    fail(`${(error as Error).message.split('\n')[0]}. Usage: npm run results -- ${database.usage}`, 2);
+    fail(`${(error as Error).message.split('\n')[0]}. Usage: npm run results -- ${described.usage}`, 2);
   }
   if (given.values.help) {
-    process.stdout.write(`Usage: npm run results -- ${database.usage}\n\n${database.about}\n`);
+    process.stdout.write(`Usage: npm run results -- ${described.usage}\n\n${described.about}\n`);
     process.exit(0);
   }
+  return given;
+}
+
+/** Runs a command on the whole database (DATABASE_COMMANDS), which opens what it needs itself, and ends the process. */
+async function runOnDatabase(database: (typeof DATABASE_COMMANDS)[string]): Promise<never> {
+  const given = parseCommand(1, database);
   try {
     await database.run(given.values as commands.Context['options'], given.positionals);
   } catch (error) {
@@ -391,21 +405,7 @@ async function runOnDatabase(database: (typeof DATABASE_COMMANDS)[string]): Prom
 /** Runs a command about the console's operators, which names no survey, and exits. */
 async function runOperatorCommand(name: string): Promise<never> {
   const command = OPERATOR_COMMANDS[name];
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: argv.slice(name.split(' ').length),
-      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    fail(`${(error as Error).message.split('\n')[0]}. Usage: npm run results -- ${command.usage}`, 2);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`Usage: npm run results -- ${command.usage}\n\n${command.about}\n`);
-    process.exit(0);
-  }
+  const parsed = parseCommand(name.split(' ').length, command);
   let db: OperatorsContext['db'] | undefined;
   try {
     ({ db } = await openOperatorDatabase(readServerConfig()));
@@ -420,21 +420,7 @@ async function runOperatorCommand(name: string): Promise<never> {
   process.exit(0);
 }
 
-let parsed: ReturnType<typeof parseArgs>;
-try {
-  parsed = parseArgs({
-    args: argv.slice(name.split(' ').length),
-    options: { ...command.options, help: { type: 'boolean', short: 'h' } },
-    allowPositionals: true,
-    strict: true,
-  });
-} catch (error) {
-  fail(`${(error as Error).message.split('\n')[0]}. Usage: npm run results -- ${command.usage}`, 2);
-}
-if (parsed.values.help) {
-  process.stdout.write(`Usage: npm run results -- ${command.usage}\n\n${command.about}\n`);
-  process.exit(0);
-}
+const parsed = parseCommand(name.split(' ').length, command);
 const [slug, ...rest] = parsed.positionals;
 if (!slug) fail(`Which survey? Usage: npm run results -- ${command.usage}`, 2);
 
