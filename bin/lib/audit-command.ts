@@ -1,7 +1,7 @@
 // `audit`: a survey's audit trail, listed or checked against its hash chain.
 import path from 'node:path';
 import type { Context } from './results-commands.ts';
-import type { AuditRow } from '../../src/server/db/audit-log.table.ts';
+import type { AuditRow } from '../../src/server/db/tables/audit-log.table.ts';
 import { auditTrail, verifyAuditTrail } from '../../src/server/db/audit.repository.ts';
 import type { ChainAnchor } from '../../src/server/db/audit-chain.ts';
 import { publishedAnchor } from '../../src/server/db/audit-anchors.ts';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { appendAudit } from '../server/db/audit.repository.ts';
 import type { Database } from '../server/db/schema.ts';
-import type { RefusedBallotRow } from '../server/db/refused-ballots.table.ts';
-import type { BallotLink } from '../server/db/ballots.table.ts';
+import type { RefusedBallotRow } from '../server/db/tables/refused-ballots.table.ts';
+import type { BallotLink } from '../server/db/tables/ballots.table.ts';
 import type { LoadedSurvey } from '../survey/config/loader.ts';
 import type { PersonValues } from '../survey/config/config.struct.ts';
 import { formDataToBallot } from '../survey/ballots/ballot-input.ts';

@@ -13,7 +13,7 @@ import { runResults } from '../support/results-cli.ts';
 import { createDatabase, migrateToLatest } from '../../src/server/db/database.ts';
 import { migrations } from '../../src/server/db/migrations/index.ts';
 import type { Database } from '../../src/server/db/schema.ts';
-import type { AuditRow } from '../../src/server/db/audit-log.table.ts';
+import type { AuditRow } from '../../src/server/db/tables/audit-log.table.ts';
 import { appendAudit, auditTrail, verifyAuditTrail } from '../../src/server/db/audit.repository.ts';
 import { entryHash, sessionHash } from '../../src/server/db/audit-chain.ts';
 import { uuidv7 } from '../../src/server/ids.ts';

@@ -10,7 +10,7 @@ import { startServer } from '../support/server.mjs';
 import { runResults } from '../support/results-cli.ts';
 import { createDatabase } from '../../src/server/db/database.ts';
 import { migrations } from '../../src/server/db/migrations/index.ts';
-import type { AuditRow } from '../../src/server/db/audit-log.table.ts';
+import type { AuditRow } from '../../src/server/db/tables/audit-log.table.ts';
 
 // Backups of the whole database with `npm run results -- backup` and `restore`, end to end against
 // the built server, on SQLite as on PostgreSQL: a copy taken while ballots come in, its check, and

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { MailKind, MailStatus, NewMailMessage } from '../../server/db/mail-messages.table.ts';
-import type { MailRecipientRow } from '../../server/db/mail-recipients.table.ts';
-import type { SendRunRow } from '../../server/db/send-runs.table.ts';
+import type { MailKind, MailStatus, NewMailMessage } from '../../server/db/tables/mail-messages.table.ts';
+import type { MailRecipientRow } from '../../server/db/tables/mail-recipients.table.ts';
+import type { SendRunRow } from '../../server/db/tables/send-runs.table.ts';
 
 /** One person's mail so far: what ended it (if anything) and each invitation and reminder, oldest first. */
 export interface MailHistory {

@@ -8,7 +8,7 @@ import { rosterAddress } from '../../survey/people/voter.ts';
 import { closesInWords, loadMailTemplate } from '../../survey/mail/mail-templates.ts';
 import { compileMail, type RenderedMail } from '../../mail/render.ts';
 import { newMessageId, senderOf, type MailOutcome, type MailSettings, type MailTransport } from '../../mail/transport.ts';
-import type { NewMailMessage } from '../../server/db/mail-messages.table.ts';
+import type { NewMailMessage } from '../../server/db/tables/mail-messages.table.ts';
 import { markInterrupted, recipientKey, settleMessage } from '../../server/mail/mail.repository.ts';
 import { endSendRun, ensureRecipients, mailHistories, renewSendRun, sendRecords, takeSendRun, unsubscribeToken, type SendFate } from './delivery.repository.ts';
 import { sqliteWriter } from '../../server/db/sqlite-writer.ts';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { TileClaimRow } from '../../server/db/tile-claims.table.ts';
-import type { ReservationDecisionRow } from '../../server/db/reservation-decisions.table.ts';
+import type { TileClaimRow } from '../../server/db/tables/tile-claims.table.ts';
+import type { ReservationDecisionRow } from '../../server/db/tables/reservation-decisions.table.ts';
 
 /** A survey's tile claims: which ballot holds each tile now, and until when. */
 export async function tileClaims(db: Kysely<Database>, projectId: string): Promise<TileClaimRow[]> {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { ReservationRow } from '../../server/db/reservations.table.ts';
+import type { ReservationRow } from '../../server/db/tables/reservations.table.ts';
 import type { LoadedSurvey } from '../../survey/config/loader.ts';
 import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
 import { allFields, ballotSlots, slotPlaces } from '../../survey/config/layout.ts';

@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { AuditRow } from '../../server/db/audit-log.table.ts';
+import type { AuditRow } from '../../server/db/tables/audit-log.table.ts';
 import type { PersonValues } from '../../survey/config/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/config/loader.ts';
 import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
 import { participation } from '../../server/stats/stats.repository.ts';
 import { latestAudit } from '../../server/db/audit.repository.ts';
 import { exclusionList } from '../tally/tally.repository.ts';
-import type { BallotExclusionRow } from '../../server/db/ballot-exclusions.table.ts';
+import type { BallotExclusionRow } from '../../server/db/tables/ballot-exclusions.table.ts';
 import { methodologyText } from '../tally/methodology.ts';
 import { readPseudonymKey } from '../voters/pseudonym-key.ts';
 import { DEFAULT_TALLY, EXCLUSION_REASONS, reasonText, type ExclusionReason } from '../tally/rules.ts';

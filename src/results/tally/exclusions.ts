@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { BallotExclusionRow } from '../../server/db/ballot-exclusions.table.ts';
+import type { BallotExclusionRow } from '../../server/db/tables/ballot-exclusions.table.ts';
 import { appendAudit } from '../../server/db/audit.repository.ts';
 import { OperatorError } from '../operator.ts';
 import { ballotInSurvey } from '../ballots/ballots.repository.ts';

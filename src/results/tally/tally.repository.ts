@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { BallotExclusionRow } from '../../server/db/ballot-exclusions.table.ts';
+import type { BallotExclusionRow } from '../../server/db/tables/ballot-exclusions.table.ts';
 import type { OperatorExclusion } from './rules.ts';
 
 /** The ballots operators have excluded from a survey's count, by id, as the tally takes them. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { WriteInDecisionRow } from '../../server/db/write-in-decisions.table.ts';
+import type { WriteInDecisionRow } from '../../server/db/tables/write-in-decisions.table.ts';
 import type { PersonValues } from '../../survey/config/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/config/loader.ts';
 import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
@@ -24,7 +24,7 @@ import {
 } from './rules.ts';
 import { voterFieldNames, voterFields } from '../../survey/people/voter.ts';
 import { voterOf, type Voter } from './voter.ts';
-import type { BallotPseudonymRow } from '../../server/db/ballot-pseudonyms.table.ts';
+import type { BallotPseudonymRow } from '../../server/db/tables/ballot-pseudonyms.table.ts';
 import { pseudonym } from '../../server/tokens.ts';
 import { anyPseudonyms, pseudonymsOf } from '../voters/voters.repository.ts';
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { NewBallotPseudonym } from '../../server/db/ballot-pseudonyms.table.ts';
+import type { NewBallotPseudonym } from '../../server/db/tables/ballot-pseudonyms.table.ts';
 import type { PersonValues } from '../../survey/config/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/config/loader.ts';
 import type { Nominee } from '../../survey/nominees/nominee.struct.ts';

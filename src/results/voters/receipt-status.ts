@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { BallotRow } from '../../server/db/ballots.table.ts';
+import type { BallotRow } from '../../server/db/tables/ballots.table.ts';
 import type { PersonValues } from '../../survey/config/config.struct.ts';
 import type { LoadedSurvey } from '../../survey/config/loader.ts';
 import type { Nominee } from '../../survey/nominees/nominee.struct.ts';

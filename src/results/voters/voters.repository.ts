@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { BallotPseudonymRow, NewBallotPseudonym } from '../../server/db/ballot-pseudonyms.table.ts';
+import type { BallotPseudonymRow, NewBallotPseudonym } from '../../server/db/tables/ballot-pseudonyms.table.ts';
 
 /** The personal links of a survey that have sent a ballot, by their secret. */
 export async function votedSecrets(db: Kysely<Database>, projectId: string): Promise<Set<string | null>> {

@@ -1,6 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import type { WriteInDecisionRow } from '../../server/db/write-in-decisions.table.ts';
+import type { WriteInDecisionRow } from '../../server/db/tables/write-in-decisions.table.ts';
 import type { LoadedSurvey } from '../../survey/config/loader.ts';
 import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
 import { nomineeFile, parseNominees } from '../../survey/nominees/nominee-file.ts';

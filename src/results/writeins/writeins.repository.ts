@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
-import type { NewWriteInDecision, WriteInDecisionRow } from '../../server/db/write-in-decisions.table.ts';
+import type { NewWriteInDecision, WriteInDecisionRow } from '../../server/db/tables/write-in-decisions.table.ts';
 
 /** Records one decision; earlier decisions on the same write-in stay as its audit trail. */
 export async function recordWriteInDecision(db: Kysely<Database>, decision: NewWriteInDecision): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { appendAudit } from '../../server/db/audit.repository.ts';
 import type { Database } from '../../server/db/schema.ts';
-import type { WriteInDecisionRow } from '../../server/db/write-in-decisions.table.ts';
+import type { WriteInDecisionRow } from '../../server/db/tables/write-in-decisions.table.ts';
 import type { SurveyConfig } from '../../survey/config/config.struct.ts';
 import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
 import { ballotCategories } from '../../survey/config/layout.ts';

@@ -26,7 +26,7 @@ import { invitedCount } from '../people/people.repository.ts';
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { AuditRow } from '../db/audit-log.table.ts';
+import type { AuditRow } from '../db/tables/audit-log.table.ts';
 import { auditChoices, auditPage, verifyAuditTrail, type AuditFilter } from '../db/audit.repository.ts';
 import { publishedAnchor } from '../db/audit-anchors.ts';
 import type { ChainAnchor } from '../db/audit-chain.ts';

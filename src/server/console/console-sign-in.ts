@@ -5,7 +5,7 @@ import { database } from '../db/database.ts';
 import { json, refuse } from '../http.ts';
 import { appendAudit } from '../db/audit.repository.ts';
 import type { Operator } from '../../survey/operators/operators.struct.ts';
-import type { SignInWay } from '../db/console-sign-ins.table.ts';
+import type { SignInWay } from '../db/tables/console-sign-ins.table.ts';
 import { callText, consoleCall, type ConsoleCall } from './console-guard.ts';
 import { CEREMONY_WORDS, clientFacts, done, refusal } from './console-replies.ts';
 import { findOperator } from './operators.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { EnrolmentVia } from '../db/console-enrolments.table.ts';
+import type { EnrolmentVia } from '../db/tables/console-enrolments.table.ts';
 import type { Operator } from '../../survey/operators/operators.struct.ts';
 import { appendAudit, type AuditEntry } from '../db/audit.repository.ts';
 import { secretHash } from '../tokens.ts';

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { ConsoleEnrolmentRow, EnrolmentVia, NewConsoleEnrolment } from '../db/console-enrolments.table.ts';
+import type { ConsoleEnrolmentRow, EnrolmentVia, NewConsoleEnrolment } from '../db/tables/console-enrolments.table.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { ConsoleCredentialRow, NewConsoleCredential } from '../db/console-credentials.table.ts';
-import type { ConsoleChallengeRow, NewConsoleChallenge } from '../db/console-challenges.table.ts';
+import type { ConsoleCredentialRow, NewConsoleCredential } from '../db/tables/console-credentials.table.ts';
+import type { ConsoleChallengeRow, NewConsoleChallenge } from '../db/tables/console-challenges.table.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

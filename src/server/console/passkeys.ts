@@ -12,8 +12,8 @@ import {
 } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { CeremonyPurpose } from '../db/console-challenges.table.ts';
-import type { ConsoleCredentialRow, NewConsoleCredential } from '../db/console-credentials.table.ts';
+import type { CeremonyPurpose } from '../db/tables/console-challenges.table.ts';
+import type { ConsoleCredentialRow, NewConsoleCredential } from '../db/tables/console-credentials.table.ts';
 import type { Operator } from '../../survey/operators/operators.struct.ts';
 import type { ConsoleAddress } from './console-address.ts';
 import { credentialById, credentialsOf, credentialUsed, insertChallenge, takeChallenge } from './passkeys.repository.ts';

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { ConsoleSessionRow, NewConsoleSession, SessionEnd } from '../db/console-sessions.table.ts';
+import type { ConsoleSessionRow, NewConsoleSession, SessionEnd } from '../db/tables/console-sessions.table.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

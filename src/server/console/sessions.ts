@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { ConsoleSessionRow, SessionEnd } from '../db/console-sessions.table.ts';
+import type { ConsoleSessionRow, SessionEnd } from '../db/tables/console-sessions.table.ts';
 import type { ConsoleSessionView } from '../../survey/operators/console-views.ts';
 import type { ConsoleAddress } from './console-address.ts';
 import { endSessionRow, endSessionRows, insertSession, markReauthenticated, sessionById, touchSession, unendedSessions } from './sessions.repository.ts';

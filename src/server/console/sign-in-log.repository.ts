@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { ConsoleSignInRow, SignInWay } from '../db/console-sign-ins.table.ts';
+import type { ConsoleSignInRow, SignInWay } from '../db/tables/console-sign-ins.table.ts';
 import { uuidv7 } from '../ids.ts';
 
 /** One attempt for the sign-in log: what was tried, how it ended, and what is known of who and from where; never a secret. */

@@ -2,7 +2,7 @@
 // trail is the one line its appends made. Plain functions over rows, with no database: the
 // command line's `audit --verify` and the operator console's check both call verifyChain.
 import { createHash } from 'node:crypto';
-import type { AuditRow } from './audit-log.table.ts';
+import type { AuditRow } from './tables/audit-log.table.ts';
 import type { PublishedResults } from '../../survey/published/published-results.ts';
 
 /** The prev_hash of a survey's first entry: 64 zeros. */

@@ -1,6 +1,6 @@
 import { SqliteAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
-import type { AuditRow, AuditVia } from './audit-log.table.ts';
+import type { AuditRow, AuditVia } from './tables/audit-log.table.ts';
 import { entryHash, GENESIS_HASH, sessionHash, verifyChain, type ChainAnchor, type ChainCheck } from './audit-chain.ts';
 import { uuidv7 } from '../ids.ts';
 

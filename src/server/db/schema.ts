@@ -1,25 +1,25 @@
-import type { BallotsTable, AnswersTable, NominationsTable, WriteInsTable, UploadsTable } from './ballots.table.ts';
-import type { ReservationsTable } from './reservations.table.ts';
-import type { TileClaimsTable } from './tile-claims.table.ts';
-import type { IdempotencyKeysTable } from './idempotency-keys.table.ts';
-import type { RateLimitsTable } from './rate-limits.table.ts';
-import type { WriteInDecisionsTable } from './write-in-decisions.table.ts';
-import type { ReservationDecisionsTable } from './reservation-decisions.table.ts';
-import type { AuditLogTable } from './audit-log.table.ts';
-import type { RefusedBallotsTable } from './refused-ballots.table.ts';
-import type { LinkOpensTable } from './link-opens.table.ts';
-import type { BallotPseudonymsTable } from './ballot-pseudonyms.table.ts';
-import type { BallotExclusionsTable } from './ballot-exclusions.table.ts';
-import type { MailMessagesTable } from './mail-messages.table.ts';
-import type { MailRecipientsTable } from './mail-recipients.table.ts';
-import type { SendRunsTable } from './send-runs.table.ts';
-import type { VerificationCodesTable } from './verification-codes.table.ts';
-import type { ConsoleCredentialsTable } from './console-credentials.table.ts';
-import type { ConsoleSessionsTable } from './console-sessions.table.ts';
-import type { ConsoleEnrolmentsTable } from './console-enrolments.table.ts';
-import type { ConsoleChallengesTable } from './console-challenges.table.ts';
-import type { ConsoleSignInsTable } from './console-sign-ins.table.ts';
-import type { PeopleSourcesTable, PeopleTable } from './people.table.ts';
+import type { BallotsTable, AnswersTable, NominationsTable, WriteInsTable, UploadsTable } from './tables/ballots.table.ts';
+import type { ReservationsTable } from './tables/reservations.table.ts';
+import type { TileClaimsTable } from './tables/tile-claims.table.ts';
+import type { IdempotencyKeysTable } from './tables/idempotency-keys.table.ts';
+import type { RateLimitsTable } from './tables/rate-limits.table.ts';
+import type { WriteInDecisionsTable } from './tables/write-in-decisions.table.ts';
+import type { ReservationDecisionsTable } from './tables/reservation-decisions.table.ts';
+import type { AuditLogTable } from './tables/audit-log.table.ts';
+import type { RefusedBallotsTable } from './tables/refused-ballots.table.ts';
+import type { LinkOpensTable } from './tables/link-opens.table.ts';
+import type { BallotPseudonymsTable } from './tables/ballot-pseudonyms.table.ts';
+import type { BallotExclusionsTable } from './tables/ballot-exclusions.table.ts';
+import type { MailMessagesTable } from './tables/mail-messages.table.ts';
+import type { MailRecipientsTable } from './tables/mail-recipients.table.ts';
+import type { SendRunsTable } from './tables/send-runs.table.ts';
+import type { VerificationCodesTable } from './tables/verification-codes.table.ts';
+import type { ConsoleCredentialsTable } from './tables/console-credentials.table.ts';
+import type { ConsoleSessionsTable } from './tables/console-sessions.table.ts';
+import type { ConsoleEnrolmentsTable } from './tables/console-enrolments.table.ts';
+import type { ConsoleChallengesTable } from './tables/console-challenges.table.ts';
+import type { ConsoleSignInsTable } from './tables/console-sign-ins.table.ts';
+import type { PeopleSourcesTable, PeopleTable } from './tables/people.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {

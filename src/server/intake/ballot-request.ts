@@ -1,6 +1,6 @@
 import { DEMO_SECRET, isExpired, isLinkValid } from '../../survey/people/link.ts';
 import { formatBytes } from '../../survey/ballots/file-rules.ts';
-import type { BallotLink } from '../db/ballots.table.ts';
+import type { BallotLink } from '../db/tables/ballots.table.ts';
 import type { ServerConfig } from '../config.ts';
 import { findSurvey, personOfLink, type ServerSurvey } from '../surveys.ts';
 import type { PersonValues } from '../../survey/config/config.struct.ts';

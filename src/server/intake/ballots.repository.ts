@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { BallotLink, NewUpload } from '../db/ballots.table.ts';
+import type { BallotLink, NewUpload } from '../db/tables/ballots.table.ts';
 import type { BallotParts } from '../../survey/ballots/ballot-parts.ts';
 import type { BallotReceipt, ReservationOutcome } from '../../survey/api/api-replies.ts';
 import { EXPERT_HOLD_MS } from '../../survey/ballots/tiles.ts';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { IdempotencyKeyRow } from '../db/idempotency-keys.table.ts';
+import type { IdempotencyKeyRow } from '../db/tables/idempotency-keys.table.ts';
 
 /** The stored row for a key, if any. */
 async function findIdempotencyKey(db: Kysely<Database>, key: string): Promise<IdempotencyKeyRow | undefined> {

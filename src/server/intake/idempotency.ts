@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { BallotReceipt } from '../../survey/api/api-replies.ts';
 import type { Database } from '../db/schema.ts';
-import type { IdempotencyKeyRow } from '../db/idempotency-keys.table.ts';
+import type { IdempotencyKeyRow } from '../db/tables/idempotency-keys.table.ts';
 import { claimIdempotencyKey } from './idempotency.repository.ts';
 import { refused, tryLater, type IntakeOutcome } from './intake-outcome.ts';
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { NewRefusedBallot, RefusedBallotRow } from '../db/refused-ballots.table.ts';
+import type { NewRefusedBallot, RefusedBallotRow } from '../db/tables/refused-ballots.table.ts';
 
 /** Keeps a refused ballot; the same ballot sent again (same fingerprint) is kept once. */
 export async function keepRefusedBallot(db: Kysely<Database>, row: NewRefusedBallot): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { LinkOpenRow } from '../db/link-opens.table.ts';
+import type { LinkOpenRow } from '../db/tables/link-opens.table.ts';
 
 /** Records one opening of a personal link, by the hash of its secret: first time kept, last time and count moved on. One upsert. */
 export async function noteLinkOpen(db: Kysely<Database>, projectId: string, secretHash: string, now: Date): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { MailKind, MailMessageRow, MailStatus, NewMailMessage } from '../db/mail-messages.table.ts';
-import type { MailRecipientRow } from '../db/mail-recipients.table.ts';
+import type { MailKind, MailMessageRow, MailStatus, NewMailMessage } from '../db/tables/mail-messages.table.ts';
+import type { MailRecipientRow } from '../db/tables/mail-recipients.table.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { MailMessageRow } from '../db/mail-messages.table.ts';
+import type { MailMessageRow } from '../db/tables/mail-messages.table.ts';
 import { database } from '../db/database.ts';
 import { allServerSurveys, findSurvey, type ServerSurvey } from '../surveys.ts';
 import { mailTransport } from '../mail.ts';

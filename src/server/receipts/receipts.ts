@@ -8,7 +8,7 @@ import { rateLimited } from '../rate-limit.ts';
 import { plainPage, wantsPage } from '../html-page.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { BallotRow } from '../db/ballots.table.ts';
+import type { BallotRow } from '../db/tables/ballots.table.ts';
 import { publishedStanding } from './published-ledger.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { appendAudit, type AuditEntry } from '../db/audit.repository.ts';
-import type { ReservationDecisionRow } from '../db/reservation-decisions.table.ts';
-import type { TileClaimRow } from '../db/tile-claims.table.ts';
+import type { ReservationDecisionRow } from '../db/tables/reservation-decisions.table.ts';
+import type { TileClaimRow } from '../db/tables/tile-claims.table.ts';
 import { uuidv7 } from '../ids.ts';
 
 /** Which tile an operator acts on, who they are and when. */

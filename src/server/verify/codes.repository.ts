@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { VerificationCodeRow } from '../db/verification-codes.table.ts';
+import type { VerificationCodeRow } from '../db/tables/verification-codes.table.ts';
 
 /** Stores a code sent to an address (its hash only). */
 export async function insertCode(db: Kysely<Database>, row: Omit<VerificationCodeRow, 'wrong_tries' | 'used_at'>): Promise<void> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../src/server/db/schema.ts';
-import type { NewMailMessage } from '../../../src/server/db/mail-messages.table.ts';
+import type { NewMailMessage } from '../../../src/server/db/tables/mail-messages.table.ts';
 import { sqliteWriter } from '../../../src/server/db/sqlite-writer.ts';
 import { sendRecords } from '../../../src/results/delivery/delivery.repository.ts';
 import { scratchDatabase } from '../../support/results-db.ts';
