@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startApi, type Api } from './helpers.ts';
+import { peopleDigest, replacePeople } from '../../src/server/people/people.repository.ts';
 
 // The invited people kept in the database (the `people` table), on the API's own database: what
 // invite writes is served at once, kept on a second run, removed with --remove-missing, and read
@@ -136,4 +137,37 @@ describe('the invited people in the database', () => {
     },
     SLOW,
   );
+});
+
+describe('two processes writing the same people', () => {
+  test('a reader that waited for a writer of the same source reads nothing again; a different source it reads', async () => {
+    const db = api.db();
+    const key = createSecretKey(randomBytes(32));
+    const projectId = 'people-race';
+    const source = (digest: string) => ({ digest, licenceField: 'medical-license', key, now: new Date('2030-01-01T00:00:00Z') });
+    const people = (n: number) => [Object.fromEntries(Array.from({ length: n }, (_, i) => [`sec-race-${i}`, { email: `p${i}@race.example` }]))];
+    expect(await replacePeople(db, projectId, people(1), source('one'))).toBe(true);
+
+    // A writer (invite) holds its transaction open with the new people; a reader (the API, which
+    // saw the old digest) asks to read the same source meanwhile, and waits for the writer.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let wrote = () => {};
+    const written = new Promise<void>((resolve) => (wrote = resolve));
+    const writer = db.transaction().execute(async (trx) => {
+      await replacePeople(trx, projectId, people(3), source('two'));
+      wrote();
+      await held;
+    });
+    await written;
+    const reader = replacePeople(db, projectId, people(3), { ...source('two'), unlessCurrent: true });
+    release();
+    await writer;
+    expect(await reader).toBe(false);
+    expect(await peopleDigest(db, projectId)).toBe('two');
+    expect(await db.selectFrom('people').select('secret_hash').where('project_id', '=', projectId).execute()).toHaveLength(3);
+
+    expect(await replacePeople(db, projectId, people(2), { ...source('three'), unlessCurrent: true })).toBe(true);
+    expect(await db.selectFrom('people').select('secret_hash').where('project_id', '=', projectId).execute()).toHaveLength(2);
+  });
 });

@@ -85,18 +85,17 @@ export async function importPeople(db: Kysely<Database>, survey: LoadedSurvey, k
   const text = await sourceText(survey);
   const digest = peopleSourceDigest(survey.config, text ?? '\u0000unreadable');
   if ((await peopleDigest(db, survey.config.project_id)) === digest) return false;
-  const source = { digest, licenceField: survey.config.license_field, key, now };
+  // Checked again once the survey's row is held: invite may be writing these very people.
+  const source = { digest, licenceField: survey.config.license_field, key, now, unlessCurrent: true };
   const pieces = typeof survey.config.prepopulation === 'string' && text !== undefined ? piecesOf(text) : undefined;
   if (pieces) {
     try {
-      await replacePeople(db, survey.config.project_id, piecesRead(survey, pieces), source);
-      return true;
+      return await replacePeople(db, survey.config.project_id, piecesRead(survey, pieces), source);
     } catch (error) {
       if (!(error instanceof PieceProblem)) throw error;
     }
   }
   const { map, problems } = survey.config.prepopulation === undefined ? { map: {}, problems: [] } : readPrepopulation(survey);
   if (problems.length) throw new ConfigError(problems);
-  await replacePeople(db, survey.config.project_id, [map], source);
-  return true;
+  return replacePeople(db, survey.config.project_id, [map], source);
 }

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { PersonValues } from '../../survey/config/config.struct.ts';
 import { addressKey, licenceKey } from '../../survey/people/verification.ts';
@@ -54,14 +54,16 @@ const textOf = (value: PersonValues[string] | undefined) => (typeof value === 's
  * Replaces a survey's people with `people` (secret → values, in their order, in maps read one
  * after the other) and records the digest of the source they were read from, in
  * one transaction: a reader sees the old people or the new, never half of them. A piece that
- * throws rolls it all back.
+ * throws rolls it all back. With `unlessCurrent`, it first takes the survey's source row and
+ * leaves everything as it is when that row already holds this digest (another process wrote
+ * these people while this one waited): false then, true when it replaced them.
  */
 export async function replacePeople(
   db: Kysely<Database>,
   projectId: string,
   people: Iterable<Record<string, PersonValues>>,
-  source: { digest: string; licenceField: string; key: KeyObject; now: Date },
-): Promise<void> {
+  source: { digest: string; licenceField: string; key: KeyObject; now: Date; unlessCurrent?: boolean },
+): Promise<boolean> {
   const row = ([secret, person]: [string, PersonValues], position: number, nonce: Buffer) => ({
     project_id: projectId,
     secret_hash: secretHash(secret),
@@ -71,7 +73,14 @@ export async function replacePeople(
     position,
     person: JSON.stringify(person),
   });
-  const write = async (trx: Kysely<Database>) => {
+  const write = async (trx: Kysely<Database>): Promise<boolean> => {
+    if (source.unlessCurrent) {
+      // An update that changes nothing, to hold the row (PostgreSQL's row lock, SQLite's write
+      // lock) before reading it: a reader that only read it would see the digest from before a
+      // writer still in its transaction (invite's), and then read all the people in again.
+      await trx.updateTable('people_sources').set({ digest: sql`digest` }).where('project_id', '=', projectId).execute();
+      if ((await peopleDigest(trx, projectId)) === source.digest) return false;
+    }
     // The digest first: its row stays locked to the end, so that two processes reading the same file
     // at once (two API processes starting) write one after the other rather than into each other.
     const imported_at = source.now.toISOString();
@@ -95,10 +104,10 @@ export async function replacePeople(
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
+    return true;
   };
   // Inside a caller's transaction already (invite's, with its audit entry), or in one of its own.
-  if (db.isTransaction) await write(db);
-  else await db.transaction().execute(write);
+  return db.isTransaction ? write(db) : db.transaction().execute(write);
 }
 
 /** The digest of the source a survey's people were last read from, or undefined before the first reading. */
