@@ -66,6 +66,9 @@ export function parseRoster(file: string, text: string, config: SurveyConfig, is
   if (problems.length) fail(file, problems);
 
   const emailField = voterFields(config).email;
+  // Each column's rules made once, not once a row: a roster of 100,000 people would build a million.
+  const emailStruct = answerStruct({ name: 'email', type: 'email' });
+  const structs = new Map([...fields].map(([name, field]) => [name, answerStruct(field)]));
   const lineOf = new Map<string, number>();
   const people: RosterPerson[] = [];
   for (const { record, info } of body) {
@@ -84,16 +87,16 @@ export function parseRoster(file: string, text: string, config: SurveyConfig, is
     const email = values.email as string | undefined;
     if (!email) problems.push({ path: `line ${line}, column "email"`, message: 'is empty: every person needs an address' });
     else {
-      const [error] = validate(email, answerStruct({ name: 'email', type: 'email' }));
+      const [error] = validate(email, emailStruct);
       if (error) problems.push({ path: `line ${line}, column "email"`, message: `"${email}" is not an email address` });
       const first = lineOf.get(emailKey(email));
       if (first !== undefined) problems.push({ path: `line ${line}, column "email"`, message: `"${email}" is already on line ${first}; each person once` });
       lineOf.set(emailKey(email), line);
     }
     for (const [name, value] of Object.entries(values)) {
-      const field = name === 'email' ? undefined : fields.get(name);
-      if (field) {
-        const [error] = validate(value, answerStruct(field));
+      const struct = name === 'email' ? undefined : structs.get(name);
+      if (struct) {
+        const [error] = validate(value, struct);
         for (const problem of error ? toProblems(error) : [])
           problems.push({ path: `line ${line}, column "${name}"`, message: `"${value}": ${problem.message}` });
       }
