@@ -3,11 +3,9 @@
 // process checks every file, errors only, so the check takes seconds.
 //
 //   node tests/lint/html.mjs [dist/client]
-import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import vnuJar from 'vnu-jar';
+import { nuHtmlErrors } from '../support/nu-html.ts';
 
 const root = path.resolve(process.argv[2] ?? 'dist/client');
 
@@ -30,25 +28,15 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-// The checker exits 1 when it finds errors; its JSON report is on stderr either way.
-const run = await promisify(execFile)('java', ['-jar', String(vnuJar), '--errors-only', '--format', 'json', ...files], { maxBuffer: 64 * 1024 * 1024 }).catch(
-  (error) => error,
-);
-let report;
+let checked;
 try {
-  report = JSON.parse(run.stderr);
-} catch {
-  console.error(`html: the Nu HTML checker did not run (${run.message ?? 'no report'}).`);
+  checked = await nuHtmlErrors(files);
+} catch (error) {
+  console.error(`html: ${error.message}`);
   process.exit(1);
 }
-const errors = report.messages.filter((message) => message.type === 'error' || message.type === 'non-document-error');
-for (const error of errors) {
-  const file = error.url ? path.relative('.', new URL(error.url).pathname) : '(checker)';
-  console.error(
-    `${file}:${error.lastLine ?? 0}:${error.firstColumn ?? 0} ${error.message}${error.extract ? `\n    ${error.extract.replaceAll('\n', ' ')}` : ''}`,
-  );
-}
+for (const error of checked.errors) console.error(error);
 console.error(
-  `html: ${errors.length} error${errors.length === 1 ? '' : 's'} in ${files.length} built pages (Nu HTML checker ${report.version ?? ''})`.trimEnd(),
+  `html: ${checked.errors.length} error${checked.errors.length === 1 ? '' : 's'} in ${files.length} built pages (Nu HTML checker ${checked.version})`.trimEnd(),
 );
-process.exit(errors.length ? 1 : 0);
+process.exit(checked.errors.length ? 1 : 0);

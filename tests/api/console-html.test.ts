@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { ConsoleBrowser, operatorsYaml, startConsole, type ConsoleServer } from './console-helpers.ts';
+import { nuHtmlErrors } from '../support/nu-html.ts';
+
+// Every page of the console as the server writes it, for a signed-in owner and for no one, is
+// valid HTML by the Nu HTML checker (the built pages are checked by `npm run test:html`; these are
+// written at each request, so they are fetched here and checked the same way). The pages' markup
+// is the same on either database, and the checker's Java takes seconds: it runs on SQLite alone.
+
+describe.skipIf(Boolean(inject('databaseUrl')))('the console pages', () => {
+  let server: ConsoleServer;
+  let work: string;
+  const OWNER = 'owner@metrohealth.example';
+
+  beforeAll(async () => {
+    server = await startConsole(operatorsYaml({ [OWNER]: { '*': 'owner' }, 'auditor@metrohealth.example': { 'top-doctors-demo': 'auditor' } }));
+    work = mkdtempSync(path.join(tmpdir(), 'peervote-console-html-'));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  test('every console page, signed in and not, has no error by the Nu HTML checker', async () => {
+    const visitor = new ConsoleBrowser(server);
+    const pages: Record<string, string> = {};
+    const keep = async (name: string, browser: ConsoleBrowser, pathname: string, status = 200) => {
+      const answer = await browser.page(pathname);
+      expect(answer.status, `${pathname}: ${String(answer.body).slice(0, 300)}`).toBe(status);
+      expect(answer.headers.get('content-type')).toContain('text/html');
+      pages[name] = answer.body;
+    };
+    await keep('sign-in', visitor, '/console/sign-in');
+    const link = await server.link('auditor@metrohealth.example');
+    const enrolPath = new URL(link).pathname;
+    await keep('enrol', visitor, enrolPath);
+    await keep('enrol-unknown', visitor, '/console/enrol/no-such-token', 404);
+
+    const owner = new ConsoleBrowser(server);
+    const ownerLink = await server.link(OWNER);
+    expect((await owner.enrol(ownerLink)).status).toBe(201);
+    await owner.readCsrf();
+    await keep('enrol-used', visitor, new URL(ownerLink).pathname, 410);
+    await keep('surveys', owner, '/console/');
+    await keep('survey', owner, '/console/top-doctors-demo/');
+    await keep('audit', owner, '/console/top-doctors-demo/audit/');
+    await keep('audit-filtered', owner, '/console/top-doctors-demo/audit/?action=operator_link');
+    await keep('operators', owner, '/console/operators/');
+    await keep('operators-audit', owner, '/console/operators/audit/');
+    await keep('sessions', owner, '/console/sessions/');
+    await keep('not-found', owner, '/console/no-such-survey/', 404);
+
+    const files = Object.entries(pages).map(([name, html]) => {
+      const file = path.join(work, `${name}.html`);
+      writeFileSync(file, html);
+      return file;
+    });
+    const { errors } = await nuHtmlErrors(files);
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
