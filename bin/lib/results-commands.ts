@@ -18,7 +18,7 @@ import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/results/w
 import { appendAudit, latestAudit } from '../../src/server/db/audit.repository.ts';
 import { confirmReservation, releaseReservation } from '../../src/results/reservations.ts';
 import { OperatorError } from '../../src/results/operator.ts';
-import { admitRefused, refusedCsv } from '../../src/results/refused.ts';
+import { ADMIT_REASON_MAX, admitRefused, refusedCsv } from '../../src/results/refused.ts';
 import { readPseudonymKey } from '../../src/results/voters/pseudonym-key.ts';
 import { ballotExclusions } from '../../src/results/tally/tally.repository.ts';
 import { categoryKey } from '../../src/survey/ballots/ballot-keys.ts';
@@ -300,12 +300,28 @@ export async function refusedCommand({ db, survey }: Context): Promise<void> {
   process.stdout.write(await refusedCsv(db, survey));
 }
 
-/** `admit`: moves one refused ballot into the ballots, recording who, when and why. */
-export async function admitCommand({ db, survey, prepopulation, options, rest }: Context): Promise<void> {
+/** `admit`: moves one refused ballot into the ballots, recording who, when and why (admitRefused, which the console calls too). */
+export async function admitCommand({ db, survey, options, rest }: Context): Promise<void> {
   const [id] = rest;
   if (!id) throw new OperatorError(`admit needs the refused ballot's id: admit ${survey.slug} <id> --why "…" (the refused command lists the ids).`);
-  const why = text(options.why);
-  if (!why?.trim()) throw new OperatorError('Say why the ballot is admitted: --why "…".');
-  const done = await admitRefused(db, { survey, prepopulation }, { id, by: who(options), why });
-  process.stdout.write(`Admitted refused ballot ${done.refusedId} as ballot ${done.ballotId} at ${done.at}.\n`);
+  const done = await admitRefused(db, survey, { id, why: text(options.why), by: { actor: who(options) } });
+  switch (done.outcome) {
+    case 'admitted':
+      process.stdout.write(`Admitted refused ballot ${done.refusedId} as ballot ${done.ballotId} at ${done.at}.\n`);
+      return;
+    case 'bad_reason':
+      throw new OperatorError(
+        done.problem === 'missing'
+          ? 'Say why the ballot is admitted: --why "…".'
+          : done.problem === 'too_long'
+            ? `--why is ${done.length} characters long: keep the reason to ${ADMIT_REASON_MAX}.`
+            : '--why contains a NUL character (U+0000), which no text may hold.',
+      );
+    case 'unknown':
+      throw new OperatorError(`There is no refused ballot ${id} in ${survey.slug}; the refused command lists them.`);
+    case 'admitted_already':
+      throw new OperatorError(`Refused ballot ${id} was admitted already, as ballot ${done.ballotId}, by ${done.by} at ${done.at}.`);
+    case 'link_has_ballot':
+      throw new OperatorError(`Refused ballot ${id} came by a personal link that has a ballot already; a link holds one ballot.`);
+  }
 }

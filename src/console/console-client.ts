@@ -9,7 +9,7 @@ import { CSRF_HEADER } from '../survey/operators/console-views.ts';
 /** An answer of the console's API: its status and JSON body. */
 interface Answer {
   status: number;
-  body: { error?: string; message?: string; next?: string; ceremony?: string; options?: never };
+  body: { error?: string; message?: string; next?: string; ceremony?: string; options?: never; problems?: Array<{ path: string; message: string }> };
 }
 
 /** The session's CSRF token, which the page carries when an operator is signed in. */
@@ -24,9 +24,9 @@ async function post(url: string, body: Record<string, unknown> = {}): Promise<An
   return { status: response.status, body: parsed };
 }
 
-/** Says how things stand in the page's status line (announced to screen readers), as a problem when `problem`. */
-function say(text: string, problem = false): void {
-  const status = document.querySelector<HTMLElement>('[data-console-status]');
+/** Says how things stand in the status line of `where` (a form that has one of its own), else the page's (announced to screen readers), as a problem when `problem`. */
+function say(text: string, problem = false, where: ParentNode = document): void {
+  const status = where.querySelector<HTMLElement>('[data-console-status]') ?? document.querySelector<HTMLElement>('[data-console-status]');
   if (!status) return;
   status.textContent = text;
   status.classList.toggle('is-danger', problem);
@@ -44,29 +44,29 @@ function ceremonyFailed(error: unknown): string {
 }
 
 /** Checks the passkey again (a sensitive act asks for one in the last five minutes); true when it was. */
-async function checkAgain(): Promise<boolean> {
-  say('Confirm it is you with your passkey…');
+async function checkAgain(where: ParentNode = document): Promise<boolean> {
+  say('Confirm it is you with your passkey…', false, where);
   const options = await post('/api/console/reauthenticate/options');
-  if (options.status !== 200) return (say(sentence(options), true), false);
+  if (options.status !== 200) return (say(sentence(options), true, where), false);
   const response = await startAuthentication({ optionsJSON: options.body.options as never });
   const checked = await post('/api/console/reauthenticate', { ceremony: options.body.ceremony, response });
-  if (checked.status !== 200) return (say(sentence(checked), true), false);
+  if (checked.status !== 200) return (say(sentence(checked), true, where), false);
   return true;
 }
 
 /** Posts an act; when it asks for the passkey again, checks it and posts once more. */
-async function act(url: string, body: Record<string, unknown> = {}): Promise<Answer | undefined> {
+async function act(url: string, body: Record<string, unknown> = {}, where: ParentNode = document): Promise<Answer | undefined> {
   const first = await post(url, body);
   if (first.status !== 403 || first.body.error !== 'reauthentication_required') return first;
-  return (await checkAgain()) ? post(url, body) : undefined;
+  return (await checkAgain(where)) ? post(url, body) : undefined;
 }
 
-/** Runs a button's or form's work once at a time, with its control disabled meanwhile and any failure said. */
-function busy(control: HTMLButtonElement, work: () => Promise<void>): void {
+/** Runs a button's or form's work once at a time, with its control disabled meanwhile and any failure said (in `where`'s status line). */
+function busy(control: HTMLButtonElement, work: () => Promise<void>, where: ParentNode = document): void {
   if (control.disabled) return;
   control.disabled = true;
   work()
-    .catch((error) => say(ceremonyFailed(error), true))
+    .catch((error) => say(ceremonyFailed(error), true, where))
     .finally(() => (control.disabled = false));
 }
 
@@ -106,12 +106,41 @@ async function addPasskey(): Promise<void> {
   location.assign(`${location.pathname}?added=1`);
 }
 
-/** A form's act through the API (the passkey checked again when it asks), then the page it names. */
+/**
+ * Shows a refusal's problems under the form's fields they name (`data-field-error`), the field
+ * marked and the first one focused, as the ballot's fields show theirs; clears those of a
+ * previous try. True when a field was named.
+ */
+function showFieldProblems(form: HTMLFormElement, problems: ReadonlyArray<{ path: string; message: string }> = []): boolean {
+  for (const shown of form.querySelectorAll<HTMLElement>('[data-field-error]')) {
+    shown.textContent = '';
+    shown.hidden = true;
+    shown.closest('[data-field]')?.classList.remove('is-danger');
+  }
+  let first: HTMLElement | undefined;
+  for (const problem of problems) {
+    const shown = form.querySelector<HTMLElement>(`[data-field-error="${CSS.escape(problem.path)}"]`);
+    if (!shown) continue;
+    shown.textContent = problem.message;
+    shown.hidden = false;
+    shown.closest('[data-field]')?.classList.add('is-danger');
+    first ??= form.querySelector<HTMLElement>(`[name="${CSS.escape(problem.path)}"]`) ?? undefined;
+  }
+  first?.focus();
+  return first !== undefined;
+}
+
+/** A form's act through the API (the passkey checked again when it asks), then the page it names; a refusal said in the form, under the field it names. */
 async function formAct(form: HTMLFormElement): Promise<void> {
   const fields = Object.fromEntries([...new FormData(form)].filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-  const answer = await act(form.action, fields);
+  showFieldProblems(form);
+  say('', false, form);
+  const answer = await act(form.action, fields, form);
   if (!answer) return;
-  if (answer.status >= 300) return say(sentence(answer), true);
+  if (answer.status >= 300) {
+    if (!showFieldProblems(form, answer.body.problems)) say(sentence(answer), true, form);
+    return;
+  }
   location.assign(form.dataset.done ?? location.pathname);
 }
 
@@ -131,11 +160,13 @@ if (controls.length && !browserSupportsWebAuthn()) {
 }
 
 // Forms that post an act work without this script too (a check again then asks for it); with it they post JSON and check the passkey when asked.
+// The server's words for a field replace the browser's own check of it.
 for (const form of document.querySelectorAll<HTMLFormElement>('form[data-console-act]')) {
+  form.noValidate = true;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
-    if (button) busy(button, () => formAct(form));
+    if (button) busy(button, () => formAct(form), form);
   });
 }
 

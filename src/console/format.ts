@@ -28,6 +28,18 @@ export function refusalWords(code: string): string {
   return REFUSAL_WORDS[code] ?? code;
 }
 
+/** A span of time as a person says it: `less than a minute`, `7 minutes`, `3 hours`, `12 days`. */
+export function duration(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  const hours = Math.floor(minutes / 60);
+  const days = Math.floor(hours / 24);
+  const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
+  if (minutes < 1) return 'less than a minute';
+  if (minutes < 120) return plural(minutes, 'minute');
+  if (hours < 48) return plural(hours, 'hour');
+  return plural(days, 'day');
+}
+
 /** A count with thousands separated: `12,345`. */
 export function count(value: number): string {
   return value.toLocaleString('en');

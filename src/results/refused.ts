@@ -1,25 +1,25 @@
 import type { Kysely } from 'kysely';
-import { appendAudit } from '../server/db/audit.repository.ts';
+import { appendAudit, type ActSigner } from '../server/db/audit.repository.ts';
 import type { Database } from '../server/db/schema.ts';
 import type { RefusedBallotRow } from '../server/db/tables/refused-ballots.table.ts';
 import type { BallotLink } from '../server/db/tables/ballots.table.ts';
 import type { LoadedSurvey } from '../survey/config/loader.ts';
 import type { PersonValues } from '../survey/config/config.struct.ts';
-import { formDataToBallot } from '../survey/ballots/ballot-input.ts';
+import { formDataToBallot, type BallotInput } from '../survey/ballots/ballot-input.ts';
 import { withReadOnlyValues } from '../survey/ballots/read-only.ts';
-import { ballotParts } from '../survey/ballots/ballot-parts.ts';
+import { ballotParts, type BallotParts } from '../survey/ballots/ballot-parts.ts';
+import { stripStrayControls } from '../survey/ballots/control-characters.ts';
 import { voterFields } from '../survey/people/voter.ts';
 import { DEMO_SECRET } from '../survey/people/link.ts';
-import { personOf } from '../survey/people/secrets.ts';
 import { AlreadySubmittedError, storeBallot } from '../server/intake/ballots.repository.ts';
-import { findRefusedBallot, markAdmitted, refusedBallots, unmarkAdmitted } from '../server/intake/refused-ballots.repository.ts';
+import { findRefusedBallot, markAdmitted, refusedBallots } from '../server/intake/refused-ballots.repository.ts';
+import { personBySecret } from '../server/people/people.repository.ts';
 import { uuidv7 } from '../server/ids.ts';
 import { csvLine } from './export/csv.ts';
-import { OperatorError } from './operator.ts';
 
 const FIXED_COLUMNS = ['id', 'received_at', 'reason', 'problems', 'email', 'files', 'admitted_at', 'admitted_by', 'admit_reason', 'ballot_id'];
 
-const partsOf = (row: RefusedBallotRow) => JSON.parse(row.fields) as Array<[string, string]>;
+const partsOf = (row: Pick<RefusedBallotRow, 'fields'>) => JSON.parse(row.fields) as Array<[string, string]>;
 
 /**
  * A survey's refused ballots as CSV: id, when, the refusal's code and problems, the voter's
@@ -56,68 +56,113 @@ export async function refusedCsv(db: Kysely<Database>, survey: LoadedSurvey): Pr
   return out;
 }
 
-/** What an admission did: the refused ballot's id and the ballot it became. */
-export interface Admission {
-  refusedId: string;
-  ballotId: string;
-  at: string;
+/** The longest reason an admission takes, in characters: a sentence or a short paragraph. */
+export const ADMIT_REASON_MAX = 500;
+
+/** What is wrong with a reason given for an admission: none given, too long, or holding a NUL character (which no text may hold). */
+export type ReasonProblem = 'missing' | 'too_long' | 'nul';
+
+/**
+ * The reason of an admission as it is kept (trimmed, without stray control characters), or what
+ * is wrong with it: the command line's `--why` and the console's "Reason" box both follow it.
+ */
+export function admitReason(text: string | undefined): { reason: string } | { problem: ReasonProblem; length: number } {
+  if (text === undefined) return { problem: 'missing', length: 0 };
+  if (text.includes('\u0000')) return { problem: 'nul', length: text.length };
+  const reason = stripStrayControls(text).trim();
+  const length = [...reason].length;
+  if (length === 0) return { problem: 'missing', length };
+  if (length > ADMIT_REASON_MAX) return { problem: 'too_long', length };
+  return { reason };
+}
+
+/** A refused ballot as the voter sent it, as a ballot's input (text parts only: files were not kept). */
+function sentBallot(row: Pick<RefusedBallotRow, 'fields'>): BallotInput {
+  const form = new FormData();
+  for (const [name, value] of partsOf(row)) form.append(name, value);
+  return formDataToBallot(form);
+}
+
+/** What a refused ballot holds as the voter sent it, taken apart as a stored ballot is: answers, votes, write-ins, reservations. */
+export function refusedParts(survey: LoadedSurvey, row: Pick<RefusedBallotRow, 'fields'>): Omit<BallotParts, 'files'> {
+  const { files: _none, ...parts } = ballotParts(survey.config, sentBallot(row));
+  return parts;
+}
+
+/** What came of an admission: admitted (the refused ballot's id and the ballot it became), or why not, changing nothing. */
+export type AdmitOutcome =
+  | { outcome: 'admitted'; refusedId: string; ballotId: string; at: string }
+  | { outcome: 'unknown' }
+  | { outcome: 'admitted_already'; ballotId: string; by: string; at: string }
+  | { outcome: 'link_has_ballot' }
+  | { outcome: 'bad_reason'; problem: ReasonProblem; length: number };
+
+/** A refused ballot's admission as its row holds it, once admitted. */
+function admissionOf(row: RefusedBallotRow): Extract<AdmitOutcome, { outcome: 'admitted_already' }> {
+  return { outcome: 'admitted_already', ballotId: row.ballot_id ?? '', by: row.admitted_by ?? '', at: row.admitted_at ?? '' };
 }
 
 /**
  * Admits a refused ballot into the ballots, through the same storage as a ballot the API takes
  * (answers, nominations, write-ins, reservations claimed now), with the prepopulated and
- * read-only values of its personal link applied, and records who, when and why. The operator's
- * word overrides the rule that refused it; a link's one ballot and a second admission do not
- * yield. Files were not kept, so an admitted ballot has none.
+ * read-only values of its personal link applied, and records who, when and why on its row and in
+ * the audit trail, all in one transaction. The operator's word overrides the rule that refused
+ * it; a link's one ballot and a second admission do not yield: of two admissions at once (two
+ * tabs, two commands), one admits and the other is told it was admitted already. Files were not
+ * kept, so an admitted ballot has none. The command line (`results admit`) and the console call
+ * this one function.
  */
 export async function admitRefused(
   db: Kysely<Database>,
-  context: { survey: LoadedSurvey; prepopulation: Record<string, PersonValues> },
-  admission: { id: string; by: string; why: string; now?: Date },
-): Promise<Admission> {
-  const { survey, prepopulation } = context;
-  const row = await findRefusedBallot(db, survey.config.project_id, admission.id);
-  if (!row) throw new OperatorError(`There is no refused ballot ${admission.id} in ${survey.slug}; the refused command lists them.`);
-  if (row.admitted_at)
-    throw new OperatorError(`Refused ballot ${row.id} was admitted already, as ballot ${row.ballot_id}, by ${row.admitted_by} at ${row.admitted_at}.`);
-  if (!admission.why.trim()) throw new OperatorError('Say why the ballot is admitted: --why "…".');
+  survey: LoadedSurvey,
+  admission: { id: string; why: string | undefined; by: ActSigner; now?: Date },
+): Promise<AdmitOutcome> {
+  const given = admitReason(admission.why);
+  if ('problem' in given) return { outcome: 'bad_reason', ...given };
+  const projectId = survey.config.project_id;
+  const row = await findRefusedBallot(db, projectId, admission.id);
+  if (!row) return { outcome: 'unknown' };
+  if (row.admitted_at) return admissionOf(row);
 
-  const form = new FormData();
-  for (const [name, value] of partsOf(row)) form.append(name, value);
-  const person = personOf(prepopulation, row.secret ?? undefined);
+  const person: PersonValues | undefined = row.secret && row.secret !== DEMO_SECRET ? await personBySecret(db, projectId, row.secret) : undefined;
   const link: BallotLink = row.secret === DEMO_SECRET ? 'demo' : person ? 'personal' : 'public';
-  const ballot = withReadOnlyValues(survey.config.layout, person, formDataToBallot(form));
+  const ballot = withReadOnlyValues(survey.config.layout, person, sentBallot(row));
   const { files: _notKept, ...parts } = ballotParts(survey.config, ballot);
   const now = admission.now ?? new Date();
   const ballotId = uuidv7(now.getTime());
+  const by = admission.by;
 
-  if (!(await markAdmitted(db, row.id, { at: now, by: admission.by, why: admission.why.trim(), ballotId }))) {
-    throw new OperatorError(`Refused ballot ${row.id} was admitted already.`);
-  }
   try {
-    await storeBallot(db, {
-      id: ballotId,
-      projectId: survey.config.project_id,
-      link,
-      personalSecret: link === 'personal' ? row.secret : null,
-      createdAt: now,
-      parts,
-      uploads: [],
+    const marked = await db.transaction().execute(async (trx) => {
+      // The mark first: of two admissions at once, the second waits here for the first to end, then finds the row admitted.
+      if (!(await markAdmitted(trx, row.id, { at: now, by: by.actor, why: given.reason, ballotId }))) return false;
+      await storeBallot(trx, {
+        id: ballotId,
+        projectId,
+        link,
+        personalSecret: link === 'personal' ? row.secret : null,
+        createdAt: now,
+        parts,
+        uploads: [],
+      });
+      await appendAudit(trx, {
+        projectId,
+        ...by,
+        action: 'admit',
+        subject: row.id,
+        reason: given.reason,
+        details: { ballot_id: ballotId, refused_for: row.reason },
+        now,
+      });
+      return true;
     });
+    if (!marked) {
+      const current = await findRefusedBallot(db, projectId, row.id);
+      return current ? admissionOf(current) : { outcome: 'unknown' };
+    }
   } catch (error) {
-    await unmarkAdmitted(db, row.id);
-    if (error instanceof AlreadySubmittedError)
-      throw new OperatorError(`Refused ballot ${row.id} came by a personal link that has a ballot already; a link holds one ballot.`);
+    if (error instanceof AlreadySubmittedError) return { outcome: 'link_has_ballot' };
     throw error;
   }
-  await appendAudit(db, {
-    projectId: survey.config.project_id,
-    actor: admission.by,
-    action: 'admit',
-    subject: row.id,
-    reason: admission.why.trim(),
-    details: { ballot_id: ballotId, refused_for: row.reason },
-    now,
-  });
-  return { refusedId: row.id, ballotId, at: now.toISOString() };
+  return { outcome: 'admitted', refusedId: row.id, ballotId, at: now.toISOString() };
 }

@@ -9,6 +9,7 @@ import { unsubscribeNow, unsubscribePage } from './mail/unsubscribe.ts';
 import { checkCodeReply, sendCodeReply } from './verify/verify-reply.ts';
 import * as signIn from './console/console-sign-in.ts';
 import * as acts from './console/console-acts.ts';
+import { admitRefusedBallot } from './console/refused-acts.ts';
 
 /** What a route runs: the request's context and the values of its path's `:name` parts in, the answer out. */
 type RouteHandler<Path extends string> = (context: APIContext, params: RouteParams<Path>) => Promise<Response>;
@@ -63,6 +64,8 @@ const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
   '/api/console/operators/:operator/end-sessions': (context, { operator }) => acts.operatorEndSessions(context, operator),
   '/api/console/surveys': (context) => acts.surveysJson(context),
   '/api/console/surveys/:slug': (context, { slug }) => acts.surveyJson(context, slug),
+  // A refused ballot admitted from its page (src/server/console/refused-acts.ts), as `results admit` does.
+  '/api/console/surveys/:slug/refused/:id/admit': (context, { slug, id }) => admitRefusedBallot(context, slug, id),
 };
 
 /**

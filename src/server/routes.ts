@@ -44,6 +44,7 @@ export const API_ROUTES = [
   { path: '/api/console/operators/:operator/end-sessions', methods: ['POST'] },
   { path: '/api/console/surveys', methods: ['GET', 'HEAD'] },
   { path: '/api/console/surveys/:slug', methods: ['GET', 'HEAD'] },
+  { path: '/api/console/surveys/:slug/refused/:id/admit', methods: ['POST'] },
 ] as const satisfies readonly ApiRoute[];
 
 /**
@@ -60,6 +61,7 @@ export const CONSOLE_PAGE_SAMPLES = [
   '/console/operators',
   '/console/operators/audit',
   '/console/_/audit',
+  '/console/_/refused',
   '/console/_/_',
 ] as const;
 

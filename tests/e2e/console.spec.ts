@@ -1,12 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CDPSession, Page } from '@playwright/test';
 import { expect, expectNoAxeViolations, test as base } from './fixtures.ts';
 import { startServer } from '../support/server.mjs';
 import { runResults } from '../support/results-cli.ts';
-import { CHROMIUM_PATH, PLAYWRIGHT_CHROMIUM_FLAGS } from '../support/chromium.ts';
 import { NOW_HEADER } from './fresh-server.ts';
+import { addAuthenticator, CONSOLE_LAUNCH, virtualAuthenticator } from './virtual-authenticator.ts';
 import { createDatabase } from '../../src/server/db/database.ts';
 import { appendAudit } from '../../src/server/db/audit.repository.ts';
 
@@ -57,30 +56,10 @@ const test = base.extend<{ console: ConsoleServer }>({
 });
 
 // localhost must resolve here: the suite's browser resolves 127.0.0.1 alone.
-test.use({
-  launchOptions: {
-    executablePath: CHROMIUM_PATH,
-    args: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost', ...PLAYWRIGHT_CHROMIUM_FLAGS],
-  },
-});
+test.use({ launchOptions: CONSOLE_LAUNCH });
 
 const OWNER = 'owner@metrohealth.example';
 const AUDITOR = 'auditor@metrohealth.example';
-
-/** Gives the page a platform authenticator that keeps discoverable passkeys and verifies its user, as a laptop with a fingerprint reader does. */
-async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; id: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  return { cdp, id: await addAuthenticator(cdp) };
-}
-
-/** Adds such an authenticator to a page's WebAuthn session: its id. */
-async function addAuthenticator(cdp: CDPSession): Promise<string> {
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
-  });
-  return authenticatorId;
-}
 
 test('an owner makes a passkey from the printed link, signs out, and signs in again with it', async ({ page, console: server }) => {
   await virtualAuthenticator(page);

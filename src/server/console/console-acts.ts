@@ -1,10 +1,7 @@
 import type { APIContext } from 'astro';
 import { database } from '../db/database.ts';
 import { json, refuse } from '../http.ts';
-import { appendAudit, type AuditEntry } from '../db/audit.repository.ts';
-
-/** The fields of an audit entry that say who signed an act, and through what. */
-type ActSigner = Pick<AuditEntry, 'actor' | 'via' | 'actorEmail' | 'role' | 'sessionId'>;
+import { appendAudit, type ActSigner } from '../db/audit.repository.ts';
 import { CONSOLE_ACTS, mayManage } from '../../survey/operators/operator-rights.ts';
 import { operatorKey, type Operator, type OperatorRole } from '../../survey/operators/operators.struct.ts';
 import { callText, consoleCall, type ConsoleCall } from './console-guard.ts';
@@ -24,7 +21,7 @@ import { surveyOverview, surveyParticipation } from './console-pages.ts';
 // origin, the session and the CSRF token; each act asks `may` (or `mayManage`) itself.
 
 /** The signed-in operator of a call past the gate's 401 (the gate lets no call without a session reach these), as the gate found them. */
-function signedIn(call: ConsoleCall): { session: ConsoleSession; operator: Operator } {
+export function signedIn(call: ConsoleCall): { session: ConsoleSession; operator: Operator } {
   if (!call.signedIn) throw new Error('A console act was reached without a session.');
   return call.signedIn;
 }
@@ -34,7 +31,7 @@ function signedIn(call: ConsoleCall): { session: ConsoleSession; operator: Opera
  * name and address, the role the act was done in (an owner's over other operators; none over
  * one's own passkeys), and the session (the trail keeps its hash).
  */
-function signedBy(operator: Operator, session: ConsoleSession, role: OperatorRole | null): ActSigner {
+export function signedBy(operator: Operator, session: ConsoleSession, role: OperatorRole | null): ActSigner {
   return { actor: operator.name, via: 'console', actorEmail: operator.key, role, sessionId: session.id };
 }
 
@@ -98,7 +95,7 @@ export async function reauthenticate(context: APIContext): Promise<Response> {
 }
 
 /** The 403 of a sensitive act without a passkey check in the last five minutes. */
-function checkAgain(request: Request): Response {
+export function checkAgain(request: Request): Response {
   return refusal(request, 403, 'reauthentication_required', 'Confirm it is you with your passkey, then try again.');
 }
 

@@ -281,3 +281,5 @@ export async function operatorsAuditPage(visit: ConsoleVisit, url: URL, now: Dat
   if (!seesOperatorsTrail(visit.operator)) return undefined;
   return trailPage(EVERY_SURVEY, 'Operators', '/console/operators/audit/', () => [], visit, url, now);
 }
+
+export { refusedBallotsPage } from './refused-page.ts';

@@ -1,6 +1,7 @@
 import type { APIContext } from 'astro';
 import { serverConfig } from '../config.ts';
 import { json, refuse } from '../http.ts';
+import type { Problem } from '../../survey/errors.ts';
 import { plainPage, wantsPage } from '../html-page.ts';
 import { requestHashes } from '../intake/signals-salt.ts';
 import type { CeremonyRefusal } from './passkeys.ts';
@@ -10,9 +11,16 @@ import { CONSOLE_AUDIT_PROJECT } from './enrolment.ts';
 // How the console's endpoints answer: JSON for the pages' script, a redirect or a plain page for
 // a form posted without it, and the words of each refusal.
 
-/** A refusal: JSON in the API's error shape, or a plain page for a form posted without script. */
-export function refusal(request: Request, status: number, error: string, message: string, headers: Record<string, string> = {}): Response {
-  if (!wantsPage(request)) return refuse(status, error, message, [], headers);
+/** A refusal: JSON in the API's error shape (with the fields' problems, when a field is wrong), or a plain page for a form posted without script. */
+export function refusal(
+  request: Request,
+  status: number,
+  error: string,
+  message: string,
+  headers: Record<string, string> = {},
+  problems: Problem[] = [],
+): Response {
+  if (!wantsPage(request)) return refuse(status, error, message, problems, headers);
   return plainPage({
     status,
     site: 'Peervote console',

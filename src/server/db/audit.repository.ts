@@ -25,6 +25,9 @@ export interface AuditEntry {
   sessionId?: string | null;
 }
 
+/** The fields of an audit entry that say who signed an act, and through what. */
+export type ActSigner = Pick<AuditEntry, 'actor' | 'via' | 'actorEmail' | 'role' | 'sessionId'>;
+
 /**
  * Holds the right to append to a survey's trail until the transaction ends, so that two appends
  * (two commands, two API processes) never both take the same head. On PostgreSQL a

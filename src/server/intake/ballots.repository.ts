@@ -99,13 +99,14 @@ export class AlreadySubmittedError extends Error {
 /**
  * Stores a ballot and everything in it in one transaction and returns its receipt: the ballot,
  * answers, nominations, write-ins, reservations (claiming tiles), uploads and the idempotency
- * key's answer. Any failure rolls all of it back. `checkpoint` runs between the writes.
+ * key's answer. Any failure rolls all of it back. `checkpoint` runs between the writes. Given a
+ * transaction (an operator's admission, with its mark and its audit entry), it writes in that one.
  */
 export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, checkpoint: (point: Checkpoint) => void = () => {}): Promise<BallotReceipt> {
   const createdAt = ballot.createdAt.toISOString();
   const ballotId = ballot.id;
   const code = ballot.receipt ?? newReceiptCode();
-  return db.transaction().execute(async (trx) => {
+  const write = async (trx: Kysely<Database>): Promise<BallotReceipt> => {
     const replacedSentAt = ballot.replaces ? await replaceCurrent(trx, ballot, createdAt) : undefined;
     const inserted = await trx
       .insertInto('ballots')
@@ -193,5 +194,6 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
     if (ballot.idempotencyKey) await completeIdempotencyKey(trx, ballot.idempotencyKey, { ballotId, status: 201, body: JSON.stringify(receipt) });
     checkpoint('idempotency');
     return receipt;
-  });
+  };
+  return db.isTransaction ? write(db) : db.transaction().execute(write);
 }

@@ -35,7 +35,43 @@ export async function markAdmitted(db: Kysely<Database>, id: string, admission: 
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Undoes an admission whose ballot could not be stored. */
-export async function unmarkAdmitted(db: Kysely<Database>, id: string): Promise<void> {
-  await db.updateTable('refused_ballots').set({ admitted_at: null, admitted_by: null, admit_reason: null, ballot_id: null }).where('id', '=', id).execute();
+/**
+ * One page of a survey's refused ballots, newest first, by keyset on (project_id, id) (the index
+ * `refused_ballots_page` answers it in one search, however many there are): the `limit` before
+ * `before` (the newest when absent), or, with `after`, the `limit` just after it. One more row
+ * than the page is read, so that the caller knows whether another page follows.
+ */
+export async function refusedPage(
+  db: Kysely<Database>,
+  projectId: string,
+  from: { before?: string; after?: string },
+  limit: number,
+): Promise<{ rows: RefusedBallotRow[]; more: boolean }> {
+  const query = db.selectFrom('refused_ballots').selectAll().where('project_id', '=', projectId);
+  if (from.after !== undefined) {
+    const rows = await query
+      .where('id', '>', from.after)
+      .orderBy('id', 'asc')
+      .limit(limit + 1)
+      .execute();
+    return { rows: rows.slice(0, limit).reverse(), more: rows.length > limit };
+  }
+  const rows = await (from.before !== undefined ? query.where('id', '<', from.before) : query)
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  return { rows: rows.slice(0, limit), more: rows.length > limit };
+}
+
+/** How many ballots a survey refused, and how many of them were admitted since: each counted in an index alone. */
+export async function refusedCounts(db: Kysely<Database>, projectId: string): Promise<{ refused: number; admitted: number }> {
+  const count = (admittedOnly: boolean) => {
+    const query = db
+      .selectFrom('refused_ballots')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('project_id', '=', projectId);
+    return (admittedOnly ? query.where('admitted_at', 'is not', null) : query).executeTakeFirstOrThrow();
+  };
+  const [refused, admitted] = await Promise.all([count(false), count(true)]);
+  return { refused: Number(refused.n), admitted: Number(admitted.n) };
 }

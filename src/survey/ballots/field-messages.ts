@@ -16,7 +16,7 @@ type MessageField = Pick<FieldDef, 'name' | 'label' | 'type' | 'validation'>;
  * A field's name as the voter sees it: its label without a trailing "(optional)", else the
  * title its section shows (reservations), else its name in words.
  */
-function fieldLabel(field: Pick<FieldDef, 'name' | 'label'> & { type?: FieldDef['type'] }): string {
+export function fieldLabel(field: Pick<FieldDef, 'name' | 'label'> & { type?: FieldDef['type'] }): string {
   const label = field.label?.replace(/\s*\((optional|required)\)\s*$/i, '').trim();
   if (label) return label;
   if (field.type && isReservationType(field.type)) return RESERVATION_WORDS[field.type].title;

@@ -127,3 +127,58 @@ export interface AuditPageView {
   /** The answer of "Check the chain", when it was pressed: what `audit --verify` prints, or why it was not checked. */
   readonly check?: { readonly ok: boolean; readonly message: string };
 }
+
+/**
+ * One refused ballot, as its console page shows it to a role. A reviewer judges it by its
+ * reason, time, problems, link and what it holds; the voter's name, address and answers come
+ * only to a manager or an owner. The link's secret is never shown.
+ */
+export interface RefusedBallotView {
+  readonly id: string;
+  readonly receivedAt: string;
+  /** The refusal's error code (`expired`, `invalid_ballot`…), which the page puts in words. */
+  readonly reason: string;
+  /** What the rule found, as the voter was told it: one sentence a problem, naming the field, never its answer. */
+  readonly problems: readonly string[];
+  /** The link it came by; `personal` when it carried a secret, known or not. */
+  readonly link: 'public' | 'personal' | 'demo';
+  /** For a ballot sent after the close: how long after, in milliseconds. */
+  readonly afterClose?: number;
+  /** What it would count: its filled nomination slots and its write-ins; and its files, which were not kept. */
+  readonly nominations: number;
+  readonly writeIns: number;
+  readonly files: number;
+  /** The voter as the ballot names them, and every answer by its field's label: a manager's or an owner's page only. */
+  readonly voter?: {
+    readonly name: string;
+    readonly email: string;
+    readonly answers: ReadonlyArray<readonly [label: string, value: string]>;
+  };
+  /** Who admitted it, when, why, and the ballot it became; absent while it waits. */
+  readonly admitted?: { readonly at: string; readonly by: string; readonly why: string; readonly ballotId: string };
+}
+
+/** A page of a survey's refused ballots, newest first. */
+export interface RefusedPageView {
+  readonly slug: string;
+  readonly title: string;
+  /** The page's own address, without a query. */
+  readonly path: string;
+  /** The operator may admit (reviewer and up): the page shows the Admit control. */
+  readonly mayAdmit: boolean;
+  /** The operator sees voters' names and answers (manager and up). */
+  readonly seesVoters: boolean;
+  /** Every refused ballot of the survey, and how many of them were admitted. */
+  readonly refused: number;
+  readonly admitted: number;
+  readonly ballots: readonly RefusedBallotView[];
+  /** The addresses of the newer and the older page, when there is one. */
+  readonly newer?: string;
+  readonly older?: string;
+  /** The page's place in the list (`before=…`, `after=…`, or empty for the newest), which its forms carry so that an act comes back to it. */
+  readonly place: string;
+  /** The ballot the last act admitted, when the page was asked after it. */
+  readonly justAdmitted?: string;
+  /** The longest reason an admission takes. */
+  readonly reasonMax: number;
+}

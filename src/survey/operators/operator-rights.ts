@@ -9,10 +9,12 @@ import { EVERY_SURVEY, OPERATOR_ROLES, type Operator, type OperatorRole } from '
 export const CONSOLE_ACTS = {
   /** See the survey's console pages and its audit trail. */
   'see-survey': { role: 'auditor', sensitive: false },
+  /** See a voter's name, address and answers where a page lists ballots (a refused ballot's): below it, a page shows none. */
+  'see-voters': { role: 'manager', sensitive: false },
   /** Decide on write-ins, signals and refused ballots. */
   'review-writeins': { role: 'reviewer', sensitive: false },
   'review-signals': { role: 'reviewer', sensitive: false },
-  'review-refused': { role: 'reviewer', sensitive: false },
+  'admit-refused': { role: 'reviewer', sensitive: true },
   /** Mail the roster, and read what came back. */
   'send-invitations': { role: 'manager', sensitive: false },
   'send-reminders': { role: 'manager', sensitive: false },

@@ -14,6 +14,7 @@ import * as receiptDue from './20270114000000-receipt-due.ts';
 import * as auditChain from './20270115000000-audit-chain.ts';
 import * as consoleTables from './20270120000000-console.ts';
 import * as people from './20270121000000-people.ts';
+import * as refusedBallotsPages from './20270123100000-refused-ballots-pages.ts';
 import * as ballotCounts from './20270125000000-ballot-counts.ts';
 
 /**
@@ -37,5 +38,6 @@ export const migrations: Record<string, Migration> = {
   '20270115000000-audit-chain': auditChain,
   '20270120000000-console': consoleTables,
   '20270121000000-people': people,
+  '20270123100000-refused-ballots-pages': refusedBallotsPages,
   '20270125000000-ballot-counts': ballotCounts,
 };
