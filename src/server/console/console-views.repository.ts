@@ -1,19 +1,18 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
-// The console's figures, each from a few rows or an index: ballots from the counts per day kept
-// as they are stored (ballot_counts), current personal ballots by the partial index that keeps
-// one per secret, messages by (project_id, email_key), refused ballots by (project_id,
-// fingerprint). None reads a whole table.
+// The console's figures, each from an index: ballots by (project_id, created_at), current
+// personal ballots by the partial index that keeps one per secret, messages by (project_id,
+// email_key), refused ballots by (project_id, fingerprint). None reads a whole table.
 
-/** Every ballot a survey has stored (the demo link's and replaced ones included): the sum of its counts per day. */
+/** Every ballot a survey has stored (the demo link's and replaced ones included): counted in the index on (project_id, created_at). */
 export async function ballotsReceived(db: Kysely<Database>, projectId: string): Promise<number> {
   const row = await db
-    .selectFrom('ballot_counts')
-    .select((eb) => eb.fn.sum<string | number | null>('ballots').as('n'))
+    .selectFrom('ballots')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
     .where('project_id', '=', projectId)
     .executeTakeFirstOrThrow();
-  return Number(row.n ?? 0);
+  return Number(row.n);
 }
 
 /** The personal links that have a current ballot: counted in the partial index that keeps one current ballot per secret. */
@@ -28,14 +27,15 @@ export async function personalLinksVoted(db: Kysely<Database>, projectId: string
   return Number(row.n);
 }
 
-/** Ballots stored per day (UTC), oldest first, from the counts kept as they are stored. */
+/** Ballots stored per day (UTC), oldest first, from the index on (project_id, created_at). */
 export async function ballotsPerDay(db: Kysely<Database>, projectId: string): Promise<Array<{ day: string; ballots: number }>> {
+  const day = sql<string>`substr(created_at, 1, 10)`;
   const rows = await db
-    .selectFrom('ballot_counts')
-    .select(['day', (eb) => eb.fn.sum<string | number>('ballots').as('n')])
+    .selectFrom('ballots')
+    .select([day.as('day'), (eb) => eb.fn.countAll<string | number>().as('n')])
     .where('project_id', '=', projectId)
-    .groupBy('day')
-    .orderBy('day')
+    .groupBy(day)
+    .orderBy(day)
     .execute();
   return rows.map((row) => ({ day: row.day, ballots: Number(row.n) }));
 }

@@ -20,12 +20,10 @@ import type { ConsoleEnrolmentsTable } from './tables/console-enrolments.table.t
 import type { ConsoleChallengesTable } from './tables/console-challenges.table.ts';
 import type { ConsoleSignInsTable } from './tables/console-sign-ins.table.ts';
 import type { PeopleSourcesTable, PeopleTable } from './tables/people.table.ts';
-import type { BallotCountsTable } from './tables/ballot-counts.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
   ballots: BallotsTable;
-  ballot_counts: BallotCountsTable;
   answers: AnswersTable;
   nominations: NominationsTable;
   write_ins: WriteInsTable;

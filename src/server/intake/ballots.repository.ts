@@ -1,8 +1,6 @@
-import { randomInt } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { BallotLink, NewUpload } from '../db/tables/ballots.table.ts';
-import { BALLOT_COUNT_SHARDS } from '../db/tables/ballot-counts.table.ts';
 import type { BallotParts } from '../../survey/ballots/ballot-parts.ts';
 import type { BallotReceipt, ReservationOutcome } from '../../survey/api/api-replies.ts';
 import { EXPERT_HOLD_MS } from '../../survey/ballots/tiles.ts';
@@ -79,15 +77,6 @@ async function replaceCurrent(trx: Kysely<Database>, ballot: BallotRecord, at: s
     .at(-1);
 }
 
-/** Adds the ballot to its survey's count of the day, in a random shard of it (see ballot-counts.table.ts). */
-async function countBallot(trx: Kysely<Database>, projectId: string, createdAt: string): Promise<void> {
-  await trx
-    .insertInto('ballot_counts')
-    .values({ project_id: projectId, day: createdAt.slice(0, 10), shard: randomInt(BALLOT_COUNT_SHARDS), ballots: 1 })
-    .onConflict((conflict) => conflict.columns(['project_id', 'day', 'shard']).doUpdateSet({ ballots: sql`ballot_counts.ballots + 1` }))
-    .execute();
-}
-
 /** A second ballot for a personal secret that already has one. */
 export class AlreadySubmittedError extends Error {
   constructor() {
@@ -128,7 +117,6 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
       .onConflict((conflict) => conflict.doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new AlreadySubmittedError();
-    await countBallot(trx, ballot.projectId, createdAt);
     checkpoint('ballot');
 
     const { answers, nominations, writeIns, reservations } = ballot.parts;

@@ -15,7 +15,6 @@ import * as auditChain from './20270115000000-audit-chain.ts';
 import * as consoleTables from './20270120000000-console.ts';
 import * as people from './20270121000000-people.ts';
 import * as refusedBallotsPages from './20270123100000-refused-ballots-pages.ts';
-import * as ballotCounts from './20270125000000-ballot-counts.ts';
 
 /**
  * Every migration, by name, in the order they run. Listed here rather than read from the
@@ -39,5 +38,4 @@ export const migrations: Record<string, Migration> = {
   '20270120000000-console': consoleTables,
   '20270121000000-people': people,
   '20270123100000-refused-ballots-pages': refusedBallotsPages,
-  '20270125000000-ballot-counts': ballotCounts,
 };
