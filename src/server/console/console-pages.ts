@@ -24,6 +24,7 @@ import {
   latestSignalRun,
   mailStopped,
   messagesByStatus,
+  peopleTotals,
   refusedByReason,
   rosterColumnsOf,
 } from './console-views.repository.ts';
@@ -50,16 +51,22 @@ import { EVERY_SURVEY } from '../../survey/operators/operators.struct.ts';
 // those pages import (biome.jsonc). Each function takes the operator the middleware found, and
 // shows nothing of a survey they have no role on.
 
+/**
+ * A survey's invited people and respondents: one row of its counts, or, before its people are read
+ * with these counts (the first start after an upgrade), counted on the people's indexes.
+ */
+async function peopleOf(db: Kysely<Database>, projectId: string): Promise<{ invited: number; responded: number }> {
+  const totals = await peopleTotals(db, projectId);
+  if (totals) return totals;
+  const [invited, responded] = await Promise.all([invitedCount(db, projectId, DEMO_SECRET), respondedCount(db, projectId)]);
+  return { invited, responded: Math.min(invited, responded) };
+}
+
 /** A survey's row for an operator with a role on it: where it stands and its figures. */
 async function overviewRow(survey: ServerSurvey, role: NonNullable<ReturnType<typeof roleOn>>, now: Date): Promise<SurveyOverviewRow> {
   const { db } = await database();
   const projectId = survey.config.project_id;
-  const [ballots, voted, invited] = await Promise.all([
-    ballotsReceived(db, projectId),
-    respondedCount(db, projectId),
-    invitedCount(db, projectId, DEMO_SECRET),
-  ]);
-  const responded = Math.min(voted, invited);
+  const [ballots, { invited, responded }] = await Promise.all([ballotsReceived(db, projectId), peopleOf(db, projectId)]);
   const closing = expirationTime(survey.config);
   return {
     slug: survey.slug,

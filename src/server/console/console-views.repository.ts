@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { SignalRunRow } from '../db/tables/signal-runs.table.ts';
+import { EVERYONE } from '../../survey/people/roster-groups.ts';
 
 // The console's figures, each from an index or a counter: ballots from `ballot_days` (counted in
 // each ballot's transaction), messages by (project_id, email_key), refused ballots by
@@ -27,6 +28,21 @@ export async function ballotsPerDay(db: Kysely<Database>, projectId: string): Pr
     .orderBy('day')
     .execute();
   return rows.map((row) => ({ day: row.day, ballots: Number(row.n) }));
+}
+
+/**
+ * A survey's invited people and those of them who responded, from the group of everyone
+ * (roster_groups' id 0, counted as the people are read and as each first ballot comes); undefined
+ * while its people have not been read since these counts began.
+ */
+export async function peopleTotals(db: Kysely<Database>, projectId: string): Promise<{ invited: number; responded: number } | undefined> {
+  const row = await db
+    .selectFrom('roster_groups')
+    .select(['invited', 'responded'])
+    .where('project_id', '=', projectId)
+    .where('id', '=', EVERYONE.id)
+    .executeTakeFirst();
+  return row && { invited: Number(row.invited), responded: Number(row.responded) };
 }
 
 /** The roster columns a survey's people are counted by, in their order, with how many values each holds. */

@@ -6,15 +6,15 @@ import { voterFields } from './voter.ts';
 
 // The roster's columns the invited people are counted by (the console's "responses by a roster
 // column"): which columns qualify, and a person's value in one of them. A column that names or
-// reaches one person (an address, a name, a phone, a licence, anything marked `personal`) is none
-// of them: a table of its values would say, person by person, who has voted, to every role on
-// the survey.
+// reaches one person (an address, a name, a phone, a member number, a licence, anything marked
+// `personal`) is none of them: a table of its values would say, person by person, who has voted,
+// to every role on the survey.
 
 /** What rosterColumns reads of a survey. */
 export type RosterSurvey = Pick<SurveyConfig, 'layout' | 'roster_columns' | 'license_field'> & Partial<Pick<SurveyConfig, 'name_fields'>>;
 
-/** A column name that says it holds who someone is, or a way to reach or sign in as them. */
-const IDENTIFYING = /(^|[^a-z])(e-?mail|name|phone|mobile|secret|token|password|licen[cs]e|npi)([^a-z]|$)/i;
+/** A column name that says it holds who someone is, a number or id that is theirs alone, or a way to reach or sign in as them. */
+const IDENTIFYING = /(^|[^a-z])(e-?mail|name|phone|mobile|address|street|birth|dob|ssn|number|id|identifier|secret|token|password|licen[cs]e|npi)([^a-z]|$)/i;
 
 /** The longest column name kept: a name is part of an index key. */
 const LONGEST_NAME = 100;
@@ -85,45 +85,64 @@ export interface RosterGroup extends GroupCounts {
 }
 
 /**
+ * The group of everyone invited: number 0, under a column name no roster column has (a column's
+ * name starts with a letter). It holds the survey's invited people and respondents, so that a
+ * page reads them from one row rather than counting the people.
+ */
+export const EVERYONE = { id: 0, column: '' } as const;
+
+/**
  * Counts a survey's people into the groups of its roster columns, one person at a time, as they
- * are read: `add` answers the ids of the person's groups (one a column), which their first
- * ballot later counts in. A column no person holds a value in is left out at the end.
+ * are read: `add` answers the ids of the person's groups (EVERYONE's, then one a column), which
+ * their first ballot later counts in. A column no person holds a value in is left out at the end.
  */
 export class RosterTally {
   private readonly columns: readonly string[];
-  private readonly byKey = new Map<string, { id: number; column: string; value: string; invited: number; responded: number }>();
+  private readonly everyone = { ...EVERYONE, value: '', invited: 0, responded: 0 };
+  /** Each column's groups by value, in the order of `columns`. */
+  private readonly byValue: Array<Map<string, { id: number; column: string; value: string; invited: number; responded: number }>>;
+  /** Every group of every column, by id from 1. */
+  private readonly all: Array<{ id: number; column: string; value: string; invited: number; responded: number }> = [];
   private readonly held = new Set<string>();
 
   constructor(columns: readonly string[]) {
     this.columns = columns;
+    this.byValue = columns.map(() => new Map());
   }
 
-  /** Counts one person in a group of each column; the ids of those groups. */
+  /** Counts one person in everyone's group and a group of each column; the ids of those groups. */
   add(person: PersonValues, responded: boolean): number[] {
-    return this.columns.map((column) => {
+    this.everyone.invited++;
+    if (responded) this.everyone.responded++;
+    const ids = [EVERYONE.id];
+    for (let i = 0; i < this.columns.length; i++) {
+      const column = this.columns[i];
       const value = groupValue(person, column);
       if (value) this.held.add(column);
-      const key = `${column}\u0000${value}`;
-      let group = this.byKey.get(key);
+      let group = this.byValue[i].get(value);
       if (!group) {
-        group = { id: this.byKey.size + 1, column, value: value.slice(0, VALUE_KEPT), invited: 0, responded: 0 };
-        this.byKey.set(key, group);
+        group = { id: this.all.length + 1, column, value: value.slice(0, VALUE_KEPT), invited: 0, responded: 0 };
+        this.byValue[i].set(value, group);
+        this.all.push(group);
       }
       group.invited++;
       if (responded) group.responded++;
-      return group.id;
-    });
+      ids.push(group.id);
+    }
+    return ids;
   }
 
   /** The columns some person holds a value in, in order, with how many distinct values each has. */
   counted(): Array<{ name: string; position: number; groups: number }> {
-    const groups = new Map<string, number>();
-    for (const group of this.byKey.values()) groups.set(group.column, (groups.get(group.column) ?? 0) + 1);
-    return this.columns.filter((column) => this.held.has(column)).map((name, position) => ({ name, position, groups: groups.get(name) ?? 0 }));
+    return this.columns
+      .map((name, i) => ({ name, groups: this.byValue[i].size }))
+      .filter((column) => this.held.has(column.name))
+      .map((column, position) => ({ ...column, position }));
   }
 
-  /** Every group of the columns `counted` keeps. */
+  /** Everyone's group, then every group of the columns `counted` keeps. */
   *groups(): Generator<RosterGroup> {
-    for (const group of this.byKey.values()) if (this.held.has(group.column)) yield { ...group };
+    yield { ...this.everyone };
+    for (const group of this.all) if (this.held.has(group.column)) yield { ...group };
   }
 }

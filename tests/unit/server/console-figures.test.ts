@@ -48,6 +48,7 @@ describe("the console's figures", () => {
     { name: 'messages by status', table: 'mail_messages', run: () => figures.messagesByStatus(db, 'p') },
     { name: 'mail stopped', table: 'mail_recipients', run: () => figures.mailStopped(db, 'p') },
     { name: 'refused by reason', table: 'refused_ballots', run: () => figures.refusedByReason(db, 'p') },
+    { name: 'invited and responded people', table: 'roster_groups', run: () => figures.peopleTotals(db, 'p') },
     { name: 'roster columns', table: 'roster_columns', run: () => figures.rosterColumnsOf(db, 'p') },
     { name: 'largest roster groups', table: 'roster_groups', run: () => figures.largestGroups(db, 'p', 'specialty', 50) },
     { name: 'latest signal run', table: 'signal_runs', run: () => figures.latestSignalRun(db, 'p') },

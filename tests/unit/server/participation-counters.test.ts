@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../src/server/db/schema.ts';
 import { storeBallot } from '../../../src/server/intake/ballots.repository.ts';
 import { replacePeople, respondedCount } from '../../../src/server/people/people.repository.ts';
-import { ballotsPerDay, ballotsReceived, largestGroups, rosterColumnsOf } from '../../../src/server/console/console-views.repository.ts';
+import { ballotsPerDay, ballotsReceived, largestGroups, peopleTotals, rosterColumnsOf } from '../../../src/server/console/console-views.repository.ts';
 import { uuidv7 } from '../../../src/server/ids.ts';
 import { scratchDatabase } from '../../support/results-db.ts';
 
@@ -49,7 +49,7 @@ beforeAll(async () => {
 afterAll(() => scratch?.close());
 
 describe("the console's participation counters", () => {
-  test('reading the people counts each value of each roster column, and marks those who voted before', async () => {
+  test('reading the people counts everyone and each value of each roster column, and marks those who voted before', async () => {
     await ballot('secret-bo', '2027-03-01T09:00:00.000Z');
     await readPeople();
     expect(await rosterColumnsOf(db, P)).toEqual([
@@ -60,6 +60,7 @@ describe("the console's participation counters", () => {
     expect(await groups('specialty')).toEqual({ Cardiology: [2, 1], Pediatrics: [1, 0] });
     expect(await groups('region')).toEqual({ North: [1, 0], South: [1, 1], '': [1, 0] });
     expect(await respondedCount(db, P)).toBe(1);
+    expect(await peopleTotals(db, P)).toEqual({ invited: 3, responded: 1 });
   });
 
   test("a person's first ballot counts in their groups in its own transaction; a ballot that replaces it, a public one or a second try do not", async () => {
@@ -72,6 +73,7 @@ describe("the console's participation counters", () => {
     expect(await groups('specialty')).toEqual({ Cardiology: [2, 2], Pediatrics: [1, 0] });
     expect(await groups('region')).toEqual({ North: [1, 1], South: [1, 1], '': [1, 0] });
     expect(await respondedCount(db, P)).toBe(2);
+    expect(await peopleTotals(db, P)).toEqual({ invited: 3, responded: 2 });
   });
 
   test('ballots are counted by their day, the one refused left out, whatever rows a day is spread over', async () => {
@@ -83,10 +85,10 @@ describe("the console's participation counters", () => {
   });
 
   test('reading the people again counts them afresh from the current ballots, to the same figures', async () => {
-    const before = [await groups('specialty'), await groups('region'), await respondedCount(db, P)];
+    const before = [await groups('specialty'), await groups('region'), await respondedCount(db, P), await peopleTotals(db, P)];
     await db.deleteFrom('roster_groups').execute();
     await db.updateTable('people').set({ responded: 0 }).execute();
     await readPeople();
-    expect([await groups('specialty'), await groups('region'), await respondedCount(db, P)]).toEqual(before);
+    expect([await groups('specialty'), await groups('region'), await respondedCount(db, P), await peopleTotals(db, P)]).toEqual(before);
   });
 });

@@ -28,7 +28,9 @@ describe('the roster columns people are counted by', () => {
     ["the roster's own keys", { roster_columns: ['email', 'name', 'nominee_id', 'region'] }, ['specialty', 'region']],
     [
       'a name that says it identifies someone',
-      { roster_columns: ['member-name', 'home_phone', 'secret', 'login-token', 'NPI', 'e-mail', 'licence-number', 'region'] },
+      {
+        roster_columns: ['member-name', 'home_phone', 'secret', 'login-token', 'NPI', 'e-mail', 'licence-number', 'member-id', 'street_address', 'region'],
+      },
       ['specialty', 'region'],
     ],
     [
@@ -41,6 +43,10 @@ describe('the roster columns people are counted by', () => {
   ])('%s', (_, change, expected) => {
     const config = { layout: [[text('specialty'), text('given', { personal: true })]], roster_columns: [], license_field: 'medical-license', ...change };
     expect(rosterColumns(config)).toEqual(expected);
+  });
+
+  it("a member number the layout holds, unmarked, is none: the members' survey counts by no column", () => {
+    expect(rosterColumns(loadSurvey('members-choice').config)).toEqual([]);
   });
 
   it('fields of a nested name and email fields are never columns, marked personal or not', () => {
@@ -62,17 +68,18 @@ describe("a person's value, and the groups of a column", () => {
     expect(groupValue(value === undefined ? {} : { c: value }, 'c')).toBe(expected);
   });
 
-  it('counts each person in a group of each column, the ids their first ballot counts in', () => {
+  it("counts each person in everyone's group and a group of each column, the ids their first ballot counts in", () => {
     const tally = new RosterTally(['specialty', 'region', 'unused']);
-    expect(tally.add({ specialty: 'Cardiology', region: 'North' }, true)).toEqual([1, 2, 3]);
-    expect(tally.add({ specialty: ' Cardiology', region: 'South' }, false)).toEqual([1, 4, 3]);
-    expect(tally.add({ specialty: 'Pediatrics' }, false)).toEqual([5, 6, 3]);
+    expect(tally.add({ specialty: 'Cardiology', region: 'North' }, true)).toEqual([0, 1, 2, 3]);
+    expect(tally.add({ specialty: ' Cardiology', region: 'South' }, false)).toEqual([0, 1, 4, 3]);
+    expect(tally.add({ specialty: 'Pediatrics' }, false)).toEqual([0, 5, 6, 3]);
     // A column no one holds a value in is left out; the blank value of a held column is a group.
     expect(tally.counted()).toEqual([
       { name: 'specialty', position: 0, groups: 2 },
       { name: 'region', position: 1, groups: 3 },
     ]);
     expect([...tally.groups()]).toEqual([
+      { id: 0, column: '', value: '', invited: 3, responded: 1 },
       { id: 1, column: 'specialty', value: 'Cardiology', invited: 2, responded: 1 },
       { id: 2, column: 'region', value: 'North', invited: 1, responded: 1 },
       { id: 4, column: 'region', value: 'South', invited: 1, responded: 0 },
@@ -86,7 +93,7 @@ describe("a person's value, and the groups of a column", () => {
     const long = 'x'.repeat(10_000);
     tally.add({ note: `${long}a` }, false);
     tally.add({ note: `${long}b` }, false);
-    const groups = [...tally.groups()];
+    const groups = [...tally.groups()].slice(1);
     expect(groups).toHaveLength(2);
     expect(groups.map((group) => group.value.length)).toEqual([VALUE_KEPT, VALUE_KEPT]);
   });
