@@ -60,14 +60,7 @@ const TAG = /<(?:[^>"']|"[^"]*"|'[^']*')*>/g;
 
 /** Decodes the entities Astro writes. */
 const decoded = (html: string) =>
-  html
-    .replace(TAG, '')
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&quot;', '"')
-    .replaceAll('&#39;', "'")
-    .replaceAll('&amp;', '&')
-    .trim();
+  html.replace(TAG, '').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&').trim();
 
 /** The cells of each row of the page's roster table, in order (body rows, then the footer's). */
 function rosterRows(html: string): string[][] {

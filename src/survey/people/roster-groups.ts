@@ -20,7 +20,7 @@ const IDENTIFYING = /(^|[^a-z])(e-?mail|name|phone|mobile|address|street|birth|d
 const LONGEST_NAME = 100;
 
 /** The characters of a value kept for the page; a group is still told from another by its whole value. */
-export const VALUE_KEPT = 200;
+const VALUE_KEPT = 200;
 
 /**
  * The columns of a survey's roster its people may be counted by, in order: the layout's answer
@@ -114,7 +114,7 @@ export class RosterTally {
   add(person: PersonValues, responded: boolean): number[] {
     this.everyone.invited++;
     if (responded) this.everyone.responded++;
-    const ids = [EVERYONE.id];
+    const ids: number[] = [EVERYONE.id];
     for (let i = 0; i < this.columns.length; i++) {
       const column = this.columns[i];
       const value = groupValue(person, column);
