@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { countBallots } from '../../src/results/ballots/ballots.repository.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
 import { OperatorError } from '../../src/results/operator.ts';
-import { detectSignals, signalBallots } from '../../src/results/signals/signals.ts';
+import { countSignals, detectSignals, signalBallots } from '../../src/results/signals/signals.ts';
+import { recordSignalRun } from '../../src/results/signals/signal-runs.repository.ts';
 import { DEFAULT_THRESHOLDS, strength, type SignalCluster, type SignalThresholds } from '../../src/results/signals/signal-model.ts';
 import { excludeBallot, includeBallot } from '../../src/results/tally/exclusions.ts';
 import { ballotExclusions } from '../../src/results/tally/tally.repository.ts';
@@ -45,9 +46,22 @@ function thresholdsOf(options: Context['options']): SignalThresholds {
   return thresholds;
 }
 
+/** A look for signals: its clusters, and what `signals` records of it. */
+interface Look {
+  clusters: SignalCluster[];
+  /** Ballots that came without the page's fill time. */
+  untimed: number;
+  at: Date;
+  thresholds: SignalThresholds;
+  /** The ballots stored when the look began, and those the detectors read. */
+  stored: number;
+  read: number;
+}
+
 /** Reads the ballots and finds the clusters, with progress on standard error. */
-async function findClusters({ db, survey, nominees, prepopulation, options }: Context): Promise<{ clusters: SignalCluster[]; untimed: number }> {
+async function findClusters({ db, survey, nominees, prepopulation, options }: Context): Promise<Look> {
   const thresholds = thresholdsOf(options);
+  const at = new Date();
   const total = await countBallots(db, survey.config.project_id);
   const shown = progress('signals', total, Boolean(options.quiet));
   const ballots = await signalBallots(db, { survey, nominees, prepopulation, onProgress: shown.update });
@@ -57,21 +71,39 @@ async function findClusters({ db, survey, nominees, prepopulation, options }: Co
   // A ballot posted without the page carries no fill time: counted here, never flagged for it alone.
   let untimed = 0;
   for (const seconds of ballots.fill) if (Number.isNaN(seconds)) untimed++;
+  const read = ballots.size;
   // The clusters keep the ballots' ids; the other columns go before the clusters are written out.
   ballots.release();
-  return { clusters, untimed };
+  return { clusters, untimed, at, thresholds, stored: total, read };
+}
+
+/** Records a look for the console (src/results/signals/signal-runs.repository.ts): when, by whom, its thresholds by option name, and its counts. */
+async function recordLook({ db, survey, options }: Context, look: Look): Promise<void> {
+  await recordSignalRun(db, {
+    projectId: survey.config.project_id,
+    at: look.at,
+    actor: who(options),
+    via: 'command line',
+    thresholds: Object.fromEntries(Object.entries(THRESHOLD_OPTIONS).map(([option, { key }]) => [option, look.thresholds[key]])),
+    ballotsStored: look.stored,
+    ballotsRead: look.read,
+    counts: countSignals(look.clusters),
+  });
 }
 
 /** The summary's line for ballots that came without the page's fill time. */
 const untimedLine = (untimed: number) =>
   `${untimed} ballot${untimed === 1 ? '' : 's'} came without the page's fill time (posted by other means than the ballot page): not judged by fast_ballot.`;
 
-/** `signals`: every cluster of ballots the evidence ties together, strongest first, as a table or CSV. */
+/** `signals`: every cluster of ballots the evidence ties together, strongest first, as a table or CSV; the look is recorded for the console. */
 export async function signalsCommand(context: Context): Promise<void> {
   const { db, survey, options } = context;
   const format = text(options.format) ?? 'table';
   if (format !== 'table' && format !== 'csv') throw new OperatorError(`--format must be table or csv, got ${quoted(format)}.`);
-  const { clusters, untimed } = await findClusters(context);
+  const look = await findClusters(context);
+  const { clusters, untimed } = look;
+  // Recorded before it is written out: a look made is a look, wherever its output goes.
+  await recordLook(context, look);
   const excluded = await ballotExclusions(db, survey.config.project_id);
   const excludedIn = (ids: readonly string[]) => ids.filter((id) => excluded.has(id)).length;
   const output = openOutput(text(options.out));

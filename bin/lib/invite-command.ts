@@ -12,7 +12,7 @@ import { csvLine } from '../../src/results/export/csv.ts';
 import { OperatorError } from '../../src/results/operator.ts';
 import { newSecret } from '../../src/server/tokens.ts';
 import { readServerConfig } from '../../src/server/config.ts';
-import { peopleSourceDigest } from '../../src/server/people/people-import.ts';
+import { peopleSource, peopleSourceDigest } from '../../src/server/people/people-import.ts';
 import { peopleKey, replacePeople } from '../../src/server/people/people.repository.ts';
 import { openOutput } from './output.ts';
 import { quoted } from '../../src/survey/errors.ts';
@@ -111,7 +111,7 @@ export async function inviteCommand({ db, survey, nominees, prepopulation, optio
       // The people in the database with the digest of the file's text: the API finds the new links at
       // once and never reads the file again for them.
       const digest = peopleSourceDigest(survey.config, written);
-      await replacePeople(trx, survey.config.project_id, [plan.map], { digest, licenceField: survey.config.license_field, key, now: new Date() });
+      await replacePeople(trx, survey.config.project_id, [plan.map], peopleSource(survey.config, digest, key, new Date()));
       // Renamed into place inside the transaction: a file that cannot be put in place rolls the people and the entry back.
       for (const one of staged) one.commit();
     });

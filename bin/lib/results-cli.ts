@@ -184,14 +184,16 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
       format: { type: 'string' },
       out: { type: 'string' },
       quiet: { type: 'boolean' },
+      ...by,
       ...Object.fromEntries(Object.keys(integrity.THRESHOLD_OPTIONS).map((name) => [name, { type: 'string' as const }])),
     },
     usage:
-      'signals <slug> [--format table|csv] [--out FILE] [--window MIN] [--human-per-minute N] [--fast-seconds S] [--address-min N] [--device-min N] [--nominee-min N] [--nominee-ratio X] [--similar-min N] [--similar-ballots N] [--similar-lift X] [--bloc-min N] [--bloc-size N] [--bloc-lift X] [--quiet]',
+      'signals <slug> [--format table|csv] [--out FILE] [--window MIN] [--human-per-minute N] [--fast-seconds S] [--address-min N] [--device-min N] [--nominee-min N] [--nominee-ratio X] [--similar-min N] [--similar-ballots N] [--similar-lift X] [--bloc-min N] [--bloc-size N] [--bloc-lift X] [--quiet] [--by WHO]',
     about:
       'Fraud signals, flagged not blocked: clusters of ballots from one address or browser in a short window (--window, default 10 minutes; --address-min 5, --device-min 10; and, however young the survey, more than --human-per-minute 2 in one minute), ballots filled faster than --fast-seconds 20 (3 or more from one address or browser), bursts of votes for one nominee (--nominee-min 8 at --nominee-ratio 5 times its usual pace), ' +
       'near-identical ballots (--similar-ballots 3 with at least --similar-min 4 entries, --similar-lift 10 times what popularity predicts), license or NPI numbers that fail their check or repeat under other emails, reciprocal nominations between voters on the nominee list, and blocs naming the same --bloc-size 3 nominees (--bloc-min 5 ballots, --bloc-lift 10 times their popularity). ' +
-      'Each cluster: kind, strength and score (times its threshold), ballot ids, one line of evidence.',
+      'Each cluster: kind, strength and score (times its threshold), ballot ids, one line of evidence. ' +
+      "Each run is recorded for the console's survey page: when, by whom (--by, else your system user), the thresholds, and per kind the clusters and the ballots they name.",
     run: integrity.signalsCommand,
   },
   exclude: {

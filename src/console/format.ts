@@ -45,6 +45,17 @@ export function count(value: number): string {
   return value.toLocaleString('en');
 }
 
+/** A count and its noun, singular for one: `1 cluster`, `12,345 ballots`. */
+export function counted(value: number, one: string, many: string): string {
+  return `${count(value)} ${value === 1 ? one : many}`;
+}
+
+/** A kind of signal in words: `address_burst` → `Address burst`. */
+export function kindWords(kind: string): string {
+  const words = kind.replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** A role map in words: `owner of top-doctors-demo, auditor of every survey`. */
 export function rolesInWords(roles: Readonly<Record<string, string>>): string {
   const words = Object.entries(roles).map(([slug, role]) => `${role} of ${slug === '*' ? 'every survey' : slug}`);

@@ -43,11 +43,15 @@ export function operatorsYaml(operators: Record<string, Record<string, string>>)
   return `${lines.join('\n')}\n`;
 }
 
-/** Starts a server for the console tests, its surveys a copy of the test surveys with this operators file. */
-export async function startConsole(operators: string, env: Record<string, string> = {}): Promise<ConsoleServer> {
+/**
+ * Starts a server for the console tests, its surveys a copy of the test surveys with this
+ * operators file; `prepare` may change the copy before the server reads it.
+ */
+export async function startConsole(operators: string, env: Record<string, string> = {}, prepare?: (surveysDir: string) => void): Promise<ConsoleServer> {
   const surveysDir = mkdtempSync(path.join(tmpdir(), 'peervote-console-surveys-'));
   cpSync(inject('surveysDir'), surveysDir, { recursive: true });
   writeFileSync(path.join(surveysDir, 'operators.yaml'), operators);
+  prepare?.(surveysDir);
   const api = await startApi({ SURVEYS_DIR: surveysDir, CONSOLE_RATE_LIMIT_MAX: '0', ...env });
   const origin = api.url.replace('127.0.0.1', 'localhost');
   return {

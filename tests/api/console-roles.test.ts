@@ -36,6 +36,8 @@ afterAll(() => server?.stop());
 const enrolments = async (operator: string) =>
   (await server.api.db().selectFrom('console_enrolments').select('token_hash').where('operator', '=', operator).execute()).length;
 const audit = () => server.api.db().selectFrom('audit_log').selectAll().where('project_id', '=', '*').orderBy('seq').execute();
+const targetSessions = () =>
+  server.api.db().selectFrom('console_sessions').select(['id', 'ended_at', 'ended_why']).where('operator', '=', TARGET).orderBy('id').execute();
 
 describe('reading', () => {
   test.each(ROLES)('a %s sees the console, and the survey it has a role on', async (role) => {
@@ -116,11 +118,17 @@ describe('reading', () => {
 
 describe("another operator's sessions and enrolment link", () => {
   // In order: the refusals first, while the target is signed in; then the owner's acts.
-  test.each(ROLES.filter((role) => role !== 'owner'))('a %s may not end them: 403, and the target stays signed in', async (role) => {
+  test.each(ROLES.filter((role) => role !== 'owner'))('a %s may not end them: 403, the target stays signed in, and nothing is written', async (role) => {
+    const before = [await targetSessions(), await audit()];
     const answer = await browsers[role].post(`/api/console/operators/${encodeURIComponent(TARGET)}/end-sessions`);
     expect(answer.status).toBe(403);
     expect(answer.body.error).toBe('forbidden');
+    // The Operators page's form, posted without its script, is refused the same.
+    const form = await browsers[role].postForm(`/api/console/operators/${encodeURIComponent(TARGET)}/end-sessions`, { csrf: browsers[role].csrf });
+    expect(form.status).toBe(403);
+    expect(String(form.body)).toContain('Only an owner');
     expect((await target.request('/api/console/surveys')).status).toBe(200);
+    expect([await targetSessions(), await audit()]).toEqual(before);
   });
 
   test.each(ROLES.filter((role) => role !== 'owner'))('a %s may not mail them a link: 403, and no link is made', async (role) => {
@@ -168,6 +176,26 @@ describe("another operator's sessions and enrolment link", () => {
     });
     expect(entry.session).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.parse(entry.details ?? '{}')).toEqual({ ended_sessions: 1 });
+  });
+
+  test("an owner ends them from the Operators page's form without its script: back to the page, which says so, and audited", async () => {
+    expect((await target.signIn(later)).status).toBe(200);
+    const page = await browsers.owner.page('/console/operators/', later);
+    expect(page.body).toContain(`action="/api/console/operators/${encodeURIComponent(TARGET)}/end-sessions"`);
+    const before = (await audit()).length;
+    const posted = await browsers.owner.postForm(`/api/console/operators/${encodeURIComponent(TARGET)}/end-sessions`, { csrf: browsers.owner.csrf }, later);
+    expect(posted.status).toBe(303);
+    const location = posted.headers.get('location')!;
+    expect(location).toMatch(/^\/console\/operators\/?\?ended=1$/);
+    const shown = await browsers.owner.page(location, later);
+    expect(shown.status).toBe(200);
+    expect(shown.body).toContain('Their sessions are ended.');
+    expect((await target.request('/api/console/surveys', {}, later)).status).toBe(401);
+    expect((await targetSessions()).filter((row) => row.ended_at === null)).toEqual([]);
+    const entries = await audit();
+    expect(entries).toHaveLength(before + 1);
+    expect(entries.at(-1)).toMatchObject({ actor: 'owner', role: 'owner', via: 'console', action: 'operators end-sessions', subject: TARGET });
+    expect(JSON.parse(entries.at(-1)!.details ?? '{}')).toEqual({ ended_sessions: 1 });
   });
 
   test('an owner mails them a new link: audited, and it ends the sessions of an operator who has a passkey', async () => {

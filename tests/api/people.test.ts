@@ -144,7 +144,7 @@ describe('two processes writing the same people', () => {
     const db = api.db();
     const key = createSecretKey(randomBytes(32));
     const projectId = 'people-race';
-    const source = (digest: string) => ({ digest, licenceField: 'medical-license', key, now: new Date('2030-01-01T00:00:00Z') });
+    const source = (digest: string) => ({ digest, licenceField: 'medical-license', columns: [], key, now: new Date('2030-01-01T00:00:00Z') });
     const people = (n: number) => [Object.fromEntries(Array.from({ length: n }, (_, i) => [`sec-race-${i}`, { email: `p${i}@race.example` }]))];
     expect(await replacePeople(db, projectId, people(1), source('one'))).toBe(true);
 

@@ -14,8 +14,8 @@ import { voterOf } from '../tally/voter.ts';
 import { addressBursts, deviceBursts, fastBallots, nomineeBursts } from './signals-time.ts';
 import { licenseSignals, nearIdentical } from './signals-ballots.ts';
 import { blocs, reciprocalNominations } from './signals-ties.ts';
-import { DEFAULT_THRESHOLDS, SIGNAL_KINDS, type NomineeName, type SignalCluster, type SignalThresholds } from './signal-model.ts';
-import { clusterSize, SignalTableBuilder, type SignalTable } from './signal-table.ts';
+import { DEFAULT_THRESHOLDS, SIGNAL_KINDS, type NomineeName, type SignalCluster, type SignalKind, type SignalThresholds } from './signal-model.ts';
+import { clusterSize, distinctBallots, SignalTableBuilder, type SignalTable } from './signal-table.ts';
 
 /** What reading the ballots for the signals needs besides the database. */
 export interface SignalsInput {
@@ -79,4 +79,23 @@ export function detectSignals(ballots: SignalTable, thresholds: SignalThresholds
     ...blocs(ballots, thresholds, name),
   ];
   return clusters.sort((a, b) => b.score - a.score || SIGNAL_KINDS.indexOf(a.kind) - SIGNAL_KINDS.indexOf(b.kind) || clusterSize(b) - clusterSize(a));
+}
+
+/** What a look for signals found: its clusters and the distinct ballots they name, in all and for each kind (every kind, in the detectors' order). */
+export interface SignalCounts {
+  clusters: number;
+  ballotsNamed: number;
+  kinds: Array<{ kind: SignalKind; clusters: number; ballotsNamed: number }>;
+}
+
+/** Counts clusters by kind, each ballot named once per kind and once in all however many clusters name it. */
+export function countSignals(clusters: readonly SignalCluster[]): SignalCounts {
+  return {
+    clusters: clusters.length,
+    ballotsNamed: distinctBallots(clusters),
+    kinds: SIGNAL_KINDS.map((kind) => {
+      const of = clusters.filter((cluster) => cluster.kind === kind);
+      return { kind, clusters: of.length, ballotsNamed: distinctBallots(of) };
+    }),
+  };
 }

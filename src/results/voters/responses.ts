@@ -4,6 +4,7 @@ import type { PersonValues } from '../../survey/config/config.struct.ts';
 import { linkOpens } from '../../server/links/link-opens.repository.ts';
 import { secretHash } from '../../server/tokens.ts';
 import { votedSecrets } from './voters.repository.ts';
+import { groupValue } from '../../survey/people/roster-groups.ts';
 
 /** Where one invited person stands: voted, opened their link without voting, or never opened it. */
 type ResponseStatus = 'responded' | 'opened' | 'not_opened';
@@ -37,11 +38,9 @@ export async function invitedPeople(db: Kysely<Database>, projectId: string, pre
   });
 }
 
-/** The value of a person's column as a group's name; "(blank)" when they have none. */
+/** The value of a person's column as a group's name, as the console groups it; "(blank)" when they have none. */
 function groupOf(person: PersonValues, column: string): string {
-  const value = person[column];
-  const text = Array.isArray(value) ? value.join('; ') : (value ?? '');
-  return text.trim() || '(blank)';
+  return groupValue(person, column) || '(blank)';
 }
 
 /** Counts per group (by `column`, sorted by name), after the overall line "(all)". */

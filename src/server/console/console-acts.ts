@@ -14,6 +14,7 @@ import { CONSOLE_AUDIT_PROJECT, issueEnrolmentLink } from './enrolment.ts';
 import { logSignIn } from './sign-in-log.repository.ts';
 import { mailEnrolmentLink } from './console-mail.ts';
 import { surveyOverview, surveyParticipation } from './console-pages.ts';
+import { ROSTER_COLUMN_PARAM } from '../../survey/operators/console-views.ts';
 
 // The console's endpoints for a signed-in operator (`/api/console/…` in the route table): signing
 // out, a passkey checked again, passkeys added and removed, an owner's acts on other operators,
@@ -234,11 +235,11 @@ export async function surveysJson(context: APIContext): Promise<Response> {
   return json(200, { surveys: await surveyOverview(operator, call.now) });
 }
 
-/** GET /api/console/surveys/{slug}: one survey's participation; 404 for a survey the operator has no role on, as for one that does not exist. */
+/** GET /api/console/surveys/{slug}: one survey's participation (its people by the roster column `?by=` names); 404 for a survey the operator has no role on, as for one that does not exist. */
 export async function surveyJson(context: APIContext, slug: string): Promise<Response> {
   const call = consoleCall(context.request);
   const { operator } = signedIn(call);
-  const figures = await surveyParticipation(operator, slug, call.now);
+  const figures = await surveyParticipation(operator, slug, call.now, new URL(context.request.url).searchParams.get(ROSTER_COLUMN_PARAM));
   if (!figures) return refuse(404, 'unknown_survey', 'There is no such survey for you here.');
   return json(200, figures);
 }

@@ -11,18 +11,31 @@ import type {
   EnrolPageState,
   ManagedOperatorRow,
   PasskeyRow,
+  RosterBreakdown,
   SessionRow,
+  SignalRunView,
   SurveyFigures,
   SurveyOverviewRow,
 } from '../../survey/operators/console-views.ts';
-import { ballotsPerDay, ballotsReceived, mailStopped, messagesByStatus, personalLinksVoted, refusedByReason } from './console-views.repository.ts';
+import {
+  ballotsPerDay,
+  ballotsReceived,
+  largestGroups,
+  latestSignalRun,
+  mailStopped,
+  messagesByStatus,
+  peopleTotals,
+  refusedByReason,
+  rosterColumnsOf,
+} from './console-views.repository.ts';
+import { groupsLeftOut } from '../../survey/people/roster-groups.ts';
 import { credentialsOf, credentialSummary } from './passkeys.repository.ts';
 import { openSessions } from './sessions.ts';
 import { enrolmentLink } from './enrolment.ts';
 import { consoleOperators, findOperator } from './operators.ts';
 import { DEMO_SECRET } from '../../survey/people/link.ts';
 import { requestTime } from '../request-hooks.ts';
-import { invitedCount } from '../people/people.repository.ts';
+import { invitedCount, respondedCount } from '../people/people.repository.ts';
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -38,16 +51,22 @@ import { EVERY_SURVEY } from '../../survey/operators/operators.struct.ts';
 // those pages import (biome.jsonc). Each function takes the operator the middleware found, and
 // shows nothing of a survey they have no role on.
 
+/**
+ * A survey's invited people and respondents: one row of its counts, or, before its people are read
+ * with these counts (the first start after an upgrade), counted on the people's indexes.
+ */
+async function peopleOf(db: Kysely<Database>, projectId: string): Promise<{ invited: number; responded: number }> {
+  const totals = await peopleTotals(db, projectId);
+  if (totals) return totals;
+  const [invited, responded] = await Promise.all([invitedCount(db, projectId, DEMO_SECRET), respondedCount(db, projectId)]);
+  return { invited, responded: Math.min(invited, responded) };
+}
+
 /** A survey's row for an operator with a role on it: where it stands and its figures. */
 async function overviewRow(survey: ServerSurvey, role: NonNullable<ReturnType<typeof roleOn>>, now: Date): Promise<SurveyOverviewRow> {
   const { db } = await database();
   const projectId = survey.config.project_id;
-  const [ballots, voted, invited] = await Promise.all([
-    ballotsReceived(db, projectId),
-    personalLinksVoted(db, projectId),
-    invitedCount(db, projectId, DEMO_SECRET),
-  ]);
-  const responded = Math.min(voted, invited);
+  const [ballots, { invited, responded }] = await Promise.all([ballotsReceived(db, projectId), peopleOf(db, projectId)]);
   const closing = expirationTime(survey.config);
   return {
     slug: survey.slug,
@@ -75,8 +94,53 @@ export async function surveyOverview(operator: Operator, now: Date): Promise<Sur
   return rows;
 }
 
-/** One survey's participation for an operator with a role on it; undefined for a survey they have none on, as for one that does not exist. */
-export async function surveyParticipation(operator: Operator, slug: string, now: Date): Promise<SurveyFigures | undefined> {
+/** The groups of a roster column a survey's page shows: the largest, the rest in one row. */
+const GROUPS_SHOWN = 50;
+
+/**
+ * A survey's invited people by the roster column `asked` names (the address's `?by=`), else by
+ * its first column. The name is only ever compared with the columns the roster has, never put
+ * into a query: an unknown one (a typo, a NUL, ten thousand characters) shows the first column
+ * and says so.
+ */
+async function rosterBreakdown(db: Kysely<Database>, projectId: string, asked: string | null, people: { invited: number; responded: number }) {
+  const columns = await rosterColumnsOf(db, projectId);
+  const chosen = columns.find((column) => column.name === asked) ?? columns[0];
+  const unknownColumn = asked !== null && asked !== '' && chosen?.name !== asked;
+  if (!chosen) return { columns: [], unknownColumn, groups: [] } satisfies RosterBreakdown;
+  const groups = await largestGroups(db, projectId, chosen.name, GROUPS_SHOWN);
+  const others = groupsLeftOut({ values: chosen.groups, ...people }, groups);
+  return { columns: columns.map((column) => column.name), column: chosen.name, unknownColumn, groups, ...(others ? { others } : {}) } satisfies RosterBreakdown;
+}
+
+/** A survey's latest look for signals in the page's words, with the ballots stored since it began; null before the first. */
+async function signalsSeen(db: Kysely<Database>, projectId: string, ballots: number): Promise<SignalRunView | null> {
+  const run = await latestSignalRun(db, projectId);
+  if (!run) return null;
+  let thresholds: Array<[string, string]> = [];
+  try {
+    thresholds = Object.entries(JSON.parse(run.thresholds) as Record<string, unknown>).map(([name, value]) => [name, String(value)]);
+  } catch {
+    // A run's thresholds are written by `results signals` as JSON; anything else is left unsaid.
+  }
+  return {
+    at: run.ran_at,
+    actor: run.actor,
+    via: run.via,
+    ballotsRead: Number(run.ballots_read),
+    arrivedSince: Math.max(0, ballots - Number(run.ballots_stored)),
+    clusters: Number(run.clusters),
+    ballotsNamed: Number(run.ballots_named),
+    kinds: run.kinds.map((kind) => ({ kind: kind.kind, clusters: Number(kind.clusters), ballotsNamed: Number(kind.ballots_named) })),
+    thresholds,
+  };
+}
+
+/**
+ * One survey's participation for an operator with a role on it, its people by the roster column
+ * `by` names; undefined for a survey they have none on, as for one that does not exist.
+ */
+export async function surveyParticipation(operator: Operator, slug: string, now: Date, by: string | null = null): Promise<SurveyFigures | undefined> {
   const survey = allServerSurveys().find((one) => one.slug === slug);
   const role = survey && roleOn(operator, survey.slug);
   if (!survey || !role) return undefined;
@@ -89,7 +153,8 @@ export async function surveyParticipation(operator: Operator, slug: string, now:
     mailStopped(db, projectId),
     refusedByReason(db, projectId),
   ]);
-  return { ...row, perDay, messages, mailStopped: stopped, refused };
+  const [roster, signals] = await Promise.all([rosterBreakdown(db, projectId, by, row), signalsSeen(db, projectId, row.ballots)]);
+  return { ...row, perDay, messages, mailStopped: stopped, refused, roster, signals };
 }
 
 /** The signed-in operator's open sessions (this one marked) and passkeys, for their sessions page. */

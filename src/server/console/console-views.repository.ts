@@ -1,43 +1,95 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { SignalRunRow } from '../db/tables/signal-runs.table.ts';
+import { EVERYONE } from '../../survey/people/roster-groups.ts';
 
-// The console's figures, each from an index: ballots by (project_id, created_at), current
-// personal ballots by the partial index that keeps one per secret, messages by (project_id,
-// email_key), refused ballots by (project_id, fingerprint). None reads a whole table.
+// The console's figures, each from an index or a counter: ballots from `ballot_days` (counted in
+// each ballot's transaction), messages by (project_id, email_key), refused ballots by
+// (project_id, fingerprint), roster groups by their size, signal runs by (project_id, ran_at).
+// None reads a whole table, nor every ballot of a survey.
 
-/** Every ballot a survey has stored (the demo link's and replaced ones included): counted in the index on (project_id, created_at). */
+/** Every ballot a survey has stored (the demo link's and replaced ones included): the sum of its days' counters. */
 export async function ballotsReceived(db: Kysely<Database>, projectId: string): Promise<number> {
   const row = await db
-    .selectFrom('ballots')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .selectFrom('ballot_days')
+    .select((eb) => eb.fn.sum<string | number | null>('ballots').as('n'))
     .where('project_id', '=', projectId)
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return Number(row.n ?? 0);
 }
 
-/** The personal links that have a current ballot: counted in the partial index that keeps one current ballot per secret. */
-export async function personalLinksVoted(db: Kysely<Database>, projectId: string): Promise<number> {
-  const row = await db
-    .selectFrom('ballots')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('project_id', '=', projectId)
-    .where('personal_secret', 'is not', null)
-    .where('replaced_by', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/** Ballots stored per day (UTC), oldest first, from the index on (project_id, created_at). */
+/** Ballots stored per day (UTC), oldest first, from the days' counters. */
 export async function ballotsPerDay(db: Kysely<Database>, projectId: string): Promise<Array<{ day: string; ballots: number }>> {
-  const day = sql<string>`substr(created_at, 1, 10)`;
   const rows = await db
-    .selectFrom('ballots')
-    .select([day.as('day'), (eb) => eb.fn.countAll<string | number>().as('n')])
+    .selectFrom('ballot_days')
+    .select(['day', (eb) => eb.fn.sum<string | number>('ballots').as('n')])
     .where('project_id', '=', projectId)
-    .groupBy(day)
-    .orderBy(day)
+    .groupBy('day')
+    .orderBy('day')
     .execute();
   return rows.map((row) => ({ day: row.day, ballots: Number(row.n) }));
+}
+
+/**
+ * A survey's invited people and those of them who responded, from the group of everyone
+ * (roster_groups' id 0, counted as the people are read and as each first ballot comes); undefined
+ * while its people have not been read since these counts began.
+ */
+export async function peopleTotals(db: Kysely<Database>, projectId: string): Promise<{ invited: number; responded: number } | undefined> {
+  const row = await db
+    .selectFrom('roster_groups')
+    .select(['invited', 'responded'])
+    .where('project_id', '=', projectId)
+    .where('id', '=', EVERYONE.id)
+    .executeTakeFirst();
+  return row && { invited: Number(row.invited), responded: Number(row.responded) };
+}
+
+/** The roster columns a survey's people are counted by, in their order, with how many values each holds. */
+export async function rosterColumnsOf(db: Kysely<Database>, projectId: string): Promise<Array<{ name: string; groups: number }>> {
+  return db.selectFrom('roster_columns').select(['name', 'groups']).where('project_id', '=', projectId).orderBy('position').execute();
+}
+
+/** A roster column's `limit` largest groups (most people invited first, then in the order first met), read by a limit from their index. */
+export async function largestGroups(
+  db: Kysely<Database>,
+  projectId: string,
+  column: string,
+  limit: number,
+): Promise<Array<{ value: string; invited: number; responded: number }>> {
+  const rows = await db
+    .selectFrom('roster_groups')
+    .select(['value', 'invited', 'responded'])
+    .where('project_id', '=', projectId)
+    .where('column_name', '=', column)
+    .orderBy('invited', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ value: row.value, invited: Number(row.invited), responded: Number(row.responded) }));
+}
+
+/** A survey's latest look for signals, with its counts per kind (in the detectors' order), or undefined before the first. */
+export async function latestSignalRun(
+  db: Kysely<Database>,
+  projectId: string,
+): Promise<(SignalRunRow & { kinds: Array<{ kind: string; clusters: number; ballots_named: number }> }) | undefined> {
+  const run = await db
+    .selectFrom('signal_runs')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('ran_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!run) return undefined;
+  const kinds = await db
+    .selectFrom('signal_run_kinds')
+    .select(['kind', 'clusters', 'ballots_named'])
+    .where('run_id', '=', run.id)
+    .orderBy('position')
+    .execute();
+  return { ...run, kinds };
 }
 
 /** A survey's messages by kind and status (invitations, reminders, receipts: sent, bounced…). */

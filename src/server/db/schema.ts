@@ -1,4 +1,4 @@
-import type { BallotsTable, AnswersTable, NominationsTable, WriteInsTable, UploadsTable } from './tables/ballots.table.ts';
+import type { BallotsTable, AnswersTable, NominationsTable, WriteInsTable, UploadsTable, BallotDaysTable } from './tables/ballots.table.ts';
 import type { ReservationsTable } from './tables/reservations.table.ts';
 import type { TileClaimsTable } from './tables/tile-claims.table.ts';
 import type { IdempotencyKeysTable } from './tables/idempotency-keys.table.ts';
@@ -19,7 +19,8 @@ import type { ConsoleSessionsTable } from './tables/console-sessions.table.ts';
 import type { ConsoleEnrolmentsTable } from './tables/console-enrolments.table.ts';
 import type { ConsoleChallengesTable } from './tables/console-challenges.table.ts';
 import type { ConsoleSignInsTable } from './tables/console-sign-ins.table.ts';
-import type { PeopleSourcesTable, PeopleTable } from './tables/people.table.ts';
+import type { PeopleSourcesTable, PeopleTable, RosterColumnsTable, RosterGroupsTable } from './tables/people.table.ts';
+import type { SignalRunKindsTable, SignalRunsTable } from './tables/signal-runs.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -50,4 +51,9 @@ export interface Database {
   console_sign_ins: ConsoleSignInsTable;
   people: PeopleTable;
   people_sources: PeopleSourcesTable;
+  ballot_days: BallotDaysTable;
+  roster_columns: RosterColumnsTable;
+  roster_groups: RosterGroupsTable;
+  signal_runs: SignalRunsTable;
+  signal_run_kinds: SignalRunKindsTable;
 }

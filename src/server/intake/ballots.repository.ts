@@ -7,6 +7,10 @@ import { EXPERT_HOLD_MS } from '../../survey/ballots/tiles.ts';
 import { claimTile } from '../reservations/tile-claims.repository.ts';
 import { completeIdempotencyKey } from './idempotency.repository.ts';
 import { newReceiptCode } from '../tokens.ts';
+import { markResponded } from '../people/people.repository.ts';
+
+/** The rows a day's ballot count is spread over (ballot_days.shard): ballots arriving at once on PostgreSQL rarely wait on one another's. */
+const DAY_SHARDS = 8;
 
 /** Where a fault may be injected between the writes of one ballot (tests only). */
 export type Checkpoint = 'ballot' | 'answers' | 'nominations' | 'write-ins' | 'reservations' | 'uploads' | 'idempotency';
@@ -75,6 +79,20 @@ async function replaceCurrent(trx: Kysely<Database>, ballot: BallotRecord, at: s
     .map((row) => row.created_at)
     .sort()
     .at(-1);
+}
+
+/**
+ * The console's counters, kept in the ballot's transaction, last of its writes so that the rows
+ * other ballots share are held for the least time: the ballots of its day, and for a personal
+ * link the person's first response.
+ */
+async function countBallot(trx: Kysely<Database>, ballot: BallotRecord, createdAt: string): Promise<void> {
+  await trx
+    .insertInto('ballot_days')
+    .values({ project_id: ballot.projectId, day: createdAt.slice(0, 10), shard: Math.floor(Math.random() * DAY_SHARDS), ballots: 1 })
+    .onConflict((conflict) => conflict.columns(['project_id', 'day', 'shard']).doUpdateSet((eb) => ({ ballots: eb('ballot_days.ballots', '+', 1) })))
+    .execute();
+  if (ballot.personalSecret) await markResponded(trx, ballot.projectId, ballot.personalSecret);
 }
 
 /** A second ballot for a personal secret that already has one. */
@@ -177,6 +195,7 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
         .values(ballot.uploads.map((u) => ({ ...u, ballot_id: ballotId, created_at: createdAt })))
         .execute();
     checkpoint('uploads');
+    await countBallot(trx, ballot, createdAt);
     const receipt: BallotReceipt = { ballot_id: ballotId, receipt: code, reservations: outcomes };
     if (replacedSentAt) receipt.replaced_sent_at = replacedSentAt;
     if (ballot.idempotencyKey) await completeIdempotencyKey(trx, ballot.idempotencyKey, { ballotId, status: 201, body: JSON.stringify(receipt) });

@@ -2,10 +2,11 @@ import { createHash, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { PersonValues, SurveyConfig } from '../../survey/config/config.struct.ts';
+import type { PersonValues } from '../../survey/config/config.struct.ts';
 import { ConfigError } from '../../survey/errors.ts';
 import { prepopulationFile, readPrepopulation, type LoadedSurvey } from '../../survey/config/loader.ts';
-import { peopleDigest, replacePeople } from './people.repository.ts';
+import { peopleDigest, replacePeople, type PeopleSource } from './people.repository.ts';
+import { rosterColumns, type RosterSurvey } from '../../survey/people/roster-groups.ts';
 
 // The prepopulation (a file, or a map in survey.yaml) is the people's import and export format; the
 // `people` table is what the API and the commands read. A survey's rows are read from it again only
@@ -15,11 +16,19 @@ import { peopleDigest, replacePeople } from './people.repository.ts';
 const PIECE = 500;
 
 /**
- * The digest that says which source a survey's people were read from: the licence field and the
- * prepopulation's text (the file's, or the inline map's as JSON; '' for none).
+ * The digest that says which source a survey's people were read from: the licence field, the
+ * roster columns they are counted by, and the prepopulation's text (the file's, or the inline
+ * map's as JSON; '' for none).
  */
-export function peopleSourceDigest(config: Pick<SurveyConfig, 'license_field'>, text: string): string {
-  return createHash('sha256').update(`${config.license_field}\u0000${text}`).digest('hex');
+export function peopleSourceDigest(config: RosterSurvey, text: string): string {
+  return createHash('sha256')
+    .update(`${config.license_field}\u0000${rosterColumns(config).join('\u0000')}\u0000\u0000${text}`)
+    .digest('hex');
+}
+
+/** How replacePeople reads a survey's people from a source of this digest. */
+export function peopleSource(config: RosterSurvey, digest: string, key: KeyObject, now: Date): PeopleSource {
+  return { digest, licenceField: config.license_field, columns: rosterColumns(config), key, now };
 }
 
 /** The prepopulation's text as the digest takes it, or undefined when the file cannot be read; the file is read off the event loop. */
@@ -86,7 +95,7 @@ export async function importPeople(db: Kysely<Database>, survey: LoadedSurvey, k
   const digest = peopleSourceDigest(survey.config, text ?? '\u0000unreadable');
   if ((await peopleDigest(db, survey.config.project_id)) === digest) return false;
   // Checked again once the survey's row is held: invite may be writing these very people.
-  const source = { digest, licenceField: survey.config.license_field, key, now, unlessCurrent: true };
+  const source = { ...peopleSource(survey.config, digest, key, now), unlessCurrent: true };
   const pieces = typeof survey.config.prepopulation === 'string' && text !== undefined ? piecesOf(text) : undefined;
   if (pieces) {
     try {

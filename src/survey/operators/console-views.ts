@@ -55,6 +55,44 @@ export interface SurveyFigures extends SurveyOverviewRow {
   readonly messages: ReadonlyArray<{ readonly kind: string; readonly status: string; readonly messages: number }>;
   readonly mailStopped: { readonly unsubscribed: number; readonly bounced: number; readonly complained: number };
   readonly refused: ReadonlyArray<{ readonly reason: string; readonly ballots: number; readonly admitted: number }>;
+  /** The invited people by a roster column. */
+  readonly roster: RosterBreakdown;
+  /** The latest look for fraud signals, or null before the first. */
+  readonly signals: SignalRunView | null;
+}
+
+/** The name of the address's parameter that picks the roster column of a survey's page: `?by=specialty`. */
+export const ROSTER_COLUMN_PARAM = 'by';
+
+/** The invited people of a survey by one roster column, as its page shows them. */
+export interface RosterBreakdown {
+  /** The columns an operator may pick, in the roster's order: those that say nothing of who one person is. */
+  readonly columns: readonly string[];
+  /** The column shown: the one asked for, else the first; absent when the roster has none. */
+  readonly column?: string;
+  /** True when the address asked for a column the roster does not have: the page says so, and shows the first. */
+  readonly unknownColumn: boolean;
+  /** The column's largest groups, most people first: each value ('' for none), its invited people and respondents. */
+  readonly groups: ReadonlyArray<{ readonly value: string; readonly invited: number; readonly responded: number }>;
+  /** The groups past those shown, as one row: how many values, and their people. */
+  readonly others?: { readonly values: number; readonly invited: number; readonly responded: number };
+}
+
+/** The latest run of `results signals` on a survey: when, by whom, and what it found. */
+export interface SignalRunView {
+  readonly at: string;
+  readonly actor: string;
+  /** Through what: `command line`. */
+  readonly via: string;
+  /** The ballots it read (demo ballots left out), and those stored since it began. */
+  readonly ballotsRead: number;
+  readonly arrivedSince: number;
+  readonly clusters: number;
+  readonly ballotsNamed: number;
+  /** Each kind's clusters and the distinct ballots they name, in the detectors' order. */
+  readonly kinds: ReadonlyArray<{ readonly kind: string; readonly clusters: number; readonly ballotsNamed: number }>;
+  /** The thresholds it ran with, as option and value (`window`, `10`). */
+  readonly thresholds: ReadonlyArray<readonly [string, string]>;
 }
 
 /** One of an operator's open sessions, for their sessions page. */

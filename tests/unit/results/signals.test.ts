@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { detectSignals } from '../../../src/results/signals/signals.ts';
+import { countSignals, detectSignals } from '../../../src/results/signals/signals.ts';
 import { DEFAULT_THRESHOLDS, SIGNAL_KINDS, strength, type SignalBallot } from '../../../src/results/signals/signal-model.ts';
 import { bursts, nomineeBursts } from '../../../src/results/signals/signals-time.ts';
 import { licenseSignals, nearIdentical } from '../../../src/results/signals/signals-ballots.ts';
@@ -252,6 +252,29 @@ describe('generated surveys', () => {
     const scores = detectSignals(signalTable(all)).map((c) => c.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect([strength(3), strength(1.5), strength(1)]).toEqual(['high', 'medium', 'low']);
+  });
+});
+
+describe("what a look records for the console's page", () => {
+  test("every kind counted, in the detectors' order: its clusters, and the ballots they name, each once however many name it", () => {
+    const all = [...honestBallots(300), ...Object.values(plantedPatterns()).flat()];
+    const clusters = detectSignals(signalTable(all));
+    const counts = countSignals(clusters);
+    expect(counts.kinds.map((kind) => kind.kind)).toEqual([...SIGNAL_KINDS]);
+    const ids = (of: typeof clusters) => new Set(of.flatMap((cluster) => cluster.ballotIds)).size;
+    for (const kind of counts.kinds) {
+      const of = clusters.filter((cluster) => cluster.kind === kind.kind);
+      expect([kind.kind, kind.clusters, kind.ballotsNamed]).toEqual([kind.kind, of.length, ids(of)]);
+      expect(kind.clusters).toBeGreaterThan(0);
+    }
+    expect(counts.clusters).toBe(clusters.length);
+    expect(counts.ballotsNamed).toBe(ids(clusters));
+    // A ballot two kinds name is one ballot of the whole, one of each kind.
+    expect(counts.ballotsNamed).toBeLessThanOrEqual(counts.kinds.reduce((sum, kind) => sum + kind.ballotsNamed, 0));
+  });
+
+  test('a look that finds nothing counts every kind at nought', () => {
+    expect(countSignals([])).toEqual({ clusters: 0, ballotsNamed: 0, kinds: SIGNAL_KINDS.map((kind) => ({ kind, clusters: 0, ballotsNamed: 0 })) });
   });
 });
 

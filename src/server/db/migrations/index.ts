@@ -14,6 +14,8 @@ import * as receiptDue from './20270114000000-receipt-due.ts';
 import * as auditChain from './20270115000000-audit-chain.ts';
 import * as consoleTables from './20270120000000-console.ts';
 import * as people from './20270121000000-people.ts';
+import * as participationCounters from './20270122000000-participation-counters.ts';
+import * as signalRuns from './20270122100000-signal-runs.ts';
 import * as refusedBallotsPages from './20270123100000-refused-ballots-pages.ts';
 
 /**
@@ -37,5 +39,7 @@ export const migrations: Record<string, Migration> = {
   '20270115000000-audit-chain': auditChain,
   '20270120000000-console': consoleTables,
   '20270121000000-people': people,
+  '20270122000000-participation-counters': participationCounters,
+  '20270122100000-signal-runs': signalRuns,
   '20270123100000-refused-ballots-pages': refusedBallotsPages,
 };

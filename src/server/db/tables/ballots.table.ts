@@ -104,3 +104,16 @@ export interface UploadsTable {
 export type UploadRow = Selectable<UploadsTable>;
 /** An upload to store. */
 export type NewUpload = Insertable<UploadsTable>;
+
+/**
+ * `ballot_days`: ballots stored per survey and day (UTC), counted in each ballot's transaction.
+ * A day's count is spread over a few rows (`shard`, drawn at random) so that ballots arriving
+ * together on PostgreSQL do not all wait on one row; a reader adds them up.
+ */
+export interface BallotDaysTable {
+  project_id: string;
+  /** YYYY-MM-DD, the ballot's `created_at` day. */
+  day: string;
+  shard: number;
+  ballots: number;
+}

@@ -20,6 +20,10 @@ export interface PeopleTable {
   position: number;
   /** The person's values (email, name, nominee_id, prepopulated fields, roster columns), as JSON. */
   person: string;
+  /** 1 once the person's personal link has a current ballot (set in that ballot's transaction), else 0. */
+  responded: number;
+  /** The ids of the person's `roster_groups`, one a roster column, space-separated: the groups their first ballot counts in. */
+  group_ids: string;
 }
 
 /** Where each survey's people were last read from: the digest of the source the table holds. */
@@ -28,6 +32,32 @@ export interface PeopleSourcesTable {
   /** Hex SHA-256 of the license field and the prepopulation's text (src/server/people/people-import.ts). */
   digest: string;
   imported_at: string;
+}
+
+/** The roster columns a survey's people are counted by (src/survey/people/roster-groups.ts), as they were when the people were read. */
+export interface RosterColumnsTable {
+  project_id: string;
+  name: string;
+  /** Its place among the survey's columns, from 0. */
+  position: number;
+  /** How many distinct values its people hold (a blank one included). */
+  groups: number;
+}
+
+/**
+ * `roster_groups`: for each value of each roster column, how many people hold it and how many of
+ * them have voted: `invited` written when the people are read, `responded` counted in the
+ * transaction of each person's first ballot.
+ */
+export interface RosterGroupsTable {
+  project_id: string;
+  /** The group's number in its survey, from 1: what `people.group_ids` holds. */
+  id: number;
+  column_name: string;
+  /** The value ('' for none), its first VALUE_KEPT characters. */
+  value: string;
+  invited: number;
+  responded: number;
 }
 
 /** A stored person. */
