@@ -45,7 +45,7 @@ const SLUG = 'top-doctors-demo';
 /** Of the invited people, those who vote: their ballots move onto their personal links. */
 const VOTING_SHARE = 0.4;
 const OWNER = 'bench-owner@bench.example';
-const PAGES = ['/console/', `/console/${SLUG}/`];
+const PAGES = ['/console/', `/console/${SLUG}/`, `/console/${SLUG}/?by=practice-setting`];
 
 /** The budgets at 1,000,000 ballots and 100,000 people. */
 const BUDGET = { pageP95Ms: 200, pageRssMiB: 500, inviteS: 15, healthP99Ms: 50, inviteRssMiB: 300 };
@@ -181,9 +181,18 @@ for (const kind of DATABASES) {
       .map(personalSecret);
     const ids = await database.firstBallots(secrets.length);
     await database.vote(ids.map((id, n) => [id, secrets[n]]));
+    // The same roster once more: invite reads the people in again, and marks who has voted (the
+    // API marks each as their ballot is stored; these were moved under it).
+    const again = await runResults(['invite', SLUG, '--roster', roster, '--out', path.join(work, 'links-again.csv')], env);
+    if (again.code !== 0) throw new Error(`the second invite failed: ${again.stderr}`);
     log(`${name}: ${ids.length.toLocaleString('en')} of them voted on their personal links`);
 
     const cookie = await signIn(origin, env);
+    // The figures the pages are timed with: the survey's page must show the people who voted.
+    const survey = await (await fetch(`${origin}/console/${SLUG}/`, { headers: { Cookie: cookie, Accept: 'text/html' } })).text();
+    const shown = /<dt>Responded<\/dt><dd>([\d,]+) <span class="note">of ([\d,]+) invited/.exec(survey);
+    if (!shown || Number(shown[1].replaceAll(',', '')) !== ids.length) throw new Error(`the survey's page shows ${shown?.[0] ?? 'no responded figure'}, not ${ids.length} responded`);
+    log(`${name}: the survey's page shows ${shown[1]} responded of ${shown[2]} invited`);
     const timed = [];
     for (const page of PAGES) {
       log(`${name}: asking for ${page} ${REQUESTS} times`);

@@ -8,6 +8,11 @@ import { PRACTICES, SUBCATEGORIES } from '../../support/ballots.mjs';
 
 const WRITE_INS = ['Dr. Hannah Weiss', 'hannah weiss', 'Dr. Samuel Osei', 'Amara Okafor MD', 'Dr. Luis Ferreira', 'Mei Lin'];
 
+/** The ballots' counts per survey and day (ballot_days), as the API keeps them when it stores a ballot: all in shard 0. */
+const COUNT_DAYS = `INSERT INTO ballot_days (project_id, day, shard, ballots)
+  SELECT project_id, substr(created_at, 1, 10), 0, count(*) FROM ballots WHERE true GROUP BY project_id, substr(created_at, 1, 10)
+  ON CONFLICT (project_id, day, shard) DO UPDATE SET ballots = ballot_days.ballots + excluded.ballots`;
+
 /** Votes per ballot: one slot in each of six sub-categories. */
 export const VOTES_PER_BALLOT = 6;
 
@@ -59,6 +64,8 @@ export function generateBallots(file: string, count: number, nominees: readonly 
     FROM c, k, bench_subs s WHERE s.k = (i + k.k) % ${SUBCATEGORIES.length}`);
   db.exec(`${counter} INSERT INTO write_ins (ballot_id, position, name, category_group, subcategory)
     SELECT ${id}, 0, (SELECT name FROM bench_writeins WHERE k = (i / 10) % ${WRITE_INS.length}), 'Surgery', 'Neurosurgery' FROM c WHERE i % 10 = 0`);
+  // The counts per day the API keeps as it stores a ballot.
+  db.exec(`${COUNT_DAYS}`);
   db.exec('COMMIT');
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   db.close();
@@ -116,4 +123,5 @@ async function loadPostgres(db: Kysely<any>, count: number, nominees: readonly N
     SELECT ${id}, 0, (${WRITE_INS}::text[])[(i / 10) % ${sql.lit(WRITE_INS.length)} + 1], 'Surgery', 'Neurosurgery' FROM ${series} WHERE i % 10 = 0`.execute(
     db,
   );
+  await sql.raw(COUNT_DAYS).execute(db);
 }
