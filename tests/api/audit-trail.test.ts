@@ -6,11 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Migrator, type Kysely } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { startApi, type Api, type Fields } from './helpers.ts';
+import { databaseMigratedTo, startApi, type Api, type Fields } from './helpers.ts';
 import { runResults } from '../support/results-cli.ts';
-import { createDatabase, migrateToLatest } from '../../src/server/db/database.ts';
+import { migrateToLatest } from '../../src/server/db/database.ts';
 import { migrations } from '../../src/server/db/migrations/index.ts';
 import type { Database } from '../../src/server/db/schema.ts';
 import type { AuditRow } from '../../src/server/db/tables/audit-log.table.ts';
@@ -297,36 +296,10 @@ describe('the migration that chains a trail written before the chain', () => {
   let db: Kysely<Database>;
   let remove: () => Promise<void>;
 
-  /** A database of this file's dialect of its own, migrated up to the migration before the chain. */
   beforeAll(async () => {
-    const adminUrl = inject('databaseUrl');
-    if (adminUrl) {
-      const name = `peervote_audit_${process.pid}_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      db = createDatabase({ databaseUrl: url.toString(), sqliteFile: '', sqliteSynchronous: 'NORMAL', pgPoolMax: 2 }).db;
-      remove = async () => {
-        const client = new pg.Client({ connectionString: adminUrl });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await client.end();
-      };
-    } else {
-      const dir = mkdtempSync(path.join(tmpdir(), 'peervote-audit-migration-'));
-      db = createDatabase({ sqliteFile: path.join(dir, 'peervote.sqlite'), sqliteSynchronous: 'NORMAL', pgPoolMax: 1 }).db;
-      remove = async () => rmSync(dir, { recursive: true, force: true });
-    }
-    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(BEFORE);
-    expect(error).toBeUndefined();
+    ({ db, remove } = await databaseMigratedTo(BEFORE));
   });
-  afterAll(async () => {
-    await db?.destroy();
-    await remove?.();
-  });
+  afterAll(() => remove?.());
 
   test('numbers and chains each survey’s entries in id order; the trail verifies and goes on from there', async () => {
     const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 10, minute));

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Kysely } from 'kysely';
+import { Migrator, type Kysely } from 'kysely';
 import { inject } from 'vitest';
 import { startServer } from '../support/server.mjs';
 import { demoBallotFields } from '../support/ballots.mjs';
 import { createDatabase } from '../../src/server/db/database.ts';
+import { migrations } from '../../src/server/db/migrations/index.ts';
 import type { Database } from '../../src/server/db/schema.ts';
 
 /** A file part of a ballot. */
@@ -121,6 +122,30 @@ async function dropPostgresDatabase(adminUrl: string, databaseUrl: string): Prom
   await client.connect();
   await client.query(`DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
   await client.end();
+}
+
+/**
+ * A database of this run's dialect of its own (a new PostgreSQL database, or an SQLite file in a
+ * temp folder), migrated up to the migration named `migration` and no further: for a test of the
+ * migrations after it, on data written before them. `remove` closes and drops it.
+ */
+export async function databaseMigratedTo(migration: string): Promise<{ db: Kysely<Database>; remove(): Promise<void> }> {
+  const adminUrl = inject('databaseUrl');
+  const dir = mkdtempSync(path.join(tmpdir(), 'peervote-migration-'));
+  const databaseUrl = adminUrl ? await createPostgresDatabase(adminUrl) : '';
+  const { db } = databaseUrl
+    ? createDatabase({ databaseUrl, sqliteFile: '', sqliteSynchronous: 'NORMAL', pgPoolMax: 2 })
+    : createDatabase({ sqliteFile: path.join(dir, 'peervote.sqlite'), sqliteSynchronous: 'NORMAL', pgPoolMax: 1 });
+  const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(migration);
+  if (error) throw error;
+  return {
+    db,
+    async remove() {
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+      if (databaseUrl) await dropPostgresDatabase(adminUrl, databaseUrl);
+    },
+  };
 }
 
 /** A new, empty database and data folder, and the environment a server is started with on them. */

@@ -1,11 +1,7 @@
 import { createHash, createSecretKey } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { Migrator, type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { createDatabase } from '../../src/server/db/database.ts';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { databaseMigratedTo } from './helpers.ts';
 import { migrations } from '../../src/server/db/migrations/index.ts';
 import type { Database } from '../../src/server/db/schema.ts';
 import { ballotsPerDay, ballotsReceived, peopleTotals } from '../../src/server/console/console-views.repository.ts';
@@ -22,34 +18,9 @@ let db: Kysely<Database>;
 let remove: () => Promise<void>;
 
 beforeAll(async () => {
-  const adminUrl = inject('databaseUrl');
-  if (adminUrl) {
-    const name = `peervote_counters_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    db = createDatabase({ databaseUrl: url.toString(), sqliteFile: '', sqliteSynchronous: 'NORMAL', pgPoolMax: 2 }).db;
-    remove = async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    };
-  } else {
-    const dir = mkdtempSync(path.join(tmpdir(), 'peervote-counters-migration-'));
-    db = createDatabase({ sqliteFile: path.join(dir, 'peervote.sqlite'), sqliteSynchronous: 'NORMAL', pgPoolMax: 1 }).db;
-    remove = async () => rmSync(dir, { recursive: true, force: true });
-  }
-  const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(BEFORE);
-  expect(error).toBeUndefined();
+  ({ db, remove } = await databaseMigratedTo(BEFORE));
 });
-afterAll(async () => {
-  await db?.destroy();
-  await remove?.();
-});
+afterAll(() => remove?.());
 
 describe('the participation counters on a database that has data', () => {
   test('count the ballots stored by day, and mark the people whose link has a current ballot', async () => {

@@ -191,7 +191,8 @@ for (const kind of DATABASES) {
     // The figures the pages are timed with: the survey's page must show the people who voted.
     const survey = await (await fetch(`${origin}/console/${SLUG}/`, { headers: { Cookie: cookie, Accept: 'text/html' } })).text();
     const shown = /<dt>Responded<\/dt><dd>([\d,]+) <span class="note">of ([\d,]+) invited/.exec(survey);
-    if (!shown || Number(shown[1].replaceAll(',', '')) !== ids.length) throw new Error(`the survey's page shows ${shown?.[0] ?? 'no responded figure'}, not ${ids.length} responded`);
+    if (!shown || Number(shown[1].replaceAll(',', '')) !== ids.length)
+      throw new Error(`the survey's page shows ${shown?.[0] ?? 'no responded figure'}, not ${ids.length} responded`);
     log(`${name}: the survey's page shows ${shown[1]} responded of ${shown[2]} invited`);
     const timed = [];
     for (const page of PAGES) {

@@ -1,47 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Database } from '../../../src/server/db/schema.ts';
+import { plannedSqlite } from '../../support/query-plans.ts';
 import { migrateToLatest } from '../../../src/server/db/database.ts';
-import { openNodeSqlite } from '../../../src/server/db/node-sqlite.ts';
 import { appendAudit, auditChoices, auditPage } from '../../../src/server/db/audit.repository.ts';
 
 // The console's audit page reads a trail a page at a time: one query a page, which searches the
 // index on (project_id, seq) from its place and sorts nothing, however long the trail.
 
-const dir = mkdtempSync(path.join(tmpdir(), 'peervote-audit-page-'));
-const file = path.join(dir, 'peervote.sqlite');
-let asked: CompiledQuery[] = [];
-const db = new Kysely<Database>({
-  dialect: new SqliteDialect({ database: openNodeSqlite(file, 'NORMAL') }),
-  log: (event) => {
-    if (event.level === 'query') asked.push(event.query);
-  },
-});
+const { db, asked, plan, remove } = plannedSqlite('audit-page');
 
 beforeAll(async () => {
   await migrateToLatest(db);
   for (let n = 1; n <= 12; n++) await appendAudit(db, { projectId: 'p', actor: n % 2 ? 'ann' : 'bob', action: n % 3 ? 'admit' : 'exclude', subject: `b-${n}` });
   await appendAudit(db, { projectId: 'other', actor: 'cy', action: 'purge' });
 });
-afterAll(async () => {
-  await db.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** SQLite's plan for a query, one line a step. */
-function plan(query: CompiledQuery): string[] {
-  const reader = new DatabaseSync(file);
-  try {
-    const rows = reader.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...(query.parameters as SQLInputValue[]));
-    return rows.map((row) => String(row.detail));
-  } finally {
-    reader.close();
-  }
-}
+afterAll(() => remove());
 
 const numbers = (page: Awaited<ReturnType<typeof auditPage>>) => page.entries.map((entry) => entry.seq);
 
@@ -54,7 +26,7 @@ describe('a page of the audit trail', () => {
     { name: 'the newest page of a filter', from: {}, filter: { actor: 'ann', action: 'admit' }, seqs: [11, 7, 5, 1], more: false },
     { name: 'a page after an entry of a filter', from: { after: 1 }, filter: { action: 'exclude' }, seqs: [12, 9, 6, 3], more: false },
   ])('$name is one query on the index by the survey and the number, with no sort', async ({ from, filter, seqs, more }) => {
-    asked = [];
+    asked.length = 0;
     const page = await auditPage(db, 'p', filter, from, 5);
     expect([numbers(page), page.more]).toEqual([seqs, more]);
     expect(asked).toHaveLength(1);
@@ -64,7 +36,7 @@ describe('a page of the audit trail', () => {
   });
 
   test("the filters' choices are each actor and action of the survey once, from the survey's entries alone", async () => {
-    asked = [];
+    asked.length = 0;
     expect(await auditChoices(db, 'p')).toEqual({ actors: ['ann', 'bob'], actions: ['admit', 'exclude'] });
     for (const query of asked) expect(plan(query).filter((step) => step.startsWith('SCAN '))).toEqual([]);
   });

@@ -1,44 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Database } from '../../../src/server/db/schema.ts';
+import { plannedSqlite } from '../../support/query-plans.ts';
 import { migrateToLatest } from '../../../src/server/db/database.ts';
-import { openNodeSqlite } from '../../../src/server/db/node-sqlite.ts';
 import * as figures from '../../../src/server/console/console-views.repository.ts';
 import { respondedCount } from '../../../src/server/people/people.repository.ts';
 
 // The console's figures come from indexes and counters, never from reading a whole table: SQLite's
 // plan for each of its queries searches an index by the survey, and scans no table.
 
-const dir = mkdtempSync(path.join(tmpdir(), 'peervote-console-figures-'));
-const file = path.join(dir, 'peervote.sqlite');
-let asked: CompiledQuery[] = [];
-const db = new Kysely<Database>({
-  dialect: new SqliteDialect({ database: openNodeSqlite(file, 'NORMAL') }),
-  log: (event) => {
-    if (event.level === 'query') asked.push(event.query);
-  },
-});
+const { db, asked, plan, remove } = plannedSqlite('console-figures');
 
 beforeAll(() => migrateToLatest(db));
-afterAll(async () => {
-  await db.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** SQLite's plan for a query, one line a step. */
-function plan(query: CompiledQuery): string[] {
-  const reader = new DatabaseSync(file);
-  try {
-    const rows = reader.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...(query.parameters as SQLInputValue[]));
-    return rows.map((row) => String(row.detail));
-  } finally {
-    reader.close();
-  }
-}
+afterAll(() => remove());
 
 describe("the console's figures", () => {
   test.each([
@@ -53,7 +25,7 @@ describe("the console's figures", () => {
     { name: 'largest roster groups', table: 'roster_groups', run: () => figures.largestGroups(db, 'p', 'specialty', 50) },
     { name: 'latest signal run', table: 'signal_runs', run: () => figures.latestSignalRun(db, 'p') },
   ])('$name searches an index of $table by the survey', async ({ table, run }) => {
-    asked = [];
+    asked.length = 0;
     await run();
     expect(asked).toHaveLength(1);
     const steps = plan(asked[0]);
@@ -66,19 +38,19 @@ describe("the console's figures", () => {
 
   test("ballots are counted in their days' counters, the respondents in the partial index of those marked, and neither in ballots", async () => {
     for (const run of [() => figures.ballotsReceived(db, 'p'), () => figures.ballotsPerDay(db, 'p'), () => respondedCount(db, 'p')]) {
-      asked = [];
+      asked.length = 0;
       await run();
       const steps = plan(asked[0]).join('; ');
       expect(steps).not.toContain('ballots ');
       expect(steps).not.toContain('TEMP B-TREE');
     }
-    asked = [];
+    asked.length = 0;
     await respondedCount(db, 'p');
     expect(plan(asked[0]).join('; ')).toContain('USING COVERING INDEX people_responded');
   });
 
   test("a roster column's largest groups are read in the index's order, with no sort of the column's groups", async () => {
-    asked = [];
+    asked.length = 0;
     await figures.largestGroups(db, 'p', 'specialty', 50);
     const steps = plan(asked[0]).join('; ');
     expect(steps).toContain('roster_groups_size');
@@ -101,7 +73,7 @@ describe("the console's figures", () => {
         ballots_named: 0,
       })
       .execute();
-    asked = [];
+    asked.length = 0;
     await figures.latestSignalRun(db, 'p');
     expect(asked).toHaveLength(2);
     expect(plan(asked[1]).join('; ')).toMatch(/^SEARCH signal_run_kinds USING INDEX sqlite_autoindex_signal_run_kinds_1 \(run_id=\?\)/);

@@ -1,27 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Database } from '../../../src/server/db/schema.ts';
+import { plannedSqlite } from '../../support/query-plans.ts';
 import { migrateToLatest } from '../../../src/server/db/database.ts';
-import { openNodeSqlite } from '../../../src/server/db/node-sqlite.ts';
 import { refusedCounts, refusedPage } from '../../../src/server/intake/refused-ballots.repository.ts';
 
 // The console's page of refused ballots reads one page, however many a survey holds: SQLite's
 // plan for each of its queries searches an index by the survey, scans no table and sorts nothing;
 // and its keyset pages, both ways, hold every refused ballot once, in order.
 
-const dir = mkdtempSync(path.join(tmpdir(), 'peervote-refused-page-'));
-const file = path.join(dir, 'peervote.sqlite');
-let asked: CompiledQuery[] = [];
-const db = new Kysely<Database>({
-  dialect: new SqliteDialect({ database: openNodeSqlite(file, 'NORMAL') }),
-  log: (event) => {
-    if (event.level === 'query') asked.push(event.query);
-  },
-});
+const { db, asked, plan, remove } = plannedSqlite('refused-page');
 
 /** A refused ballot's id for number `n`: ids sort as the numbers do, as UUIDv7s sort by time. */
 const idOf = (n: number) => `01900000-0000-7000-8000-${String(n).padStart(12, '0')}`;
@@ -50,23 +36,7 @@ beforeAll(async () => {
     .values(Array.from({ length: 25 }, (_, n) => row(n % 2 ? 'p' : 'q', n, n % 5 === 1)))
     .execute();
 });
-afterAll(async () => {
-  await db.destroy();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** SQLite's plan for a query, one line a step. */
-function plan(query: CompiledQuery): string[] {
-  const reader = new DatabaseSync(file);
-  try {
-    return reader
-      .prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
-      .all(...(query.parameters as SQLInputValue[]))
-      .map((step) => String(step.detail));
-  } finally {
-    reader.close();
-  }
-}
+afterAll(() => remove());
 
 describe("the refused ballots' page", () => {
   test.each([
@@ -74,7 +44,7 @@ describe("the refused ballots' page", () => {
     { name: 'an older page', from: { before: idOf(15) } },
     { name: 'a newer page', from: { after: idOf(3) } },
   ])('$name searches the index on (project_id, id), sorting nothing', async ({ from }) => {
-    asked = [];
+    asked.length = 0;
     await refusedPage(db, 'p', from, 5);
     expect(asked).toHaveLength(1);
     const steps = plan(asked[0]);
@@ -86,7 +56,7 @@ describe("the refused ballots' page", () => {
   });
 
   test('its counts are counted in indexes alone', async () => {
-    asked = [];
+    asked.length = 0;
     expect(await refusedCounts(db, 'p')).toEqual({ refused: 12, admitted: 3 });
     expect(asked).toHaveLength(2);
     for (const query of asked) {
