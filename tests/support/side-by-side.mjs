@@ -1,9 +1,10 @@
 // Runs shell commands at the same time and fails when any of them fails: `npm test` type-checks
-// (one core, half a minute) beside the lint and the HTML check, which leave the other core mostly
-// idle. The first command's output is shown as it comes; each other's is held and shown whole once
-// it ends, so that no two commands' lines are mixed.
+// (one core, half a minute) beside the lint, the HTML check and the unit tests, which would leave
+// the other core mostly idle one after the other without it. The first command's output is shown
+// as it comes; each other's is held and shown whole once it ends, so that no two commands' lines
+// are mixed.
 //
-//   node tests/support/side-by-side.mjs 'npm run lint && npm run test:html' 'astro check'
+//   node tests/support/side-by-side.mjs 'npm run lint && npm run test:html && vitest run' 'astro check'
 import { spawn } from 'node:child_process';
 
 /** Runs one command in a shell; resolves with its exit status and, when `hold`, what it printed. */
