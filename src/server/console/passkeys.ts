@@ -1,14 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransportFuture,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransportFuture,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -32,6 +28,13 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** ES256 and RS256: what passkeys and security keys offer. */
 const ALGORITHMS = [-7, -257];
+
+/**
+ * SimpleWebAuthn, loaded by the first ceremony rather than with the server: its certificate
+ * parsers took about a sixth of every start's CPU. It is a package the server loads from
+ * node_modules, not a chunk of the build, so a build made while the server runs cannot take it away.
+ */
+const webAuthn = () => import('@simplewebauthn/server');
 
 /** What a ceremony is bound to: its purpose, and the operator, session or enrolment link it was started for. */
 export interface CeremonyContext {
@@ -104,6 +107,7 @@ export async function registrationOptions(
   const existing = await credentialsOf(db, operator.key);
   // One user handle per operator, random (it names no one), shared by each of their passkeys.
   const userHandle = existing[0]?.user_handle ?? randomBytes(32).toString('base64url');
+  const { generateRegistrationOptions } = await webAuthn();
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
     rpID: address.rpId,
@@ -134,6 +138,7 @@ export async function verifyRegistration(
 ): Promise<{ credential: NewConsoleCredential } | { refused: CeremonyRefusal }> {
   const found = await challengeFor(db, ceremony, context, now);
   if (typeof found === 'string') return { refused: found };
+  const { verifyRegistrationResponse } = await webAuthn();
   try {
     const verification = await verifyRegistrationResponse({
       response: response as RegistrationResponseJSON,
@@ -177,6 +182,7 @@ export async function authenticationOptions(
   now: Date,
 ): Promise<{ ceremony: string; options: PublicKeyCredentialRequestOptionsJSON }> {
   const allowed = context.operator ? await credentialsOf(db, context.operator) : [];
+  const { generateAuthenticationOptions } = await webAuthn();
   const options = await generateAuthenticationOptions({
     rpID: address.rpId,
     allowCredentials: allowed.map((row) => ({ id: row.id, transports: transportsOf(row) })),
@@ -210,6 +216,7 @@ export async function verifyAuthentication(
   if (context.operator && row.operator !== context.operator) return { refused: 'not_your_passkey', credentialId, operator: row.operator };
   const userHandle = answer?.response?.userHandle;
   if (userHandle && userHandle !== row.user_handle) return { refused: 'not_verified', credentialId, operator: row.operator };
+  const { verifyAuthenticationResponse } = await webAuthn();
   try {
     const verification = await verifyAuthenticationResponse({
       response: answer as AuthenticationResponseJSON,
