@@ -49,7 +49,9 @@ const statusOf = async () =>
       .map(([email, status]) => [email.split('@')[0], status]),
   );
 const unsubscribeUrl = (raw: string) => /^List-Unsubscribe:\s*<([^>]+)>/m.exec(raw)?.[1] ?? '';
-const receivedBy = (local: string) => smtp.received.filter((one) => one.to[0] === `${local}@peer.example`);
+/** Messages taken by a test's SMTP server of its own, since closed: which of a run's first messages it took depends on timing. */
+const takenElsewhere: TestSmtp['received'] = [];
+const receivedBy = (local: string) => [...smtp.received, ...takenElsewhere].filter((one) => one.to[0] === `${local}@peer.example`);
 /** Starts `send … invitations` as a process of its own through the SMTP server at `smtpUrl`, to be killed mid-run. */
 const sendProcess = (smtpUrl: string) =>
   spawn(process.execPath, ['bin/results.mjs', 'send', 'peer-check', 'invitations'], {
@@ -188,8 +190,8 @@ describe('invitations', () => {
       const resent = await results(['send', 'peer-check', 'invitations', '--resend-unknown']);
       expect(resent.stderr).toContain('sent 5,');
       expect(Object.values(await statusOf()).filter((status) => status === 'unknown')).toHaveLength(0);
-      for (const name of people)
-        expect(receivedBy(name).length + slow.received.filter((one) => one.to[0] === `${name}@peer.example`).length).toBeGreaterThanOrEqual(1);
+      takenElsewhere.push(...slow.received);
+      for (const name of people) expect(receivedBy(name).length).toBeGreaterThanOrEqual(1);
     },
     SLOW,
   );
