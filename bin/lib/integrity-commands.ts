@@ -88,6 +88,7 @@ async function recordLook({ db, survey, options }: Context, look: Look): Promise
     ballotsStored: look.stored,
     ballotsRead: look.read,
     counts: countSignals(look.clusters),
+    clusters: look.clusters,
   });
 }
 
