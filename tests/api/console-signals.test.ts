@@ -86,7 +86,13 @@ const state = async () => ({
 const trailOf = (id: string) =>
   db().selectFrom('audit_log').select(['actor', 'actor_email', 'action', 'reason', 'via', 'role']).where('subject', '=', id).orderBy('seq').execute();
 /** Votes counted for nominee c-5 in `results tally`'s CSV. */
-const countedC5 = (csv: string) => Number(csv.split('\r\n').find((line) => line.includes(',c-5,'))?.split(',')[6]);
+const countedC5 = (csv: string) =>
+  Number(
+    csv
+      .split('\r\n')
+      .find((line) => line.includes(',c-5,'))
+      ?.split(',')[6],
+  );
 
 describe('the page', () => {
   test.each(['reviewer', 'manager', 'owner'] as const)('a %s reads each cluster with its evidence and the ballots it names, received when', async (role) => {
@@ -223,7 +229,9 @@ describe('Exclude and Restore', () => {
     const again = await browsers.reviewer.post(actPath(id, 'exclude'), { reason: 'again' });
     expect([again.status, again.body.error]).toEqual([409, 'excluded_already']);
 
-    const restores = await Promise.all(Array.from({ length: 8 }, (_, tab) => browsers[pressing[tab % 3]].post(actPath(id, 'restore'), { reason: `tab ${tab}` })));
+    const restores = await Promise.all(
+      Array.from({ length: 8 }, (_, tab) => browsers[pressing[tab % 3]].post(actPath(id, 'restore'), { reason: `tab ${tab}` })),
+    );
     expect(restores.map((answer) => answer.status).sort()).toEqual([200, ...Array(7).fill(409)]);
     const restorer = restores.find((answer) => answer.status === 200)?.body.by as string;
     expect(restores.find((answer) => answer.status === 409)?.body.message).toMatch(new RegExp(`^This ballot was restored already, by ${restorer} at `));
@@ -241,7 +249,10 @@ describe('Exclude and Restore', () => {
     const cli = await results('exclude', SURVEY, id, '--why', 'from the terminal', '--by', 'editor');
     expect(cli.code, cli.stderr).toBe(0);
     const console = await browsers.reviewer.post(actPath(id, 'exclude'), { reason: 'from the page' });
-    expect([console.status, console.body.message]).toEqual([409, expect.stringMatching(/^This ballot was excluded already, by editor at .*Their reason: from the terminal$/)]);
+    expect([console.status, console.body.message]).toEqual([
+      409,
+      expect.stringMatching(/^This ballot was excluded already, by editor at .*Their reason: from the terminal$/),
+    ]);
     const restored = await browsers.reviewer.post(actPath(id, 'restore'), { reason: 'put back from the page' });
     expect(restored.status).toBe(200);
     const twice = await results('include', SURVEY, id, '--why', 'again', '--by', 'editor');
@@ -267,17 +278,32 @@ describe('paging', () => {
   });
 
   test('a look recorded before looks kept their clusters says so', async () => {
-    await db().insertInto('signal_runs').values(run(OLD_RUN, '2030-01-01T00:00:00.000Z', 3)).execute();
+    await db()
+      .insertInto('signal_runs')
+      .values(run(OLD_RUN, '2030-01-01T00:00:00.000Z', 3))
+      .execute();
     const page = await browsers.reviewer.page(`/console/${PAGED.slug}/signals/`);
     expect(page.status).toBe(200);
     expect(page.body).toContain('That look was recorded before looks kept their clusters');
   });
 
   test('45 clusters page 20 at a time by their place, and a cluster of 120 ballots 50 at a time by id', async () => {
-    await db().insertInto('signal_runs').values(run(RUN, '2030-01-02T00:00:00.000Z', 45)).execute();
+    await db()
+      .insertInto('signal_runs')
+      .values(run(RUN, '2030-01-02T00:00:00.000Z', 45))
+      .execute();
     await db()
       .insertInto('signal_run_clusters')
-      .values(Array.from({ length: 45 }, (_, position) => ({ run_id: RUN, position, kind: 'fast_ballot', score: 50 - position, evidence: `cluster number ${position}`, ballots: position === 0 ? 120 : 1 })))
+      .values(
+        Array.from({ length: 45 }, (_, position) => ({
+          run_id: RUN,
+          position,
+          kind: 'fast_ballot',
+          score: 50 - position,
+          evidence: `cluster number ${position}`,
+          ballots: position === 0 ? 120 : 1,
+        })),
+      )
       .execute();
     await db()
       .insertInto('signal_run_ballots')
