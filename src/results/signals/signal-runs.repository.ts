@@ -136,8 +136,7 @@ export async function ballotFacts(
   const names = new Map<string, Array<{ field: string; value: string }>>();
   if (!ids.length) return { received, excluded, names };
   const [ballots, exclusions, answers] = await Promise.all([
-    // By id alone, each a look-up of the primary key: with the survey too, SQLite may read the survey's every ballot instead.
-    db.selectFrom('ballots').select(['id', 'project_id', 'created_at']).where('id', 'in', ids).execute(),
+    db.selectFrom('ballots').select(['id', 'created_at']).where('project_id', '=', projectId).where('id', 'in', ids).execute(),
     db
       .selectFrom('ballot_exclusions')
       .select(['ballot_id', 'excluded_by', 'excluded_at', 'reason'])
@@ -155,7 +154,7 @@ export async function ballotFacts(
           .execute()
       : Promise.resolve([]),
   ]);
-  for (const row of ballots) if (row.project_id === projectId) received.set(row.id, row.created_at);
+  for (const row of ballots) received.set(row.id, row.created_at);
   for (const row of exclusions) excluded.set(row.ballot_id, { by: row.excluded_by, at: row.excluded_at, reason: row.reason });
   for (const row of answers) names.set(row.ballot_id, [...(names.get(row.ballot_id) ?? []), { field: row.field, value: row.value }]);
   return { received, excluded, names };
