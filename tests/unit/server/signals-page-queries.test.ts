@@ -46,7 +46,9 @@ describe("the signals page's queries", () => {
     const steps = await plans(() => ballotFacts(db, 'p', ['a', 'b', 'c'], ['name-first', 'name-last']));
     expect(steps).toHaveLength(3);
     for (const one of steps) expect(one).not.toMatch(/\bSCAN /);
-    expect(steps.find((one) => one.includes(' ballots '))).toMatch(/^SEARCH ballots USING (INDEX sqlite_autoindex_ballots_1|PRIMARY KEY|COVERING INDEX sqlite_autoindex_ballots_1) \(id=\?\)/);
+    expect(steps.find((one) => one.includes(' ballots '))).toMatch(
+      /^SEARCH ballots USING (INDEX sqlite_autoindex_ballots_1|PRIMARY KEY|COVERING INDEX sqlite_autoindex_ballots_1) \(id=\?\)/,
+    );
     expect(steps.find((one) => one.includes('answers'))).toMatch(/^SEARCH answers USING (PRIMARY KEY|(COVERING )?INDEX \S+) \(ballot_id=\? AND field=\?\)/);
   });
 
