@@ -88,6 +88,7 @@ async function recordLook({ db, survey, options }: Context, look: Look): Promise
     ballotsStored: look.stored,
     ballotsRead: look.read,
     counts: countSignals(look.clusters),
+    clusters: look.clusters,
   });
 }
 
@@ -127,7 +128,7 @@ export async function signalsCommand(context: Context): Promise<void> {
       );
     }
     await output.write(
-      `\n${clusters.length} cluster${clusters.length === 1 ? '' : 's'}. Flags, not verdicts: exclude a ballot with npm run results -- exclude ${survey.slug} <ballot-id> --why "…"\n`,
+      `\n${clusters.length} cluster${clusters.length === 1 ? '' : 's'}. Flags, not verdicts: exclude a ballot with npm run results -- exclude ${survey.slug} <ballot-id> --why "…", or on the console's signals page (/console/${survey.slug}/signals/)\n`,
     );
     if (untimed) await output.write(`${untimedLine(untimed)}\n`);
   }

@@ -199,13 +199,14 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
   exclude: {
     options: { why: { type: 'string' }, ...by },
     usage: 'exclude <slug> <ballot-id> --why TEXT [--by WHO]',
-    about: 'Takes a ballot out of the count: tally lists all its votes under operator_excluded with the why; the audit trail keeps who, when and why.',
+    about:
+      "Takes a ballot out of the count (the console's Exclude, on its signals page): tally lists all its votes under operator_excluded with the why; the audit trail keeps who, when and why.",
     run: (context) => integrity.exclusionCommand('exclude', context),
   },
   include: {
     options: { why: { type: 'string' }, ...by },
     usage: 'include <slug> <ballot-id> --why TEXT [--by WHO]',
-    about: 'Puts an excluded ballot back into the count; the audit trail keeps who, when and why.',
+    about: "Puts an excluded ballot back into the count (the console's Restore); the audit trail keeps who, when and why.",
     run: (context) => integrity.exclusionCommand('include', context),
   },
   send: {

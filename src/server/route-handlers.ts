@@ -10,6 +10,7 @@ import { checkCodeReply, sendCodeReply } from './verify/verify-reply.ts';
 import * as signIn from './console/console-sign-in.ts';
 import * as acts from './console/console-acts.ts';
 import { admitRefusedBallot } from './console/refused-acts.ts';
+import { signalsBallotAct } from './console/signals-acts.ts';
 
 /** What a route runs: the request's context and the values of its path's `:name` parts in, the answer out. */
 type RouteHandler<Path extends string> = (context: APIContext, params: RouteParams<Path>) => Promise<Response>;
@@ -66,6 +67,9 @@ const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
   '/api/console/surveys/:slug': (context, { slug }) => acts.surveyJson(context, slug),
   // A refused ballot admitted from its page (src/server/console/refused-acts.ts), as `results admit` does.
   '/api/console/surveys/:slug/refused/:id/admit': (context, { slug, id }) => admitRefusedBallot(context, slug, id),
+  // A ballot a signal names taken out of the count or put back from the signals page (src/server/console/signals-acts.ts), as `results exclude` and `include` do.
+  '/api/console/surveys/:slug/signals/ballots/:id/exclude': (context, { slug, id }) => signalsBallotAct(context, slug, id, 'exclude'),
+  '/api/console/surveys/:slug/signals/ballots/:id/restore': (context, { slug, id }) => signalsBallotAct(context, slug, id, 'include'),
 };
 
 /**

@@ -45,6 +45,8 @@ export const API_ROUTES = [
   { path: '/api/console/surveys', methods: ['GET', 'HEAD'] },
   { path: '/api/console/surveys/:slug', methods: ['GET', 'HEAD'] },
   { path: '/api/console/surveys/:slug/refused/:id/admit', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/signals/ballots/:id/exclude', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/signals/ballots/:id/restore', methods: ['POST'] },
 ] as const satisfies readonly ApiRoute[];
 
 /**
@@ -62,6 +64,7 @@ export const CONSOLE_PAGE_SAMPLES = [
   '/console/operators/audit',
   '/console/_/audit',
   '/console/_/refused',
+  '/console/_/signals',
   '/console/_/_',
 ] as const;
 

@@ -28,3 +28,21 @@ export async function insertExclusion(db: Kysely<Database>, row: BallotExclusion
 export async function deleteExclusion(db: Kysely<Database>, ballotId: string): Promise<void> {
   await db.deleteFrom('ballot_exclusions').where('ballot_id', '=', ballotId).execute();
 }
+
+/** The newest restore (`include`) of a ballot in its survey's trail: who put it back, when and why; undefined when it never was. */
+export async function lastRestoreOf(
+  db: Kysely<Database>,
+  projectId: string,
+  ballotId: string,
+): Promise<{ by: string; at: string; reason: string } | undefined> {
+  const row = await db
+    .selectFrom('audit_log')
+    .select(['actor', 'at', 'reason'])
+    .where('project_id', '=', projectId)
+    .where('subject', '=', ballotId)
+    .where('action', '=', 'include')
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { by: row.actor, at: row.at, reason: row.reason ?? '' } : undefined;
+}

@@ -37,7 +37,7 @@ export type ActSigner = Pick<AuditEntry, 'actor' | 'via' | 'actorEmail' | 'role'
  * busy timeout), before the head is read: a deferred transaction that read first would fail on
  * its first write once another process had appended.
  */
-async function lockTrail(trx: Transaction<Database>, projectId: string): Promise<void> {
+export async function lockTrail(trx: Transaction<Database>, projectId: string): Promise<void> {
   if (trx.getExecutor().adapter instanceof SqliteAdapter) await sql`UPDATE audit_log SET seq = seq WHERE 0`.execute(trx);
   else await sql`SELECT pg_advisory_xact_lock(hashtext('peervote audit_log'), hashtext(${projectId}))`.execute(trx);
 }

@@ -20,7 +20,7 @@ import type { ConsoleEnrolmentsTable } from './tables/console-enrolments.table.t
 import type { ConsoleChallengesTable } from './tables/console-challenges.table.ts';
 import type { ConsoleSignInsTable } from './tables/console-sign-ins.table.ts';
 import type { PeopleSourcesTable, PeopleTable, RosterColumnsTable, RosterGroupsTable } from './tables/people.table.ts';
-import type { SignalRunKindsTable, SignalRunsTable } from './tables/signal-runs.table.ts';
+import type { SignalRunBallotsTable, SignalRunClustersTable, SignalRunKindsTable, SignalRunsTable } from './tables/signal-runs.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -56,4 +56,6 @@ export interface Database {
   roster_groups: RosterGroupsTable;
   signal_runs: SignalRunsTable;
   signal_run_kinds: SignalRunKindsTable;
+  signal_run_clusters: SignalRunClustersTable;
+  signal_run_ballots: SignalRunBallotsTable;
 }

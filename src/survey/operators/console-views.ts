@@ -220,3 +220,64 @@ export interface RefusedPageView {
   /** The longest reason an admission takes. */
   readonly reasonMax: number;
 }
+
+/** A ballot a signal names, as the signals page shows it: its voter's name only to a role that may see voters. */
+export interface SignalBallotView {
+  readonly id: string;
+  /** When the API received it; absent for a ballot gone since the look (purged). */
+  readonly receivedAt?: string;
+  /** The voter's name as the ballot gives it (manager and up); '' when it gives none. */
+  readonly voter?: string;
+  /** Its operator's exclusion, while it is excluded. */
+  readonly excluded?: { readonly by: string; readonly at: string; readonly reason: string };
+}
+
+/** One cluster of the latest look, with a page of the ballots it names. */
+export interface SignalClusterView {
+  readonly position: number;
+  readonly kind: string;
+  readonly strength: 'high' | 'medium' | 'low';
+  readonly score: number;
+  readonly evidence: string;
+  /** How many ballots it names in all. */
+  readonly ballots: number;
+  readonly shown: readonly SignalBallotView[];
+  /** The address of the cluster's own page, when it names more ballots than the list shows. */
+  readonly all?: string;
+}
+
+/** The signals page: the latest look's clusters (or one cluster's ballots), paged. */
+export interface SignalsPageView {
+  readonly slug: string;
+  readonly title: string;
+  /** The page's own address, without a query. */
+  readonly path: string;
+  /** The command that looks again. */
+  readonly command: string;
+  /** The latest look; null before the first. */
+  readonly run: {
+    readonly at: string;
+    readonly actor: string;
+    readonly ballotsRead: number;
+    readonly arrivedSince: number;
+    readonly clusters: number;
+    readonly ballotsNamed: number;
+    /** False for a look recorded before looks kept their clusters. */
+    readonly kept: boolean;
+  } | null;
+  /** The operator sees voters' names (manager and up). */
+  readonly seesVoters: boolean;
+  readonly clusters: readonly SignalClusterView[];
+  /** When the page shows one cluster's ballots: its place, and the list's address to go back to. */
+  readonly cluster?: number;
+  readonly list?: string;
+  /** The addresses of the previous and the next page, when there is one. */
+  readonly previous?: string;
+  readonly next?: string;
+  /** The page's place (`cluster=…&after=…`, or empty for the first page of clusters), which its forms carry so that an act comes back to it. */
+  readonly place: string;
+  /** The ballot and the act just done, when the page was asked after it. */
+  readonly justDone?: { readonly id: string; readonly act: 'excluded' | 'restored' };
+  /** The longest reason an act takes. */
+  readonly reasonMax: number;
+}

@@ -36,6 +36,27 @@ export interface SignalRunKindsTable {
   ballots_named: number;
 }
 
+/** `signal_run_clusters`: one cluster a run found, at its place in the run's list (strongest first, from 0). */
+export interface SignalRunClustersTable {
+  run_id: string;
+  position: number;
+  kind: string;
+  /** How many times its threshold the evidence is. */
+  score: number;
+  /** One line: what was seen. */
+  evidence: string;
+  /** How many ballots it names. */
+  ballots: number;
+}
+
+/** `signal_run_ballots`: a ballot one cluster of a run names (a ballot id is a UUIDv7, so a cluster's ballots page in the order received). */
+export interface SignalRunBallotsTable {
+  run_id: string;
+  /** The cluster's place in its run. */
+  position: number;
+  ballot_id: string;
+}
+
 /** A stored run. */
 export type SignalRunRow = Selectable<SignalRunsTable>;
 /** A run to store. */
