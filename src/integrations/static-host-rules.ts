@@ -76,16 +76,16 @@ export function pageFile(pathname: string): string {
 }
 
 /**
- * A page's HTML with its policy also in a `<meta http-equiv>`, placed before the first stylesheet
- * (else at the end of the head): a host that does not send `_headers` still enforces it, and a
- * browser has it before it loads anything the policy governs. The header adds what a `<meta>`
- * cannot say (frame-ancestors).
+ * A page's HTML with its policy also in a `<meta http-equiv>`, placed before the first stylesheet,
+ * linked or inline (else at the end of the head): a host that does not send `_headers` still
+ * enforces it, and a browser has it before it meets anything the policy governs. The header adds
+ * what a `<meta>` cannot say (frame-ancestors).
  */
 export function withMetaPolicy(html: string, policy: string): string {
   const meta = `<meta http-equiv="content-security-policy" content="${policy.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}">`;
-  const at = html.indexOf('<link rel="stylesheet"');
   const end = html.indexOf('</head>');
-  const place = at !== -1 && (end === -1 || at < end) ? at : end;
+  const sheets = ['<link rel="stylesheet"', '<style'].map((tag) => html.indexOf(tag)).filter((at) => at !== -1 && (end === -1 || at < end));
+  const place = sheets.length ? Math.min(...sheets) : end;
   return place === -1 ? html : html.slice(0, place) + meta + html.slice(place);
 }
 
