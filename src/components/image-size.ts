@@ -78,9 +78,10 @@ const DATA_TYPES: Record<string, string> = {
  */
 export function localImageDataUrl(url: string | undefined, maxBytes: number, publicDir = join(process.cwd(), 'public')): string | undefined {
   const file = publicFile(url, publicDir);
-  const type = file && DATA_TYPES[file.split('.').pop()?.toLowerCase() ?? ''];
-  const size = file && statSync(file, { throwIfNoEntry: false })?.size;
-  if (!file || !type || size === undefined || size > maxBytes) return undefined;
+  if (!file) return undefined;
+  const type = DATA_TYPES[file.split('.').pop()?.toLowerCase() ?? ''];
+  const size = statSync(file, { throwIfNoEntry: false })?.size;
+  if (!type || size === undefined || size > maxBytes) return undefined;
   const bytes = readFileSync(file);
   return type === 'image/svg+xml' ? `data:${type},${encodeURIComponent(bytes.toString('utf8').trim())}` : `data:${type};base64,${bytes.toString('base64')}`;
 }
