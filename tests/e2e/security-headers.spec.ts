@@ -66,6 +66,7 @@ test("the not-found page carries its own policy outside every survey, and its fo
 });
 
 test('the site’s accessibility statement, outside every survey, carries its own policy, from its folder’s block of _headers', async ({ request }) => {
+  expect(written('/accessibility/')['content-security-policy']).toHaveLength(1);
   for (const pathname of ['/accessibility/', '/accessibility/conformance.yaml']) {
     const response = await request.get(pathname);
     expect(response.status()).toBe(200);
