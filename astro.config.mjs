@@ -20,6 +20,9 @@ import editorSchemas from './src/integrations/editor-schemas.ts';
 // value stops the build with the variable's name.
 const { bodySizeLimit, allowedDomains } = readServerConfig();
 
+/** The largest stylesheet written into its pages (bytes): the voter's pages' sheet fits, the console's does not. */
+const INLINE_STYLESHEET_LIMIT = 16 * 1024;
+
 export default defineConfig({
   output: 'static',
   trailingSlash: 'ignore',
@@ -56,9 +59,16 @@ export default defineConfig({
   // redirects: '/' goes to site.yaml's default survey, set by surveyCheck once site.yaml is checked.
   build: {
     format: 'directory',
+    // Stylesheets within the limit below go into the page as a <style>: the voter's pages (about
+    // 14 KB, 3.5 KB compressed) paint without waiting for a second request, which put the demo
+    // page's largest paint at 1.19x its plain-HTML copy's. Astro hashes each into the page's
+    // style-src. The console's larger sheet stays a file, cached for good across its pages.
+    inlineStylesheets: 'auto',
   },
   devToolbar: { enabled: false },
   vite: {
+    // 'auto' above inlines a stylesheet under this many bytes; every other asset keeps Vite's own 4 KiB limit.
+    build: { assetsInlineLimit: (file, content) => (file.endsWith('.css') ? content.length <= INLINE_STYLESHEET_LIMIT : undefined) },
     plugins: [
       routeModulesOnce(),
       exportNodeApp(),

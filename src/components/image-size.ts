@@ -60,3 +60,34 @@ export function localImageBytes(url: string | undefined, publicDir = join(proces
   const file = publicFile(url, publicDir);
   return file ? statSync(file, { throwIfNoEntry: false })?.size : undefined;
 }
+
+/** The images a `data:` address may carry, by file extension: those a browser shows from one. */
+const DATA_TYPES: Record<string, string> = {
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  gif: 'image/gif',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+};
+
+/**
+ * An image the site serves from `public/` as a `data:` address, when its file has at most
+ * `maxBytes`: written into the page, it paints without a request of its own (an SVG as text, a
+ * bitmap in base64). Undefined for a larger file, one elsewhere, missing, or of another kind.
+ */
+export function localImageDataUrl(url: string | undefined, maxBytes: number, publicDir = join(process.cwd(), 'public')): string | undefined {
+  const file = publicFile(url, publicDir);
+  if (!file) return undefined;
+  const type = DATA_TYPES[file.split('.').pop()?.toLowerCase() ?? ''];
+  const size = statSync(file, { throwIfNoEntry: false })?.size;
+  if (!type || size === undefined || size > maxBytes) return undefined;
+  const bytes = readFileSync(file);
+  return type === 'image/svg+xml' ? `data:${type},${encodeURIComponent(bytes.toString('utf8').trim())}` : `data:${type};base64,${bytes.toString('base64')}`;
+}
+
+/**
+ * The largest splash written into its page (bytes): below it, the request the splash would make
+ * costs the page's largest paint more (one round trip) than its bytes in the page do.
+ */
+export const INLINE_SPLASH_BYTES = 2048;

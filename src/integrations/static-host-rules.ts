@@ -27,11 +27,12 @@ const MEDIA_PATHS = ['/media/*', '/favicon.svg'];
 
 /**
  * The `_headers` file for static hosts, the same headers `bin/serve.mjs` sends: the hardening
- * headers for every path, each survey's Content-Security-Policy under its folder, the
- * not-found page's own, and the images' (under `/media/`, and the favicon). A host sends every block whose path matches, so no policy sits under
- * `/*`, where it would add to (and so narrow) each survey's own.
+ * headers for every path, each survey's Content-Security-Policy under its folder, the site's own
+ * pages' under theirs (the accessibility statement), the not-found page's own, and the images'
+ * (under `/media/`, and the favicon). A host sends every block whose path matches, so no policy
+ * sits under `/*`, where it would add to (and so narrow) each survey's own.
  */
-export function headerRules(surveyPolicies: Record<string, string> = {}, notFoundPolicy?: string): string {
+export function headerRules(surveyPolicies: Record<string, string> = {}, notFoundPolicy?: string, sitePagePolicies: Record<string, string> = {}): string {
   const block = (pattern: string, headers: Record<string, string>) =>
     `${pattern}\n${Object.entries(headers)
       .map(([name, value]) => `  ${name}: ${value}`)
@@ -39,6 +40,7 @@ export function headerRules(surveyPolicies: Record<string, string> = {}, notFoun
   return [
     block('/*', staticHeaders()),
     ...Object.entries(surveyPolicies).map(([slug, policy]) => block(`/${slug}/*`, { 'Content-Security-Policy': policy })),
+    ...Object.entries(sitePagePolicies).map(([pathname, policy]) => block(`${pathname}/*`, { 'Content-Security-Policy': policy })),
     ...(notFoundPolicy ? [block(NOT_FOUND_PAGE, { 'Content-Security-Policy': notFoundPolicy })] : []),
     ...MEDIA_PATHS.map((pattern) => block(pattern, { 'Content-Security-Policy': MEDIA_CONTENT_SECURITY_POLICY })),
   ].join('');
@@ -70,22 +72,35 @@ export function surveyPolicies(policies: ReadonlyMap<string, string>, slugs: str
   );
 }
 
+/**
+ * The header policies of the site's own pages outside every survey's folder (`/accessibility`),
+ * the not-found page aside, by path, with what only a header can say.
+ */
+export function sitePagePolicies(policies: ReadonlyMap<string, string>, slugs: string[]): Record<string, string> {
+  const inSurvey = (pathname: string) => slugs.some((slug) => pathname === `/${slug}` || pathname.startsWith(`/${slug}/`));
+  return Object.fromEntries(
+    [...policies]
+      .filter(([pathname]) => pathname !== '/404' && !inSurvey(pathname))
+      .map(([pathname, policy]) => [pathname, mergePolicies([policy], HEADER_ONLY_DIRECTIVES)]),
+  );
+}
+
 /** The built file of a page's path, as `build.format: 'directory'` writes it: `/404` → `404.html`, `/{slug}` → `{slug}/index.html`. */
 export function pageFile(pathname: string): string {
   return pathname === '/404' ? '404.html' : `${pathname.replace(/^\/+|\/+$/g, '')}/index.html`.replace(/^\//, '');
 }
 
 /**
- * A page's HTML with its policy also in a `<meta http-equiv>`, placed before the first stylesheet
- * (else at the end of the head): a host that does not send `_headers` still enforces it, and a
- * browser has it before it loads anything the policy governs. The header adds what a `<meta>`
- * cannot say (frame-ancestors).
+ * A page's HTML with its policy also in a `<meta http-equiv>`, placed before the first stylesheet,
+ * linked or inline (else at the end of the head): a host that does not send `_headers` still
+ * enforces it, and a browser has it before it meets anything the policy governs. The header adds
+ * what a `<meta>` cannot say (frame-ancestors).
  */
 export function withMetaPolicy(html: string, policy: string): string {
   const meta = `<meta http-equiv="content-security-policy" content="${policy.replaceAll('&', '&amp;').replaceAll('"', '&quot;')}">`;
-  const at = html.indexOf('<link rel="stylesheet"');
   const end = html.indexOf('</head>');
-  const place = at !== -1 && (end === -1 || at < end) ? at : end;
+  const sheets = ['<link rel="stylesheet"', '<style'].map((tag) => html.indexOf(tag)).filter((at) => at !== -1 && (end === -1 || at < end));
+  const place = sheets.length ? Math.min(...sheets) : end;
   return place === -1 ? html : html.slice(0, place) + meta + html.slice(place);
 }
 
@@ -112,9 +127,12 @@ export default function staticHostRules(): AstroIntegration {
           if (existsSync(file)) writeFileSync(file, withMetaPolicy(readFileSync(file, 'utf8'), policy));
           else logger.warn(`no built page at ${pageFile(pathname)} for ${pathname}: its policy is in _headers only`);
         }
-        writeFileSync(new URL('_headers', dir), headerRules(surveyPolicies(policies, slugs), notFound && mergePolicies([notFound], HEADER_ONLY_DIRECTIVES)));
+        writeFileSync(
+          new URL('_headers', dir),
+          headerRules(surveyPolicies(policies, slugs), notFound && mergePolicies([notFound], HEADER_ONLY_DIRECTIVES), sitePagePolicies(policies, slugs)),
+        );
         logger.info(
-          `wrote _redirects (${rules.trim().split('\n').length} rules) and _headers (a Content-Security-Policy for each of ${slugs.length} surveys, the not-found page and the images) for static hosts`,
+          `wrote _redirects (${rules.trim().split('\n').length} rules) and _headers (a Content-Security-Policy for each of ${slugs.length} surveys, the site's own pages, the not-found page and the images) for static hosts`,
         );
       },
     },

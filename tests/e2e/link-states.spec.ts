@@ -13,7 +13,7 @@ test.describe('the public link', () => {
     await expect(page.getByRole('listitem').filter({ hasText: 'One ballot per physician per year.' })).toBeVisible();
     await expect(page.getByRole('form', { name: 'Ballot' })).toBeVisible();
     await expect(page.getByRole('textbox', { name: 'First name' })).toBeEditable();
-    await expect(page.getByRole('contentinfo')).toHaveText('Powered by Peervote');
+    await expect(page.getByRole('contentinfo').getByRole('paragraph')).toHaveText(['Powered by Peervote', 'Accessibility statement']);
     await expect(page.getByText('Invalid link!')).toBeHidden();
     await expectNoAxeViolations(page);
   });

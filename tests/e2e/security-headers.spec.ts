@@ -65,6 +65,19 @@ test("the not-found page carries its own policy outside every survey, and its fo
   expect([inside.headers()['content-security-policy']]).toEqual(written('/top-doctors-demo/')['content-security-policy']);
 });
 
+test('the site’s accessibility statement, outside every survey, carries its own policy, from its folder’s block of _headers', async ({ request }) => {
+  expect(written('/accessibility/')['content-security-policy']).toHaveLength(1);
+  for (const pathname of ['/accessibility/', '/accessibility/conformance.yaml']) {
+    const response = await request.get(pathname);
+    expect(response.status()).toBe(200);
+    expect([response.headers()['content-security-policy']], pathname).toEqual(written('/accessibility/')['content-security-policy']);
+  }
+  const policy = (await request.get('/accessibility/')).headers()['content-security-policy'];
+  expect(directive(policy, 'default-src')).toBe("default-src 'self'");
+  expect(directive(policy, 'style-src')).toMatch(/^style-src 'self'( 'sha256-[\w+/=]+')+$/);
+  expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'none'");
+});
+
 test('a survey that configures third parties allows exactly their hosts, for a personal link too', async ({ request }) => {
   const policy = (await request.get('/members-choice/')).headers()['content-security-policy'];
   expect((await request.get(`/members-choice/${SECRETS.member}`)).headers()['content-security-policy']).toBe(policy);
@@ -96,6 +109,8 @@ for (const pathname of [
   '/best-dentists-2024/',
   '/nowhere/',
   '/members-choice/no/such/page',
+  '/accessibility/',
+  '/top-doctors-demo/accessibility/',
 ]) {
   test(`${pathname} runs under its policy without a single violation`, async ({ page }) => {
     const hits = await interceptThirdParties(page);

@@ -336,7 +336,11 @@ export const SURVEY_KEYS: KeyDocs = {
     meaning: "the sender of the survey's mail, over `MAIL_FROM`: `votes@example.com` or `Metro Health <votes@example.com>`",
     schema: MAIL_ADDRESS,
   },
-  'mail.reply_to': { meaning: 'the address replies go to, and the contact a voter not found on the roster is given', schema: MAIL_ADDRESS },
+  'mail.reply_to': {
+    meaning:
+      "the address replies go to, the contact a voter not found on the roster is given, and the address the survey's accessibility statement gives for reporting a problem",
+    schema: MAIL_ADDRESS,
+  },
   'mail.receipt': { meaning: '`true`: a ballot from a personal link, or from an address proven with a code, gets its receipt by mail', default: false },
   verify: {
     guide: '[verified voters](#verified-voters-and-changed-ballots)',

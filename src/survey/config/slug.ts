@@ -2,11 +2,12 @@ import { quoted } from '../errors.ts';
 
 /**
  * The first segments of the site's own addresses, which no survey may take: the API, the
- * operators' console, the Spanish pages, the images of public/media and Astro's built assets.
+ * operators' console, the Spanish pages, the accessibility statement, the images of public/media
+ * and Astro's built assets.
  * The top-level pages and files of a checkout (src/pages/, public/) are reserved as well; the
  * command that makes a survey adds them.
  */
-export const RESERVED_SLUGS = ['api', 'console', 'es', 'media', '_astro'] as const;
+export const RESERVED_SLUGS = ['accessibility', 'api', 'console', 'es', 'media', '_astro'] as const;
 
 /** The longest slug: a folder name and an address segment that reads whole. */
 const MAX_SLUG_LENGTH = 60;

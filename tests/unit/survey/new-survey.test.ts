@@ -159,6 +159,12 @@ describe('npm run new-survey', () => {
       ],
       ['the API’s address', ['api'], '"api" cannot be a slug: the site has an address /api of its own.', () => {}],
       ['the console’s address', ['console'], '"console" cannot be a slug: the site has an address /console of its own.', () => {}],
+      [
+        'the accessibility statement’s address',
+        ['accessibility'],
+        '"accessibility" cannot be a slug: the site has an address /accessibility of its own.',
+        () => {},
+      ],
       ['a top-level page of src/pages', ['404'], '"404" cannot be a slug: the site has an address /404 of its own.', () => {}],
       ['a folder of public/', ['media'], '"media" cannot be a slug: the site has an address /media of its own.', () => {}],
       [

@@ -117,13 +117,16 @@ describe('_headers', () => {
     expect(names('/demo-two/')).not.toContain('Content-Security-Policy');
   });
 
-  it("writes each page's policy into its <meta>, before the stylesheet, from the page's path", () => {
+  it("writes each page's policy into its <meta>, before the first stylesheet, linked or inline, from the page's path", () => {
     expect(pageFile('/404')).toBe('404.html');
     expect(pageFile('/demo')).toBe('demo/index.html');
     expect(pageFile('/demo/thankyou')).toBe('demo/thankyou/index.html');
     const html = '<html><head><meta charset="utf-8"><link rel="stylesheet" href="/a.css"></head><body></body></html>';
     expect(withMetaPolicy(html, `script-src 'self' "x" &`)).toBe(
       `<html><head><meta charset="utf-8"><meta http-equiv="content-security-policy" content="script-src 'self' &quot;x&quot; &amp;"><link rel="stylesheet" href="/a.css"></head><body></body></html>`,
+    );
+    expect(withMetaPolicy('<head><title>t</title><style>p{}</style><link rel="stylesheet"></head>', 'a')).toBe(
+      '<head><title>t</title><meta http-equiv="content-security-policy" content="a"><style>p{}</style><link rel="stylesheet"></head>',
     );
     expect(withMetaPolicy('<head></head><body><link rel="stylesheet"></body>', 'a')).toBe(
       '<head><meta http-equiv="content-security-policy" content="a"></head><body><link rel="stylesheet"></body>',
