@@ -211,8 +211,8 @@ export async function writeInsCommand({ db, survey, nominees, options }: Context
 export async function resolveCommand({ db, survey, nominees, options }: Context): Promise<void> {
   const name = text(options.name);
   if (!name) throw new OperatorError('writeins resolve needs --name "<the write-in as voters wrote it>".');
-  const chosen = [options.nominee !== undefined, Boolean(options.new), Boolean(options.reject)].filter(Boolean).length;
-  if (chosen !== 1) throw new OperatorError('writeins resolve needs exactly one of --nominee <id>, --new or --reject.');
+  const chosen = [options.nominee !== undefined, Boolean(options.new), Boolean(options.reject), Boolean(options.undo)].filter(Boolean).length;
+  if (chosen !== 1) throw new OperatorError('writeins resolve needs exactly one of --nominee <id>, --new, --reject or --undo.');
   let resolution: Resolution;
   if (options.nominee !== undefined) resolution = { action: 'merge', nomineeId: text(options.nominee) ?? '' };
   else if (options.new) {
@@ -224,21 +224,23 @@ export async function resolveCommand({ db, survey, nominees, options }: Context)
       practice: text(options.practice),
       city: text(options.city),
     };
-  } else resolution = { action: 'reject' };
+  } else resolution = options.undo ? { action: 'undo' } : { action: 'reject' };
   const rows = await resolveWriteIn(db, survey.config, nominees, {
     name,
     category: text(options.category),
     resolution,
-    by: who(options),
+    by: { actor: who(options) },
     note: reasonGiven(options, 'writeins resolve'),
   });
   for (const row of rows) {
     const what =
       row.action === 'reject'
         ? 'rejected'
-        : row.action === 'merge'
-          ? `counts for ${row.nominee_id}`
-          : `counts for the new nominee ${row.nominee_id} (${row.nominee_name})`;
+        : row.action === 'undo'
+          ? 'its decision undone, it waits for one again'
+          : row.action === 'merge'
+            ? `counts for ${row.nominee_id}`
+            : `counts for the new nominee ${row.nominee_id} (${row.nominee_name})`;
     process.stdout.write(`"${name}" in ${categoryKey(row.category_group, row.subcategory)}: ${what}; decided by ${row.decided_by} at ${row.decided_at}.\n`);
   }
   if (rows.some((row) => row.action === 'new'))

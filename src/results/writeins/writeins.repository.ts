@@ -17,10 +17,14 @@ export function decisionKey(group: string, subcategory: string, nameKey: string)
   return `${group}\u0000${subcategory}\u0000${nameKey}`;
 }
 
-/** The decisions in force: the latest per write-in, by `decisionKey`. */
+/** The decisions in force: the latest per write-in, by `decisionKey`; a write-in whose latest is an `undo` has none, and waits again. */
 export async function writeInDecisionsInForce(db: Kysely<Database>, projectId: string): Promise<Map<string, WriteInDecisionRow>> {
   const latest = new Map<string, WriteInDecisionRow>();
-  for (const row of await writeInDecisionLog(db, projectId)) latest.set(decisionKey(row.category_group, row.subcategory, row.name_key), row);
+  for (const row of await writeInDecisionLog(db, projectId)) {
+    const key = decisionKey(row.category_group, row.subcategory, row.name_key);
+    if (row.action === 'undo') latest.delete(key);
+    else latest.set(key, row);
+  }
   return latest;
 }
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { appendAudit } from '../../server/db/audit.repository.ts';
+import { appendAudit, type ActSigner } from '../../server/db/audit.repository.ts';
 import type { Database } from '../../server/db/schema.ts';
 import type { WriteInDecisionRow } from '../../server/db/tables/write-in-decisions.table.ts';
 import type { SurveyConfig } from '../../survey/config/config.struct.ts';
@@ -65,11 +65,20 @@ export async function writeInGroups(db: Kysely<Database>, config: SurveyConfig, 
   );
 }
 
-/** What the operator decides for a write-in. */
+/** What the operator decides for a write-in; `undo` takes back the decision in force, and the write-in waits again. */
 export type Resolution =
   | { action: 'merge'; nomineeId: string }
   | { action: 'new'; nomineeId?: string; name?: string; specialty?: string; practice?: string; city?: string }
-  | { action: 'reject' };
+  | { action: 'reject' }
+  | { action: 'undo' };
+
+/** A decision the write-in has already (or, for `undo`, none to take back): recording it again would change nothing, so nothing is recorded. */
+export class DecidedAlready extends OperatorError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DecidedAlready';
+  }
+}
 
 /** A decision to record: which write-in (name, and sub-category or every one it was written in), what, by whom. */
 export interface ResolveRequest {
@@ -77,7 +86,8 @@ export interface ResolveRequest {
   /** `Group / Sub-category`; every sub-category the name was written in when left out. */
   category?: string;
   resolution: Resolution;
-  by: string;
+  /** Who decided, as the audit trail signs it: `--by` on the command line, the operator in the console. */
+  by: ActSigner;
   note?: string;
   now?: Date;
 }
@@ -93,6 +103,14 @@ function newNomineeId(name: string, taken: (id: string) => boolean): string {
   let id = base;
   for (let n = 2; taken(id); n++) id = `${base}-${n}`;
   return id;
+}
+
+/** The sentence of a decision asked again: in force already, by whom and when; or, for an undo, none left to take back. */
+function decidedWords(request: ResolveRequest, current: WriteInDecisionRow | undefined): string {
+  const where = `${quoted(request.name)}${request.category ? ` in ${request.category}` : ''}`;
+  if (!current) return `No decision to undo on ${where}: it was undone already, and waits for one.`;
+  const what = current.action === 'reject' ? 'rejected' : `counted for ${current.nominee_id}`;
+  return `${where} is ${what} already, decided by ${current.decided_by} at ${current.decided_at.slice(0, 16).replace('T', ' ')} UTC: nothing changed.`;
 }
 
 /**
@@ -159,10 +177,14 @@ export async function resolveWriteIn(
       nominee_city: resolution.city ?? null,
     };
   } else {
-    fields = { action: 'reject', nominee_id: null, nominee_name: null, nominee_specialty: null, nominee_practice: null, nominee_city: null };
+    if (resolution.action === 'undo' && !groups.some((group) => group.decision))
+      throw new DecidedAlready(`No decision to undo on ${quoted(request.name)}${request.category ? ` in ${request.category}` : ''}: it waits for one.`);
+    fields = { action: resolution.action, nominee_id: null, nominee_name: null, nominee_specialty: null, nominee_practice: null, nominee_city: null };
   }
   const now = request.now ?? new Date();
-  const rows: WriteInDecisionRow[] = groups.map((group) => ({
+  // An undo takes back the decisions there are; a sub-category with none is left as it is.
+  const decided = fields.action === 'undo' ? groups.filter((group) => group.decision) : groups;
+  const rows: WriteInDecisionRow[] = decided.map((group) => ({
     id: uuidv7(now.getTime()),
     project_id: config.project_id,
     name_key: key,
@@ -171,20 +193,28 @@ export async function resolveWriteIn(
     ...fields,
     nominee_specialty: fields.action === 'new' ? (fields.nominee_specialty ?? group.subcategory) : null,
     note: request.note ?? null,
-    decided_by: request.by,
+    decided_by: request.by.actor,
     decided_at: now.toISOString(),
   }));
   await db.transaction().execute(async (trx) => {
-    for (const row of rows) await recordWriteInDecision(trx, row);
     await appendAudit(trx, {
       projectId: config.project_id,
-      actor: request.by,
-      action: 'writeins resolve',
+      ...request.by,
+      action: fields.action === 'undo' ? 'writeins undo' : 'writeins resolve',
       subject: key,
       reason: request.note ?? null,
       details: { action: fields.action, nominee_id: fields.nominee_id, categories: rows.map((r) => categoryKey(r.category_group, r.subcategory)) },
       now,
     });
+    // Read again once the trail is held (appendAudit holds it until the transaction ends): of two same decisions at once, the second finds the first here.
+    const inForce = await writeInDecisionsInForce(trx, config.project_id);
+    const same = (row: WriteInDecisionRow) => {
+      const current = inForce.get(decisionKey(row.category_group, row.subcategory, row.name_key));
+      if (row.action === 'undo') return current === undefined;
+      return current?.action === row.action && current.nominee_id === row.nominee_id && current.nominee_name === row.nominee_name;
+    };
+    if (rows.every(same)) throw new DecidedAlready(decidedWords(request, inForce.get(decisionKey(rows[0].category_group, rows[0].subcategory, key))));
+    for (const row of rows) await recordWriteInDecision(trx, row);
   });
   return rows;
 }

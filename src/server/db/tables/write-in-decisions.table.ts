@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 
-/** What an operator decided about a write-in: count it for a listed nominee, for a new nominee, or not at all. */
-export type WriteInAction = 'merge' | 'new' | 'reject';
+/** What an operator decided about a write-in: count it for a listed nominee, for a new nominee, or not at all; or take back the decision before (`undo`). */
+export type WriteInAction = 'merge' | 'new' | 'reject' | 'undo';
 
 /**
  * `write_in_decisions`: an operator's decisions on write-ins, never updated or deleted. A write-in
@@ -17,7 +17,7 @@ export interface WriteInDecisionsTable {
   category_group: string;
   subcategory: string;
   action: WriteInAction;
-  /** The nominee the write-in counts for (`merge`, `new`); NULL for `reject`. */
+  /** The nominee the write-in counts for (`merge`, `new`); NULL for `reject` and `undo`. */
   nominee_id: string | null;
   /** A new nominee's name and details, as they will be added to the nominee file (`new` only). */
   nominee_name: string | null;
