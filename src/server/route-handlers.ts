@@ -10,6 +10,7 @@ import { checkCodeReply, sendCodeReply } from './verify/verify-reply.ts';
 import * as signIn from './console/console-sign-in.ts';
 import * as acts from './console/console-acts.ts';
 import { admitRefusedBallot } from './console/refused-acts.ts';
+import { decideWriteIn } from './console/write-ins-acts.ts';
 
 /** What a route runs: the request's context and the values of its path's `:name` parts in, the answer out. */
 type RouteHandler<Path extends string> = (context: APIContext, params: RouteParams<Path>) => Promise<Response>;
@@ -66,6 +67,10 @@ const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
   '/api/console/surveys/:slug': (context, { slug }) => acts.surveyJson(context, slug),
   // A refused ballot admitted from its page (src/server/console/refused-acts.ts), as `results admit` does.
   '/api/console/surveys/:slug/refused/:id/admit': (context, { slug, id }) => admitRefusedBallot(context, slug, id),
+  // A group of write-ins decided from its page (src/server/console/write-ins-acts.ts), as `writeins resolve` does.
+  '/api/console/surveys/:slug/write-ins/attach': (context, { slug }) => decideWriteIn(context, slug, 'attach'),
+  '/api/console/surveys/:slug/write-ins/add': (context, { slug }) => decideWriteIn(context, slug, 'add'),
+  '/api/console/surveys/:slug/write-ins/undo': (context, { slug }) => decideWriteIn(context, slug, 'undo'),
 };
 
 /**
