@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runResults } from '../support/results-cli.ts';
-import { DEMO_QUERY, demoBallot, type Fields } from './helpers.ts';
+import { demoBallot, type Fields } from './helpers.ts';
 import { ConsoleBrowser, operatorsYaml, startConsole, type ConsoleServer } from './console-helpers.ts';
 import { groupId } from '../../src/results/writeins/writeins-queue.ts';
 import { nameKey } from '../../src/results/tally/identity-keys.ts';

@@ -12,10 +12,10 @@ import { writeInGroups, type WriteInGroup } from './writeins.ts';
 // before and after a group is attached.
 
 /** The ballots a group shows: its newest ones; the group's count says how many there are. */
-export const BALLOTS_SHOWN = 10;
+const BALLOTS_SHOWN = 10;
 
 /** One ballot a group came from: when it was received, the spelling it holds, and (for a manager and up) the voter's name. */
-export interface QueueBallot {
+interface QueueBallot {
   ballotId: string;
   receivedAt: string;
   spelling: string;

@@ -22,7 +22,7 @@ const PAGE_SIZE = 50;
 export const NEW_NOMINEE_NAME_MAX = 200;
 
 /** The address of a survey's write-ins page. */
-export function writeInsPath(slug: string): string {
+function writeInsPath(slug: string): string {
   return `/console/${slug}/write-ins/`;
 }
 

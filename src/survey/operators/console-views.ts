@@ -222,7 +222,7 @@ export interface RefusedPageView {
 }
 
 /** One ballot a write-in group came from: when, as which spelling, whether a decision made before it counts it, and the voter (a manager's or an owner's page only). */
-export interface WriteInBallotView {
+interface WriteInBallotView {
   readonly receivedAt: string;
   readonly spelling: string;
   readonly byItself: boolean;
