@@ -3,7 +3,7 @@ import { runResults } from '../support/results-cli.ts';
 import { demoBallot, type Fields } from './helpers.ts';
 import { ConsoleBrowser, operatorsYaml, startConsole, type ConsoleServer } from './console-helpers.ts';
 import { groupId } from '../../src/results/writeins/writeins-queue.ts';
-import { nameKey } from '../../src/results/tally/identity-keys.ts';
+import { nameKey } from '../../src/survey/nominees/name-key.ts';
 
 // A survey's write-ins in the console, on both databases: the queue for every role (voters'
 // names for a manager and up only), the ballot's nominee search with the count before and after,

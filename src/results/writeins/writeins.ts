@@ -8,7 +8,7 @@ import { ballotCategories } from '../../survey/config/layout.ts';
 import { categoryKey } from '../../survey/ballots/ballot-keys.ts';
 import { decisionKey, recordWriteInDecision, writeInDecisionsInForce, writeInSpellings } from './writeins.repository.ts';
 import { uuidv7 } from '../../server/ids.ts';
-import { nameKey } from '../tally/identity-keys.ts';
+import { nameKey } from '../../survey/nominees/name-key.ts';
 import { nameMatcher } from './fuzzy.ts';
 import { OperatorError } from '../operator.ts';
 import { quoted } from '../../survey/errors.ts';

@@ -5,7 +5,7 @@ import { ADMIT_REASON_MAX, admitReason, type ReasonProblem } from '../../results
 import { OperatorError } from '../../results/operator.ts';
 import { DecidedAlready, resolveWriteIn, type Resolution } from '../../results/writeins/writeins.ts';
 import { groupId } from '../../results/writeins/writeins-queue.ts';
-import { nameKey } from '../../results/tally/identity-keys.ts';
+import { nameKey } from '../../survey/nominees/name-key.ts';
 import { CONSOLE_ACTS, may } from '../../survey/operators/operator-rights.ts';
 import { callText, consoleCall } from './console-guard.ts';
 import { done, refusal } from './console-replies.ts';

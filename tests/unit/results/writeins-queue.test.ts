@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { groupId, queueOrder } from '../../../src/results/writeins/writeins-queue.ts';
-import { nameKey } from '../../../src/results/tally/identity-keys.ts';
+import { nameKey } from '../../../src/survey/nominees/name-key.ts';
 
 // The write-ins queue's pure rules: the groups waiting first, in the order given; and a group's
 // id, one for every spelling that folds the same, another for another sub-category.
