@@ -12,7 +12,7 @@ import { EXCLUSION_COLUMNS, exclusionCsvLine, parseThreshold, rankTally, tallyCs
 import { tallyDigest } from '../../src/results/tally/tally-digest.ts';
 import { methodologyText } from '../../src/results/tally/methodology.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
-import { resolveWriteIn, writeInGroups, type Resolution } from '../../src/results/writeins/writeins.ts';
+import { DecidedAlready, resolveWriteIn, writeInGroups, type Resolution } from '../../src/results/writeins/writeins.ts';
 import { appendNominees, nomineesToAppend } from '../../src/results/writeins/nominee-append.ts';
 import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/results/writeins/writeins.repository.ts';
 import { appendAudit, latestAudit } from '../../src/server/db/audit.repository.ts';
@@ -225,13 +225,23 @@ export async function resolveCommand({ db, survey, nominees, options }: Context)
       city: text(options.city),
     };
   } else resolution = options.undo ? { action: 'undo' } : { action: 'reject' };
-  const rows = await resolveWriteIn(db, survey.config, nominees, {
-    name,
-    category: text(options.category),
-    resolution,
-    by: { actor: who(options) },
-    note: reasonGiven(options, 'writeins resolve'),
-  });
+  let rows;
+  try {
+    rows = await resolveWriteIn(db, survey.config, nominees, {
+      name,
+      category: text(options.category),
+      resolution,
+      by: { actor: who(options) },
+      note: reasonGiven(options, 'writeins resolve'),
+    });
+  } catch (error) {
+    // The same decision on record already is done, not refused: say whose it is, and change nothing.
+    if (error instanceof DecidedAlready && error.recorded) {
+      process.stdout.write(`${error.message}\n`);
+      return;
+    }
+    throw error;
+  }
   for (const row of rows) {
     const what =
       row.action === 'reject'

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runResults } from '../support/results-cli.ts';
 import { demoBallot, type Fields } from './helpers.ts';
 import { ConsoleBrowser, operatorsYaml, startConsole, type ConsoleServer } from './console-helpers.ts';
-import { groupId } from '../../src/results/writeins/writeins-queue.ts';
+import { writeInGroupId } from '../../src/server/intake/write-in-counts.repository.ts';
 import { nameKey } from '../../src/survey/nominees/name-key.ts';
 
 // A survey's write-ins in the console, on both databases: the queue for every role (voters'
@@ -21,7 +21,7 @@ const CATEGORY = 'Surgery / Neurosurgery';
 /** A nominee of the demo list, in Neurosurgery. */
 const NOMINEE = { id: 'tdd-1169', name: 'Hannah Fischer-Choi' };
 const act = (what: 'attach' | 'add' | 'undo', slug = SURVEY) => `/api/console/surveys/${slug}/write-ins/${what}`;
-const idOf = (name: string) => groupId({ group: 'Surgery', subcategory: 'Neurosurgery', nameKey: nameKey(name) });
+const idOf = (name: string) => writeInGroupId('Surgery', 'Neurosurgery', nameKey(name));
 
 let server: ConsoleServer;
 const browsers = {} as Record<Role, ConsoleBrowser>;
@@ -233,6 +233,44 @@ describe('Attach and Undo', () => {
   });
 });
 
+describe('decided since, and decided again', () => {
+  test('Attach on a group decided otherwise since the page showed it is refused with 409, naming who decided, and nothing changes', async () => {
+    await writeIn(server, 'Seen Waiting');
+    expect((await browsers.manager.post(act('attach'), { ...group('Seen Waiting', 'first tab'), nominee: 'tdd-0001' })).status).toBe(200);
+    const before = await state();
+    const answer = await browsers.reviewer.post(act('attach'), { ...group('Seen Waiting', 'stale tab'), nominee: NOMINEE.id });
+    expect([answer.status, answer.body.error]).toEqual([409, 'decided_otherwise']);
+    expect(answer.body.message).toMatch(
+      /^"Seen Waiting" in Surgery \/ Neurosurgery was attached to tdd-0001 meanwhile, by manager at \d{4}-\d\d-\d\d \d\d:\d\d UTC: Undo that decision first to make another\.$/,
+    );
+    const added = await browsers.reviewer.post(act('add'), group('Seen Waiting', 'stale tab'));
+    expect([added.status, added.body.error]).toEqual([409, 'decided_otherwise']);
+    expect(await state()).toEqual(before);
+  });
+
+  test('writeins resolve repeating a decision on record exits 0 and says whose it is; an undo of a write-in never decided exits 1 in one line', async () => {
+    await writeIn(server, 'Said Twice');
+    const resolve = (...how: string[]) =>
+      results(server, 'writeins', 'resolve', SURVEY, '--name', 'said twice', '--category', CATEGORY, ...how, '--why', 'checked', '--by', 'ann');
+    const none = await resolve('--undo');
+    expect([none.code, none.stderr.trim()]).toEqual([1, 'No decision to undo on "said twice" in Surgery / Neurosurgery: it waits for one.']);
+    expect((await resolve('--nominee', NOMINEE.id)).code).toBe(0);
+    const before = await state();
+    const again = await resolve('--nominee', NOMINEE.id);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(
+      /^"said twice" in Surgery \/ Neurosurgery is counted for tdd-1169 already, decided by ann at \d{4}-\d\d-\d\d \d\d:\d\d UTC: nothing changed\.\n$/,
+    );
+    expect((await resolve('--undo')).code).toBe(0);
+    const undoneAgain = await resolve('--undo');
+    expect(undoneAgain.code, undoneAgain.stderr).toBe(0);
+    expect(undoneAgain.stdout).toMatch(
+      /^"said twice" in Surgery \/ Neurosurgery was undone already, by ann at .+ UTC, and waits for a decision: nothing changed\.\n$/,
+    );
+    expect((await state()).decisions).toHaveLength(before.decisions.length + 1);
+  });
+});
+
 describe('what changes nothing', () => {
   beforeAll(async () => {
     await writeIn(server, 'Hostile Input');
@@ -290,6 +328,44 @@ describe('what changes nothing', () => {
     expect((await browsers.owner.request(act('attach'))).status).toBe(405);
     expect(await state()).toEqual(before);
   });
+});
+
+describe('pages', () => {
+  test('50 groups a page, waiting first then the most written; Next and Previous walk every group once, both ways', async () => {
+    for (let n = 0; n < 60; n++) await writeIn(server, `Paging Number${n}`);
+    const walk = async (start: string, rel: 'next' | 'prev') => {
+      const pages: string[][] = [];
+      let at: string | undefined = start;
+      while (at) {
+        const page = await browsers.reviewer.page(at);
+        expect(page.status).toBe(200);
+        pages.push([...page.body.matchAll(/<li class="card refused-ballot write-in-group" id="group-([0-9a-f]{16})"/g)].map((m) => m[1]));
+        const link = new RegExp(`<a class="button button-secondary" href="([^"]+)" rel="${rel}">`).exec(page.body)?.[1];
+        at = link?.replaceAll('&amp;', '&');
+      }
+      return pages;
+    };
+    const forward = await walk(PAGE, 'next');
+    const total = await db()
+      .selectFrom('write_in_groups')
+      .where('project_id', '=', SURVEY)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(forward.slice(0, -1).every((page) => page.length === 50)).toBe(true);
+    expect(forward.flat()).toHaveLength(Number(total.n));
+    expect(new Set(forward.flat()).size).toBe(Number(total.n));
+    const first = await browsers.reviewer.page(PAGE);
+    expect(first.body).toContain(`Groups 1–50 of ${Number(total.n)}`);
+    // The waiting groups come first, the most written first among them.
+    const decided = new Set(
+      (await db().selectFrom('write_in_groups').select('id').where('project_id', '=', SURVEY).where('decided', '=', 1).execute()).map((row) => row.id),
+    );
+    const flags = forward.flat().map((id) => decided.has(id));
+    expect(flags.indexOf(true)).toBe(flags.lastIndexOf(false) + 1);
+    const last = forward.at(-1)!;
+    const backward = await walk(`${PAGE}?before=${last[0]}`, 'prev');
+    expect([...backward.reverse().flat(), ...last]).toEqual(forward.flat());
+  }, 60_000);
 });
 
 describe('the console and the command line', () => {

@@ -6,8 +6,9 @@ import type { SurveyConfig } from '../../survey/config/config.struct.ts';
 import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
 import { ballotCategories } from '../../survey/config/layout.ts';
 import { categoryKey } from '../../survey/ballots/ballot-keys.ts';
-import { decisionKey, recordWriteInDecision, writeInDecisionsInForce, writeInSpellings } from './writeins.repository.ts';
+import { decisionKey, recordWriteInDecision, writeInDecisionLog, writeInDecisionsInForce, writeInSpellings } from './writeins.repository.ts';
 import { uuidv7 } from '../../server/ids.ts';
+import { markWriteInGroups } from '../../server/intake/write-in-counts.repository.ts';
 import { nameKey } from '../../survey/nominees/name-key.ts';
 import { nameMatcher } from './fuzzy.ts';
 import { OperatorError } from '../operator.ts';
@@ -30,9 +31,19 @@ export interface WriteInGroup {
 export async function writeInGroups(db: Kysely<Database>, config: SurveyConfig, nominees: readonly Nominee[], candidates = 3): Promise<WriteInGroup[]> {
   const rows = await writeInSpellings(db, config.project_id);
   const decisions = await writeInDecisionsInForce(db, config.project_id);
+  return groupsOf(rows, decisions, nominees, candidates);
+}
+
+/** Spelling counts gathered into their groups, each with its decision in force and its closest nominees, most frequent first. */
+function groupsOf(
+  rows: Awaited<ReturnType<typeof writeInSpellings>>,
+  decisions: Map<string, WriteInDecisionRow>,
+  nominees: readonly Nominee[],
+  candidates: number,
+): WriteInGroup[] {
   const groups = new Map<string, WriteInGroup>();
   for (const row of rows) {
-    const key = nameKey(row.name);
+    const key = row.name_key;
     const id = decisionKey(row.category_group, row.subcategory, key);
     let group = groups.get(id);
     if (!group) {
@@ -72,11 +83,25 @@ export type Resolution =
   | { action: 'reject' }
   | { action: 'undo' };
 
-/** A decision the write-in has already (or, for `undo`, none to take back): recording it again would change nothing, so nothing is recorded. */
+/**
+ * A decision the write-in has already (or, for `undo`, none to take back): recording it again
+ * would change nothing, so nothing is recorded. `recorded` says who made it and when, when that
+ * same decision is on record (an undo too); absent for an undo of a write-in never decided.
+ */
 export class DecidedAlready extends OperatorError {
-  constructor(message: string) {
+  readonly recorded?: { by: string; at: string };
+  constructor(message: string, recorded?: { by: string; at: string }) {
     super(message);
     this.name = 'DecidedAlready';
+    if (recorded) this.recorded = recorded;
+  }
+}
+
+/** Another decision made on a write-in since it was seen waiting (the console's page): recording one over it is refused. */
+export class DecidedOtherwise extends OperatorError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DecidedOtherwise';
   }
 }
 
@@ -90,6 +115,8 @@ export interface ResolveRequest {
   by: ActSigner;
   note?: string;
   now?: Date;
+  /** The write-in was seen waiting (the console's Attach and Add): refused, with DecidedOtherwise, when a decision has been made on it since. */
+  seenWaiting?: boolean;
 }
 
 /** A new nominee's id made from the name: "Dr. Grace O'Neil" → "wi-grace-oneil", numbered when taken. */
@@ -105,12 +132,23 @@ function newNomineeId(name: string, taken: (id: string) => boolean): string {
   return id;
 }
 
-/** The sentence of a decision asked again: in force already, by whom and when; or, for an undo, none left to take back. */
-function decidedWords(request: ResolveRequest, current: WriteInDecisionRow | undefined): string {
+/** When a decision was made, as the command line and the console say it. */
+const whenWords = (decision: WriteInDecisionRow) => `${decision.decided_at.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** The sentence of a decision asked again: in force already, or undone already, by whom and when. */
+function decidedWords(request: ResolveRequest, recorded: WriteInDecisionRow): string {
   const where = `${quoted(request.name)}${request.category ? ` in ${request.category}` : ''}`;
-  if (!current) return `No decision to undo on ${where}: it was undone already, and waits for one.`;
-  const what = current.action === 'reject' ? 'rejected' : `counted for ${current.nominee_id}`;
-  return `${where} is ${what} already, decided by ${current.decided_by} at ${current.decided_at.slice(0, 16).replace('T', ' ')} UTC: nothing changed.`;
+  if (recorded.action === 'undo')
+    return `${where} was undone already, by ${recorded.decided_by} at ${whenWords(recorded)}, and waits for a decision: nothing changed.`;
+  const what = recorded.action === 'reject' ? 'rejected' : `counted for ${recorded.nominee_id}`;
+  return `${where} is ${what} already, decided by ${recorded.decided_by} at ${whenWords(recorded)}: nothing changed.`;
+}
+
+/** The latest decision on record for each write-in (an undo too), by `decisionKey`. */
+async function latestDecisions(db: Kysely<Database>, projectId: string): Promise<Map<string, WriteInDecisionRow>> {
+  const latest = new Map<string, WriteInDecisionRow>();
+  for (const row of await writeInDecisionLog(db, projectId)) latest.set(decisionKey(row.category_group, row.subcategory, row.name_key), row);
+  return latest;
 }
 
 /**
@@ -135,14 +173,15 @@ export async function resolveWriteIn(
         `"${request.category}" is not a category of ${config.project_id}; the categories are ${categories.map((c) => c.key).join(', ')}.`,
       );
   }
-  const groups = (await writeInGroups(db, config, [], 0)).filter(
-    (group) => group.nameKey === key && wanted.some((w) => w.group === group.group && w.subcategory === group.subcategory),
+  const decisions = await writeInDecisionsInForce(db, config.project_id);
+  // The groups of this folded name, from their counts: one index search, not the survey's every write-in.
+  const groups = groupsOf(await writeInSpellings(db, config.project_id, key), decisions, [], 0).filter((group) =>
+    wanted.some((w) => w.group === group.group && w.subcategory === group.subcategory),
   );
   if (!groups.length)
     throw new OperatorError(`No write-in ${quoted(request.name)}${request.category ? ` in ${request.category}` : ''}; the writeins command lists them.`);
 
   const listed = new Map(nominees.map((nominee) => [nominee.id, nominee]));
-  const decisions = await writeInDecisionsInForce(db, config.project_id);
   const added = new Map([...decisions.values()].filter((d) => d.action === 'new' && d.nominee_id).map((d) => [d.nominee_id!, d]));
   const { resolution } = request;
   let fields: Pick<WriteInDecisionRow, 'action' | 'nominee_id' | 'nominee_name' | 'nominee_specialty' | 'nominee_practice' | 'nominee_city'>;
@@ -177,8 +216,16 @@ export async function resolveWriteIn(
       nominee_city: resolution.city ?? null,
     };
   } else {
-    if (resolution.action === 'undo' && !groups.some((group) => group.decision))
+    if (resolution.action === 'undo' && !groups.some((group) => group.decision)) {
+      // Undone already, when the latest decision on record for each is an undo: say whose; else never decided.
+      const latest = await latestDecisions(db, config.project_id);
+      const undos = groups.map((group) => latest.get(decisionKey(group.group, group.subcategory, key)));
+      if (undos.every((row) => row?.action === 'undo')) {
+        const newest = undos.reduce((a, b) => (b!.id > a!.id ? b : a))!;
+        throw new DecidedAlready(decidedWords(request, newest), { by: newest.decided_by, at: newest.decided_at });
+      }
       throw new DecidedAlready(`No decision to undo on ${quoted(request.name)}${request.category ? ` in ${request.category}` : ''}: it waits for one.`);
+    }
     fields = { action: resolution.action, nominee_id: null, nominee_name: null, nominee_specialty: null, nominee_practice: null, nominee_city: null };
   }
   const now = request.now ?? new Date();
@@ -207,14 +254,34 @@ export async function resolveWriteIn(
       now,
     });
     // Read again once the trail is held (appendAudit holds it until the transaction ends): of two same decisions at once, the second finds the first here.
-    const inForce = await writeInDecisionsInForce(trx, config.project_id);
+    const latest = await latestDecisions(trx, config.project_id);
+    const inForce = (row: WriteInDecisionRow) => {
+      const current = latest.get(decisionKey(row.category_group, row.subcategory, row.name_key));
+      return current?.action === 'undo' ? undefined : current;
+    };
     const same = (row: WriteInDecisionRow) => {
-      const current = inForce.get(decisionKey(row.category_group, row.subcategory, row.name_key));
+      const current = inForce(row);
       if (row.action === 'undo') return current === undefined;
       return current?.action === row.action && current.nominee_id === row.nominee_id && current.nominee_name === row.nominee_name;
     };
-    if (rows.every(same)) throw new DecidedAlready(decidedWords(request, inForce.get(decisionKey(rows[0].category_group, rows[0].subcategory, key))));
+    if (rows.every(same)) {
+      const recorded = rows
+        .map((row) => latest.get(decisionKey(row.category_group, row.subcategory, row.name_key)))
+        .filter((row): row is WriteInDecisionRow => row !== undefined)
+        .sort((a, b) => (a.id < b.id ? 1 : -1))[0];
+      if (!recorded)
+        throw new DecidedAlready(`No decision to undo on ${quoted(request.name)}${request.category ? ` in ${request.category}` : ''}: it waits for one.`);
+      throw new DecidedAlready(decidedWords(request, recorded), { by: recorded.decided_by, at: recorded.decided_at });
+    }
+    const otherwise = request.seenWaiting && fields.action !== 'undo' ? rows.map(inForce).find((current) => current !== undefined) : undefined;
+    if (otherwise) {
+      const what = otherwise.action === 'reject' ? 'rejected' : `attached to ${otherwise.nominee_name ?? otherwise.nominee_id}`;
+      throw new DecidedOtherwise(
+        `${quoted(request.name)} in ${categoryKey(otherwise.category_group, otherwise.subcategory)} was ${what} meanwhile, by ${otherwise.decided_by} at ${whenWords(otherwise)}: Undo that decision first to make another.`,
+      );
+    }
     for (const row of rows) await recordWriteInDecision(trx, row);
+    await markWriteInGroups(trx, rows);
   });
   return rows;
 }

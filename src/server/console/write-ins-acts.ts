@@ -3,8 +3,8 @@ import { database } from '../db/database.ts';
 import { nomineeIndex } from '../search/nominees.ts';
 import { ADMIT_REASON_MAX, admitReason, type ReasonProblem } from '../../results/refused.ts';
 import { OperatorError } from '../../results/operator.ts';
-import { DecidedAlready, resolveWriteIn, type Resolution } from '../../results/writeins/writeins.ts';
-import { groupId } from '../../results/writeins/writeins-queue.ts';
+import { DecidedAlready, DecidedOtherwise, resolveWriteIn, type Resolution } from '../../results/writeins/writeins.ts';
+import { writeInGroupId } from '../intake/write-in-counts.repository.ts';
 import { nameKey } from '../../survey/nominees/name-key.ts';
 import { CONSOLE_ACTS, may } from '../../survey/operators/operator-rights.ts';
 import { callText, consoleCall } from './console-guard.ts';
@@ -51,7 +51,7 @@ function fieldProblem(request: Request, error: string, path: string, message: st
  * signed with the operator's name, address, role and session. A survey the operator has no role on
  * answers 404; an auditor 403; a field that will not do, or a write-in or nominee the survey
  * does not have, 400, naming it; the same decision again
- * (or an undo with nothing to undo) 409, changing nothing.
+ * (or an undo with nothing to undo), or an Attach or Add on a group decided since, 409, changing nothing.
  */
 export async function decideWriteIn(context: APIContext, slug: string, act: WriteInAct): Promise<Response> {
   const { request } = context;
@@ -98,14 +98,17 @@ export async function decideWriteIn(context: APIContext, slug: string, act: Writ
       by: signedBy(operator, session, role),
       note: reason.reason,
       now: call.now,
+      // Attach and Add are offered on a group the page showed waiting: one decided since is not decided over.
+      seenWaiting: act !== 'undo',
     });
   } catch (error) {
     if (error instanceof DecidedAlready) return refusal(request, 409, 'decided_already', error.message);
+    if (error instanceof DecidedOtherwise) return refusal(request, 409, 'decided_otherwise', error.message);
     if (error instanceof OperatorError) return refusal(request, 400, 'not_decided', error.message);
     throw error;
   }
   const [row] = decided;
-  const id = groupId({ group: row.category_group, subcategory: row.subcategory, nameKey: row.name_key });
+  const id = writeInGroupId(row.category_group, row.subcategory, row.name_key);
   return done(
     request,
     200,

@@ -2,8 +2,7 @@ import { database } from '../db/database.ts';
 import { nomineeIndex } from '../search/nominees.ts';
 import { HITS_PER_PAGE } from '../../survey/nominees/nominee-search.ts';
 import { ADMIT_REASON_MAX } from '../../results/refused.ts';
-import { groupId, nomineeCounts, queuePage, writeInQueue, type QueueGroup } from '../../results/writeins/writeins-queue.ts';
-import type { WriteInGroup } from '../../results/writeins/writeins.ts';
+import { nomineeCounts, queueGroups, queueRows, queueTotals, type QueueGroup, type QueuePlace } from '../../results/writeins/writeins-queue.ts';
 import { categoryKey } from '../../survey/ballots/ballot-keys.ts';
 import { may } from '../../survey/operators/operator-rights.ts';
 import type { ConsoleVisit, WriteInGroupView, WriteInMatchView, WriteInsPageView } from '../../survey/operators/console-views.ts';
@@ -11,9 +10,9 @@ import { surveyOfOperator } from './refused-page.ts';
 import type { ServerSurvey } from '../surveys.ts';
 
 // A survey's write-ins in the console (/console/{slug}/write-ins/): the groups `writeins` lists,
-// those waiting for a decision first, 50 a page; on the group the address names, the nominee
-// search the ballot uses, each match with its count before and after. The acts are
-// write-ins-acts.ts.
+// as the API counts them, those waiting for a decision first, 50 a page by keyset; on the group
+// the address names, the nominee search the ballot uses, each match with its count before and
+// after. The acts are write-ins-acts.ts.
 
 /** The groups a page shows at once. */
 const PAGE_SIZE = 50;
@@ -45,7 +44,7 @@ const detailOf = (nominee: { specialty?: string; practice?: string; city?: strin
   [nominee.specialty, nominee.practice, nominee.city].filter(Boolean).join(', ');
 
 /** The nominee search on one group: the ballot's engine, its sub-category first, each match counted now and with the group. */
-async function searchOn(survey: ServerSurvey, group: QueueGroup, query: string, all: readonly WriteInGroup[]) {
+async function searchOn(survey: ServerSurvey, group: QueueGroup, query: string) {
   const index = nomineeIndex(survey);
   const hits = query.trim() ? index.engine().search(query.slice(0, 100), { hitsPerPage: HITS_PER_PAGE, preferSpecialty: group.subcategory }).hits : [];
   const { db } = await database();
@@ -54,7 +53,6 @@ async function searchOn(survey: ServerSurvey, group: QueueGroup, query: string, 
     survey.config.project_id,
     group,
     hits.map((hit) => hit.objectID),
-    all,
   );
   // The group counts already for the nominee it is attached to: with it is now.
   const attachedTo = group.decision?.action !== 'reject' ? group.decision?.nominee_id : undefined;
@@ -97,53 +95,51 @@ function groupView(survey: ServerSurvey, group: QueueGroup): WriteInGroupView {
   };
 }
 
+/** A group id as the page writes it in its addresses. */
+const GROUP_ID = /^[0-9a-f]{16}$/;
+
 /**
  * A page of a survey's write-ins for an operator with any role on it, as the address asks for
- * it: `page` (from 1), or `group` (the page that group is on, with the nominee search when `q`
- * is there), and `done` after an act; undefined for a survey they have no role on, as for one
- * that does not exist.
+ * it: from the top, `after` or `before` a group (the next and previous pages), or at `group`
+ * (with the nominee search when `q` is there), and `done` after an act; undefined for a survey
+ * they have no role on, as for one that does not exist.
  */
 export async function writeInsPage(visit: ConsoleVisit, slug: string, url: URL): Promise<WriteInsPageView | undefined> {
   const found = surveyOfOperator(visit.operator, slug);
   if (!found) return undefined;
   const { survey } = found;
   const { db } = await database();
+  const projectId = survey.config.project_id;
   const seesVoters = may(visit.operator, 'see-voters', survey.slug);
   const mayDecide = may(visit.operator, 'review-writeins', survey.slug);
   const query = url.searchParams;
   const asked = query.get('group') ?? '';
-  // The groups' order is known only once they are read: read them, then the page's ballots.
-  const all = await writeInQueue(db, survey.config);
-  const at = /^[0-9a-f]{16}$/.test(asked) ? all.findIndex((group) => groupId(group) === asked) : -1;
-  const pages = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
-  const pageText = query.get('page') ?? '';
-  const pageNumber = at >= 0 ? Math.floor(at / PAGE_SIZE) + 1 : /^[1-9][0-9]{0,6}$/.test(pageText) ? Math.min(Number(pageText), pages) : 1;
-  const page = await queuePage(db, survey.config, all, { offset: (pageNumber - 1) * PAGE_SIZE, size: PAGE_SIZE, seesVoters });
-  const searched = at >= 0 && query.has('q') && mayDecide ? page.find((group) => group.id === asked) : undefined;
-  const search = searched ? await searchOn(survey, searched, query.get('q') ?? '', all) : undefined;
+  const id = (name: string) => (GROUP_ID.test(query.get(name) ?? '') ? (query.get(name) ?? undefined) : undefined);
+  const place: QueuePlace = GROUP_ID.test(asked) ? { at: asked } : id('before') ? { before: id('before') } : id('after') ? { after: id('after') } : {};
+  const [totals, rows] = await Promise.all([queueTotals(db, projectId), queueRows(db, projectId, place, PAGE_SIZE)]);
+  const page = await queueGroups(db, survey.config, rows.rows, seesVoters);
+  const searched = place.at && query.has('q') && mayDecide ? page.find((group) => group.id === asked) : undefined;
+  const search = searched ? await searchOn(survey, searched, query.get('q') ?? '') : undefined;
   const groups = page.map((group) => ({ ...groupView(survey, group), ...(group === searched && search ? { search } : {}) }));
   const path = writeInsPath(survey.slug);
-  const address = (n: number) => `${path}?page=${n}`;
   const done = doneWords(
     query.get('done') ?? '',
     groups.find((group) => group.id === asked),
   );
-  const waiting = all.filter((group) => !group.decision);
   return {
     slug: survey.slug,
     title: survey.config.survey_title ?? survey.slug,
     path,
     mayDecide,
     seesVoters,
-    groupCount: all.length,
-    waitingGroups: waiting.length,
-    writeIns: all.reduce((n, group) => n + group.count, 0),
-    waitingWriteIns: waiting.reduce((n, group) => n + group.count, 0),
+    groupCount: totals.groups,
+    waitingGroups: totals.waitingGroups,
+    writeIns: totals.writeIns,
+    waitingWriteIns: totals.waitingWriteIns,
     groups,
-    pageNumber,
-    pages,
-    ...(pageNumber > 1 ? { previous: address(pageNumber - 1) } : {}),
-    ...(pageNumber < pages ? { next: address(pageNumber + 1) } : {}),
+    first: rows.offset + 1,
+    ...(rows.earlier && groups.length ? { previous: `${path}?${new URLSearchParams({ before: groups[0].id })}` } : {}),
+    ...(rows.later && groups.length ? { next: `${path}?${new URLSearchParams({ after: groups.at(-1)!.id })}` } : {}),
     ...(done ? { done } : {}),
     reasonMax: ADMIT_REASON_MAX,
     nameMax: NEW_NOMINEE_NAME_MAX,

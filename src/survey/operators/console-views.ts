@@ -282,9 +282,8 @@ export interface WriteInsPageView {
   readonly writeIns: number;
   readonly waitingWriteIns: number;
   readonly groups: readonly WriteInGroupView[];
-  /** This page's number (from 1), the number of pages, and the addresses of the pages before and after. */
-  readonly pageNumber: number;
-  readonly pages: number;
+  /** The place of this page's first group in the queue (from 1), and the addresses of the pages before and after. */
+  readonly first: number;
   readonly previous?: string;
   readonly next?: string;
   /** What the last act did, said at the top of the page. */

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../src/server/db/schema.ts';
 import { exportBallots } from '../../../src/results/export/export.ts';
 import { csvLine } from '../../../src/results/export/csv.ts';
-import { resolveWriteIn, writeInGroups } from '../../../src/results/writeins/writeins.ts';
+import { DecidedAlready, DecidedOtherwise, resolveWriteIn, writeInGroups } from '../../../src/results/writeins/writeins.ts';
 import { appendNominees, nomineesToAppend } from '../../../src/results/writeins/nominee-append.ts';
 import { confirmReservation, releaseReservation } from '../../../src/results/reservations.ts';
 import { OperatorError } from '../../../src/results/operator.ts';
@@ -246,11 +246,28 @@ describe('write-ins', () => {
 
     await expect(
       resolveWriteIn(db, survey.config, nominees, { name: 'chen wie', resolution: { action: 'undo' }, by: { actor: 'cy' }, now: later(3) }),
-    ).rejects.toThrow('No decision to undo on "chen wie": it waits for one.');
+    ).rejects.toThrow(/^"chen wie" was undone already, by cy at 2030-02-02 00:02 UTC, and waits for a decision: nothing changed\.$/);
     expect(await logged()).toBe(before + 1);
     // Decided again, it counts again.
     await resolveWriteIn(db, survey.config, nominees, { ...again, now: later(4) });
     expect((await writeInDecisionsInForce(db, 'peer-check')).size).toBe(2);
+  });
+  test('a decision over one made since the write-in was seen waiting is refused; the command line may change one', async () => {
+    const logged = async () => (await writeInDecisionLog(db, 'peer-check')).length;
+    const before = await logged();
+    const at = new Date('2030-02-03T00:00:00Z');
+    const over = { name: 'Chen Wie', resolution: { action: 'merge' as const, nomineeId: 'c-1' }, by: { actor: 'dee' }, now: at };
+    const refused = resolveWriteIn(db, survey.config, nominees, { ...over, seenWaiting: true });
+    await expect(refused).rejects.toThrow(DecidedOtherwise);
+    await expect(resolveWriteIn(db, survey.config, nominees, { ...over, seenWaiting: true })).rejects.toThrow(
+      /^"Chen Wie" in Medicine \/ Cardiology was attached to c-3 meanwhile, by cy at 2030-02-02 00:04 UTC: Undo that decision first to make another\.$/,
+    );
+    expect(await logged()).toBe(before);
+    const repeat = await resolveWriteIn(db, survey.config, nominees, { ...over, resolution: { action: 'merge', nomineeId: 'c-3' } }).catch((error) => error);
+    expect(repeat).toBeInstanceOf(DecidedAlready);
+    expect(repeat.recorded).toEqual({ by: 'cy', at: '2030-02-02T00:04:00.000Z' });
+    await resolveWriteIn(db, survey.config, nominees, over);
+    expect((await writeInDecisionsInForce(db, 'peer-check')).get('Medicine\u0000Cardiology\u0000chen wie')?.nominee_id).toBe('c-1');
   });
 });
 

@@ -12,7 +12,7 @@ export interface WriteInDecisionsTable {
   /** A UUIDv7: decisions sort by it in the order they were made. */
   id: string;
   project_id: string;
-  /** The write-in's name as `writeInKey` normalises it: "Dr. José  Wu" → "jose wu". */
+  /** The write-in's name folded as `nameKey` folds it (src/survey/nominees/name-key.ts): "Dr. José  Wu" → "jose wu". */
   name_key: string;
   category_group: string;
   subcategory: string;
