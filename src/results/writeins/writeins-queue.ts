@@ -1,4 +1,4 @@
-import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { WriteInDecisionRow } from '../../server/db/tables/write-in-decisions.table.ts';
 import type { WriteInGroupRow } from '../../server/db/tables/write-in-groups.table.ts';
@@ -144,20 +144,34 @@ export async function queueRows(
   return { rows, earlier, later, offset };
 }
 
-/** The newest ballots of a group (by id: a UUIDv7 sorts as the ballots arrived), from the index write_ins_group. */
-function newestBallots(db: Kysely<Database>, projectId: string, group: WriteInGroupRow) {
+/** The newest ballots of a group (by id: a UUIDv7 sorts as the ballots arrived), from the index write_ins_group, tagged with the group's place `n`. */
+function newestBallots(db: Kysely<Database>, projectId: string, group: WriteInGroupRow, n: number) {
   return db
-    .selectFrom('write_ins')
-    .innerJoin('ballots', 'ballots.id', 'write_ins.ballot_id')
-    .where('write_ins.name_key', '=', group.name_key)
-    .where('write_ins.category_group', '=', group.category_group)
-    .where('write_ins.subcategory', '=', group.subcategory)
-    .where('ballots.project_id', '=', projectId)
-    .where('ballots.link', '!=', 'demo')
-    .select(['ballots.id', 'ballots.created_at', 'write_ins.name'])
-    .orderBy('write_ins.ballot_id', 'desc')
-    .limit(BALLOTS_SHOWN)
-    .execute();
+    .selectFrom((from) =>
+      from
+        .selectFrom('write_ins')
+        .innerJoin('ballots', 'ballots.id', 'write_ins.ballot_id')
+        .where('write_ins.name_key', '=', group.name_key)
+        .where('write_ins.category_group', '=', group.category_group)
+        .where('write_ins.subcategory', '=', group.subcategory)
+        .where('ballots.project_id', '=', projectId)
+        .where('ballots.link', '!=', 'demo')
+        .select(['ballots.id', 'ballots.created_at', 'write_ins.name', sql.lit(n).as('n')])
+        .orderBy('write_ins.ballot_id', 'desc')
+        .limit(BALLOTS_SHOWN)
+        .as(`group${n}`),
+    )
+    .selectAll();
+}
+
+/** The newest ballots of each group, in one query (one round trip, not one a group), by the groups' places. */
+async function groupsBallots(db: Kysely<Database>, projectId: string, groups: readonly WriteInGroupRow[]) {
+  const found: Array<Array<{ id: string; created_at: string; name: string }>> = groups.map(() => []);
+  if (!groups.length) return found;
+  const query = groups.slice(1).reduce((all, group, n) => all.unionAll(newestBallots(db, projectId, group, n + 1)), newestBallots(db, projectId, groups[0], 0));
+  for (const row of await query.execute()) found[Number(row.n)].push(row);
+  for (const list of found) list.sort((a, b) => (a.id < b.id ? 1 : -1));
+  return found;
 }
 
 /** The voters' names of some ballots, from the survey's name fields, by ballot id. */
@@ -172,11 +186,17 @@ async function voterNames(db: Kysely<Database>, config: SurveyConfig, ballotIds:
     .orderBy('ballot_id')
     .orderBy('position')
     .execute();
+  const words = new Map<string, string[]>();
+  for (const row of rows) words.set(`${row.ballot_id}\u0000${row.field}`, [...(words.get(`${row.ballot_id}\u0000${row.field}`) ?? []), row.value]);
   const names = new Map<string, string>();
-  for (const id of ballotIds) {
-    const words = fields.flatMap((field) => rows.filter((row) => row.ballot_id === id && row.field === field).map((row) => row.value));
-    names.set(id, words.join(' ').trim());
-  }
+  for (const id of ballotIds)
+    names.set(
+      id,
+      fields
+        .flatMap((field) => words.get(`${id}\u0000${field}`) ?? [])
+        .join(' ')
+        .trim(),
+    );
   return names;
 }
 
@@ -201,7 +221,7 @@ export async function queueGroups(db: Kysely<Database>, config: SurveyConfig, ro
       .where('writes', '>', 0)
       .execute(),
     decisionIds.length ? db.selectFrom('write_in_decisions').selectAll().where('id', 'in', decisionIds).execute() : [],
-    Promise.all(rows.map((row) => newestBallots(db, projectId, row))),
+    groupsBallots(db, projectId, rows),
   ]);
   const spellings = new Map<string, Array<{ name: string; count: number }>>();
   for (const row of spellingRows) {

@@ -177,9 +177,8 @@ describe("the queue's queries", () => {
     await queueGroups(db, config, rows, false);
     await nomineeCounts(db, 'p', { group: 'Surgery', subcategory: 'Neurosurgery' }, ['n-1', 'n-2']);
     const plans = asked.map((query) => plan(query).join('; '));
-    for (const steps of plans) {
-      expect(steps).not.toMatch(/SCAN|TEMP B-TREE/);
-    }
+    // A group's ten newest ballots are read as a subquery of the page's one query, and scanned as such (SCAN group0): no table is.
+    for (const steps of plans) expect(steps).not.toMatch(/SCAN (?!group\d+(;|$))|TEMP B-TREE/);
     expect(plans.join('\n')).toMatch(/SEARCH write_ins USING (COVERING )?INDEX write_ins_group \(name_key=\? AND category_group=\? AND subcategory=\?\)/);
     expect(plans.join('\n')).toMatch(/SEARCH write_in_spellings USING INDEX sqlite_autoindex_write_in_spellings_1 \(project_id=\? AND name_key=\?\)/);
     expect(plans.join('\n')).toMatch(/SEARCH write_in_groups USING INDEX write_in_groups_nominee/);
