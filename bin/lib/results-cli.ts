@@ -82,14 +82,15 @@ const COMMANDS: Record<string, { options: Options; usage: string; about: string;
       practice: { type: 'string' },
       city: { type: 'string' },
       reject: { type: 'boolean' },
+      undo: { type: 'boolean' },
       note: { type: 'string' },
       ...by,
       ...why,
     },
     usage:
-      'writeins resolve <slug> --name NAME [--category "Group / Sub-category"] (--nominee ID | --new [--id ID] [--display-name NAME] [--specialty S] [--practice P] [--city C] | --reject) (--why TEXT | --note TEXT) [--by WHO]',
+      'writeins resolve <slug> --name NAME [--category "Group / Sub-category"] (--nominee ID | --new [--id ID] [--display-name NAME] [--specialty S] [--practice P] [--city C] | --reject | --undo) (--why TEXT | --note TEXT) [--by WHO]',
     about:
-      'Records a decision on a write-in (every sub-category it was written in, unless --category): count it for a listed nominee, for a new nominee, or not at all. tally honours it; who and when are kept.',
+      "Records a decision on a write-in (every sub-category it was written in, unless --category): count it for a listed nominee, for a new nominee, or not at all; --undo takes the decision back. tally honours it; who and when are kept. The console's write-ins page records its decisions through the same function.",
     run: commands.resolveCommand,
   },
   'writeins log': {

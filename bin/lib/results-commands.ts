@@ -12,7 +12,7 @@ import { EXCLUSION_COLUMNS, exclusionCsvLine, parseThreshold, rankTally, tallyCs
 import { tallyDigest } from '../../src/results/tally/tally-digest.ts';
 import { methodologyText } from '../../src/results/tally/methodology.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
-import { resolveWriteIn, writeInGroups, type Resolution } from '../../src/results/writeins/writeins.ts';
+import { DecidedAlready, resolveWriteIn, writeInGroups, type Resolution } from '../../src/results/writeins/writeins.ts';
 import { appendNominees, nomineesToAppend } from '../../src/results/writeins/nominee-append.ts';
 import { writeInDecisionLog, writeInDecisionsInForce } from '../../src/results/writeins/writeins.repository.ts';
 import { appendAudit, latestAudit } from '../../src/server/db/audit.repository.ts';
@@ -211,8 +211,8 @@ export async function writeInsCommand({ db, survey, nominees, options }: Context
 export async function resolveCommand({ db, survey, nominees, options }: Context): Promise<void> {
   const name = text(options.name);
   if (!name) throw new OperatorError('writeins resolve needs --name "<the write-in as voters wrote it>".');
-  const chosen = [options.nominee !== undefined, Boolean(options.new), Boolean(options.reject)].filter(Boolean).length;
-  if (chosen !== 1) throw new OperatorError('writeins resolve needs exactly one of --nominee <id>, --new or --reject.');
+  const chosen = [options.nominee !== undefined, Boolean(options.new), Boolean(options.reject), Boolean(options.undo)].filter(Boolean).length;
+  if (chosen !== 1) throw new OperatorError('writeins resolve needs exactly one of --nominee <id>, --new, --reject or --undo.');
   let resolution: Resolution;
   if (options.nominee !== undefined) resolution = { action: 'merge', nomineeId: text(options.nominee) ?? '' };
   else if (options.new) {
@@ -224,21 +224,33 @@ export async function resolveCommand({ db, survey, nominees, options }: Context)
       practice: text(options.practice),
       city: text(options.city),
     };
-  } else resolution = { action: 'reject' };
-  const rows = await resolveWriteIn(db, survey.config, nominees, {
-    name,
-    category: text(options.category),
-    resolution,
-    by: who(options),
-    note: reasonGiven(options, 'writeins resolve'),
-  });
+  } else resolution = options.undo ? { action: 'undo' } : { action: 'reject' };
+  let rows;
+  try {
+    rows = await resolveWriteIn(db, survey.config, nominees, {
+      name,
+      category: text(options.category),
+      resolution,
+      by: { actor: who(options) },
+      note: reasonGiven(options, 'writeins resolve'),
+    });
+  } catch (error) {
+    // The same decision on record already is done, not refused: say whose it is, and change nothing.
+    if (error instanceof DecidedAlready && error.recorded) {
+      process.stdout.write(`${error.message}\n`);
+      return;
+    }
+    throw error;
+  }
   for (const row of rows) {
     const what =
       row.action === 'reject'
         ? 'rejected'
-        : row.action === 'merge'
-          ? `counts for ${row.nominee_id}`
-          : `counts for the new nominee ${row.nominee_id} (${row.nominee_name})`;
+        : row.action === 'undo'
+          ? 'its decision undone, it waits for one again'
+          : row.action === 'merge'
+            ? `counts for ${row.nominee_id}`
+            : `counts for the new nominee ${row.nominee_id} (${row.nominee_name})`;
     process.stdout.write(`"${name}" in ${categoryKey(row.category_group, row.subcategory)}: ${what}; decided by ${row.decided_by} at ${row.decided_at}.\n`);
   }
   if (rows.some((row) => row.action === 'new'))

@@ -11,6 +11,7 @@ import * as signIn from './console/console-sign-in.ts';
 import * as acts from './console/console-acts.ts';
 import { admitRefusedBallot } from './console/refused-acts.ts';
 import { signalsBallotAct } from './console/signals-acts.ts';
+import { decideWriteIn } from './console/write-ins-acts.ts';
 
 /** What a route runs: the request's context and the values of its path's `:name` parts in, the answer out. */
 type RouteHandler<Path extends string> = (context: APIContext, params: RouteParams<Path>) => Promise<Response>;
@@ -70,6 +71,10 @@ const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
   // A ballot a signal names taken out of the count or put back from the signals page (src/server/console/signals-acts.ts), as `results exclude` and `include` do.
   '/api/console/surveys/:slug/signals/ballots/:id/exclude': (context, { slug, id }) => signalsBallotAct(context, slug, id, 'exclude'),
   '/api/console/surveys/:slug/signals/ballots/:id/restore': (context, { slug, id }) => signalsBallotAct(context, slug, id, 'include'),
+  // A group of write-ins decided from its page (src/server/console/write-ins-acts.ts), as `writeins resolve` does.
+  '/api/console/surveys/:slug/write-ins/attach': (context, { slug }) => decideWriteIn(context, slug, 'attach'),
+  '/api/console/surveys/:slug/write-ins/add': (context, { slug }) => decideWriteIn(context, slug, 'add'),
+  '/api/console/surveys/:slug/write-ins/undo': (context, { slug }) => decideWriteIn(context, slug, 'undo'),
 };
 
 /**

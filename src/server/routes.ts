@@ -47,6 +47,9 @@ export const API_ROUTES = [
   { path: '/api/console/surveys/:slug/refused/:id/admit', methods: ['POST'] },
   { path: '/api/console/surveys/:slug/signals/ballots/:id/exclude', methods: ['POST'] },
   { path: '/api/console/surveys/:slug/signals/ballots/:id/restore', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/write-ins/attach', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/write-ins/add', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/write-ins/undo', methods: ['POST'] },
 ] as const satisfies readonly ApiRoute[];
 
 /**
@@ -65,6 +68,7 @@ export const CONSOLE_PAGE_SAMPLES = [
   '/console/_/audit',
   '/console/_/refused',
   '/console/_/signals',
+  '/console/_/write-ins',
   '/console/_/_',
 ] as const;
 

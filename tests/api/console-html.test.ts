@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { ConsoleBrowser, operatorsYaml, startConsole, type ConsoleServer } from './console-helpers.ts';
 import { nuHtmlErrors } from '../support/nu-html.ts';
+import { demoBallot } from './helpers.ts';
+import { writeInGroupId } from '../../src/server/intake/write-in-counts.repository.ts';
 
 // Every page of the console as the server writes it, for a signed-in owner and for no one, is
 // valid HTML by the Nu HTML checker (the built pages are checked by `npm run test:html`; these are
@@ -51,6 +53,17 @@ describe.skipIf(Boolean(inject('databaseUrl')))('the console pages', () => {
     await keep('operators', owner, '/console/operators/');
     await keep('operators-audit', owner, '/console/operators/audit/');
     await keep('sessions', owner, '/console/sessions/');
+    // The write-ins page: a group of two spellings waiting, another attached, and the nominee search on the first.
+    for (const [n, spelling] of ['Dr. Quentin Marsh', 'QUENTIN MARSH, MD', 'Mona Vale'].entries()) {
+      const sent = await server.api.post(
+        demoBallot(4000 + n).map(([name, value]) => [name, name === 'writeins[0][name]' ? spelling : value] as [string, string]),
+      );
+      expect(sent.status).toBe(201);
+    }
+    const group = (name: string) => ({ category: 'Surgery / Neurosurgery', name, reason: 'checked' });
+    expect((await owner.post('/api/console/surveys/top-doctors-demo/write-ins/attach', { ...group('Mona Vale'), nominee: 'tdd-1169' })).status).toBe(200);
+    await keep('write-ins', owner, '/console/top-doctors-demo/write-ins/');
+    await keep('write-ins-search', owner, `/console/top-doctors-demo/write-ins/?group=${writeInGroupId('Surgery', 'Neurosurgery', 'quentin marsh')}&q=Hannah`);
     await keep('not-found', owner, '/console/no-such-survey/', 404);
 
     const files = Object.entries(pages).map(([name, html]) => {

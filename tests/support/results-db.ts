@@ -71,7 +71,7 @@ export async function storePeerCheck(db: Kysely<Database>, extra: HandBallot[] =
   const { survey, nominees } = peerCheck();
   const ids = await storeBallots(db, [...PEER_CHECK_BALLOTS, ...extra]);
   for (const [name, category, resolution] of PEER_CHECK_DECISIONS) {
-    await resolveWriteIn(db, survey.config, nominees, { name, category, resolution: resolution as Resolution, by: 'tester' });
+    await resolveWriteIn(db, survey.config, nominees, { name, category, resolution: resolution as Resolution, by: { actor: 'tester' } });
   }
   return ids;
 }

@@ -10,7 +10,7 @@ import { decisionKey, writeInDecisionsInForce } from '../writeins/writeins.repos
 import { childRows, nominationRows, readBallots, type StoredBallot } from '../ballots/ballot-reader.ts';
 import { csvLine } from './csv.ts';
 import { mostWriteIns, reservationDecisions, tileClaims } from './export.repository.ts';
-import { nameKey } from '../tally/identity-keys.ts';
+import { nameKey } from '../../survey/nominees/name-key.ts';
 
 /** The name column of a nomination whose id is on neither the list nor a write-in decision. */
 const NOT_ON_LIST = '(not on the list)';

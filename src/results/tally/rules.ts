@@ -2,7 +2,8 @@ import { create } from 'superstruct';
 import { TallyConfig } from '../../survey/config/tally.struct.ts';
 import { repeatOnBallot } from '../../survey/ballots/votes.ts';
 import { workplaceKey } from '../../server/stats/workplaces.ts';
-import { licenseKey, nameWords, sameName } from './identity-keys.ts';
+import { licenseKey, sameName } from './identity-keys.ts';
+import { nameWords } from '../../survey/nominees/name-key.ts';
 import type { Voter } from './voter.ts';
 
 /** Why a vote is not counted (or, under a rule set to `flag`, why it is marked). */

@@ -8,7 +8,7 @@ import { personOf } from '../../survey/people/secrets.ts';
 import { decisionKey, writeInDecisionsInForce } from '../writeins/writeins.repository.ts';
 import { answersByField, childRows, nominationRows, readBallots, type StoredBallot } from '../ballots/ballot-reader.ts';
 import { identityKeys, threadRegister } from './identities.ts';
-import { nameKey, nameWords } from './identity-keys.ts';
+import { nameKey, nameWords } from '../../survey/nominees/name-key.ts';
 import type { TallyConfig } from '../../survey/config/tally.struct.ts';
 import {
   DEFAULT_TALLY,

@@ -1,6 +1,7 @@
 import { PERSON_NOMINEE_ID, type PersonValues } from '../../survey/config/config.struct.ts';
 import { voterAnswers, type VoterFields } from '../../survey/people/voter.ts';
-import { emailKey, licenseKey, nameWords } from './identity-keys.ts';
+import { emailKey, licenseKey } from './identity-keys.ts';
+import { nameWords } from '../../survey/nominees/name-key.ts';
 
 /** Who cast a ballot, as the integrity rules compare: every part optional, as a ballot may leave it blank. */
 export interface Voter {

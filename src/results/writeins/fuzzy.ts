@@ -1,4 +1,4 @@
-import { nameKey } from '../tally/identity-keys.ts';
+import { nameKey } from '../../survey/nominees/name-key.ts';
 
 /** The three-letter pieces of a name key, padded so that first and last letters count: "wu" → " wu", "wu ". */
 function trigrams(key: string): Set<string> {

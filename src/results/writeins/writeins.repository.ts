@@ -17,24 +17,28 @@ export function decisionKey(group: string, subcategory: string, nameKey: string)
   return `${group}\u0000${subcategory}\u0000${nameKey}`;
 }
 
-/** The decisions in force: the latest per write-in, by `decisionKey`. */
+/** The decisions in force: the latest per write-in, by `decisionKey`; a write-in whose latest is an `undo` has none, and waits again. */
 export async function writeInDecisionsInForce(db: Kysely<Database>, projectId: string): Promise<Map<string, WriteInDecisionRow>> {
   const latest = new Map<string, WriteInDecisionRow>();
-  for (const row of await writeInDecisionLog(db, projectId)) latest.set(decisionKey(row.category_group, row.subcategory, row.name_key), row);
+  for (const row of await writeInDecisionLog(db, projectId)) {
+    const key = decisionKey(row.category_group, row.subcategory, row.name_key);
+    if (row.action === 'undo') latest.delete(key);
+    else latest.set(key, row);
+  }
   return latest;
 }
 
-/** A survey's write-ins counted by sub-category and spelling, demo ballots left out. */
+/** A survey's write-ins counted by sub-category and spelling, as the API counts them (demo ballots left out); those of one folded name when `nameKey` is given. */
 export async function writeInSpellings(
   db: Kysely<Database>,
   projectId: string,
-): Promise<Array<{ category_group: string; subcategory: string; name: string; n: string | number }>> {
-  return db
-    .selectFrom('write_ins')
-    .innerJoin('ballots', 'ballots.id', 'write_ins.ballot_id')
-    .where('ballots.project_id', '=', projectId)
-    .where('ballots.link', '!=', 'demo')
-    .select(['write_ins.category_group', 'write_ins.subcategory', 'write_ins.name', (eb) => eb.fn.countAll<string | number>().as('n')])
-    .groupBy(['write_ins.category_group', 'write_ins.subcategory', 'write_ins.name'])
-    .execute();
+  nameKey?: string,
+): Promise<Array<{ category_group: string; subcategory: string; name_key: string; name: string; n: number }>> {
+  let query = db
+    .selectFrom('write_in_spellings')
+    .select(['category_group', 'subcategory', 'name_key', 'name', 'writes as n'])
+    .where('project_id', '=', projectId)
+    .where('writes', '>', 0);
+  if (nameKey !== undefined) query = query.where('name_key', '=', nameKey);
+  return query.execute();
 }

@@ -1,14 +1,15 @@
 import type { Kysely } from 'kysely';
-import { appendAudit } from '../../server/db/audit.repository.ts';
+import { appendAudit, type ActSigner } from '../../server/db/audit.repository.ts';
 import type { Database } from '../../server/db/schema.ts';
 import type { WriteInDecisionRow } from '../../server/db/tables/write-in-decisions.table.ts';
 import type { SurveyConfig } from '../../survey/config/config.struct.ts';
 import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
 import { ballotCategories } from '../../survey/config/layout.ts';
 import { categoryKey } from '../../survey/ballots/ballot-keys.ts';
-import { decisionKey, recordWriteInDecision, writeInDecisionsInForce, writeInSpellings } from './writeins.repository.ts';
+import { decisionKey, recordWriteInDecision, writeInDecisionLog, writeInDecisionsInForce, writeInSpellings } from './writeins.repository.ts';
 import { uuidv7 } from '../../server/ids.ts';
-import { nameKey } from '../tally/identity-keys.ts';
+import { markWriteInGroups } from '../../server/intake/write-in-counts.repository.ts';
+import { nameKey } from '../../survey/nominees/name-key.ts';
 import { nameMatcher } from './fuzzy.ts';
 import { OperatorError } from '../operator.ts';
 import { quoted } from '../../survey/errors.ts';
@@ -30,9 +31,19 @@ export interface WriteInGroup {
 export async function writeInGroups(db: Kysely<Database>, config: SurveyConfig, nominees: readonly Nominee[], candidates = 3): Promise<WriteInGroup[]> {
   const rows = await writeInSpellings(db, config.project_id);
   const decisions = await writeInDecisionsInForce(db, config.project_id);
+  return groupsOf(rows, decisions, nominees, candidates);
+}
+
+/** Spelling counts gathered into their groups, each with its decision in force and its closest nominees, most frequent first. */
+function groupsOf(
+  rows: Awaited<ReturnType<typeof writeInSpellings>>,
+  decisions: Map<string, WriteInDecisionRow>,
+  nominees: readonly Nominee[],
+  candidates: number,
+): WriteInGroup[] {
   const groups = new Map<string, WriteInGroup>();
   for (const row of rows) {
-    const key = nameKey(row.name);
+    const key = row.name_key;
     const id = decisionKey(row.category_group, row.subcategory, key);
     let group = groups.get(id);
     if (!group) {
@@ -65,11 +76,34 @@ export async function writeInGroups(db: Kysely<Database>, config: SurveyConfig, 
   );
 }
 
-/** What the operator decides for a write-in. */
+/** What the operator decides for a write-in; `undo` takes back the decision in force, and the write-in waits again. */
 export type Resolution =
   | { action: 'merge'; nomineeId: string }
   | { action: 'new'; nomineeId?: string; name?: string; specialty?: string; practice?: string; city?: string }
-  | { action: 'reject' };
+  | { action: 'reject' }
+  | { action: 'undo' };
+
+/**
+ * A decision the write-in has already (or, for `undo`, none to take back): recording it again
+ * would change nothing, so nothing is recorded. `recorded` says who made it and when, when that
+ * same decision is on record (an undo too); absent for an undo of a write-in never decided.
+ */
+export class DecidedAlready extends OperatorError {
+  readonly recorded?: { by: string; at: string };
+  constructor(message: string, recorded?: { by: string; at: string }) {
+    super(message);
+    this.name = 'DecidedAlready';
+    if (recorded) this.recorded = recorded;
+  }
+}
+
+/** Another decision made on a write-in since it was seen waiting (the console's page): recording one over it is refused. */
+export class DecidedOtherwise extends OperatorError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DecidedOtherwise';
+  }
+}
 
 /** A decision to record: which write-in (name, and sub-category or every one it was written in), what, by whom. */
 export interface ResolveRequest {
@@ -77,9 +111,12 @@ export interface ResolveRequest {
   /** `Group / Sub-category`; every sub-category the name was written in when left out. */
   category?: string;
   resolution: Resolution;
-  by: string;
+  /** Who decided, as the audit trail signs it: `--by` on the command line, the operator in the console. */
+  by: ActSigner;
   note?: string;
   now?: Date;
+  /** The write-in was seen waiting (the console's Attach and Add): refused, with DecidedOtherwise, when a decision has been made on it since. */
+  seenWaiting?: boolean;
 }
 
 /** A new nominee's id made from the name: "Dr. Grace O'Neil" → "wi-grace-oneil", numbered when taken. */
@@ -93,6 +130,25 @@ function newNomineeId(name: string, taken: (id: string) => boolean): string {
   let id = base;
   for (let n = 2; taken(id); n++) id = `${base}-${n}`;
   return id;
+}
+
+/** When a decision was made, as the command line and the console say it. */
+const whenWords = (decision: WriteInDecisionRow) => `${decision.decided_at.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** The sentence of a decision asked again: in force already, or undone already, by whom and when. */
+function decidedWords(request: ResolveRequest, recorded: WriteInDecisionRow): string {
+  const where = `${quoted(request.name)}${request.category ? ` in ${request.category}` : ''}`;
+  if (recorded.action === 'undo')
+    return `${where} was undone already, by ${recorded.decided_by} at ${whenWords(recorded)}, and waits for a decision: nothing changed.`;
+  const what = recorded.action === 'reject' ? 'rejected' : `counted for ${recorded.nominee_id}`;
+  return `${where} is ${what} already, decided by ${recorded.decided_by} at ${whenWords(recorded)}: nothing changed.`;
+}
+
+/** The latest decision on record for each write-in (an undo too), by `decisionKey`. */
+async function latestDecisions(db: Kysely<Database>, projectId: string): Promise<Map<string, WriteInDecisionRow>> {
+  const latest = new Map<string, WriteInDecisionRow>();
+  for (const row of await writeInDecisionLog(db, projectId)) latest.set(decisionKey(row.category_group, row.subcategory, row.name_key), row);
+  return latest;
 }
 
 /**
@@ -117,14 +173,15 @@ export async function resolveWriteIn(
         `"${request.category}" is not a category of ${config.project_id}; the categories are ${categories.map((c) => c.key).join(', ')}.`,
       );
   }
-  const groups = (await writeInGroups(db, config, [], 0)).filter(
-    (group) => group.nameKey === key && wanted.some((w) => w.group === group.group && w.subcategory === group.subcategory),
+  const decisions = await writeInDecisionsInForce(db, config.project_id);
+  // The groups of this folded name, from their counts: one index search, not the survey's every write-in.
+  const groups = groupsOf(await writeInSpellings(db, config.project_id, key), decisions, [], 0).filter((group) =>
+    wanted.some((w) => w.group === group.group && w.subcategory === group.subcategory),
   );
   if (!groups.length)
     throw new OperatorError(`No write-in ${quoted(request.name)}${request.category ? ` in ${request.category}` : ''}; the writeins command lists them.`);
 
   const listed = new Map(nominees.map((nominee) => [nominee.id, nominee]));
-  const decisions = await writeInDecisionsInForce(db, config.project_id);
   const added = new Map([...decisions.values()].filter((d) => d.action === 'new' && d.nominee_id).map((d) => [d.nominee_id!, d]));
   const { resolution } = request;
   let fields: Pick<WriteInDecisionRow, 'action' | 'nominee_id' | 'nominee_name' | 'nominee_specialty' | 'nominee_practice' | 'nominee_city'>;
@@ -159,10 +216,22 @@ export async function resolveWriteIn(
       nominee_city: resolution.city ?? null,
     };
   } else {
-    fields = { action: 'reject', nominee_id: null, nominee_name: null, nominee_specialty: null, nominee_practice: null, nominee_city: null };
+    if (resolution.action === 'undo' && !groups.some((group) => group.decision)) {
+      // Undone already, when the latest decision on record for each is an undo: say whose; else never decided.
+      const latest = await latestDecisions(db, config.project_id);
+      const undos = groups.map((group) => latest.get(decisionKey(group.group, group.subcategory, key)));
+      if (undos.every((row) => row?.action === 'undo')) {
+        const newest = undos.reduce((a, b) => (b!.id > a!.id ? b : a))!;
+        throw new DecidedAlready(decidedWords(request, newest), { by: newest.decided_by, at: newest.decided_at });
+      }
+      throw new DecidedAlready(`No decision to undo on ${quoted(request.name)}${request.category ? ` in ${request.category}` : ''}: it waits for one.`);
+    }
+    fields = { action: resolution.action, nominee_id: null, nominee_name: null, nominee_specialty: null, nominee_practice: null, nominee_city: null };
   }
   const now = request.now ?? new Date();
-  const rows: WriteInDecisionRow[] = groups.map((group) => ({
+  // An undo takes back the decisions there are; a sub-category with none is left as it is.
+  const decided = fields.action === 'undo' ? groups.filter((group) => group.decision) : groups;
+  const rows: WriteInDecisionRow[] = decided.map((group) => ({
     id: uuidv7(now.getTime()),
     project_id: config.project_id,
     name_key: key,
@@ -171,20 +240,48 @@ export async function resolveWriteIn(
     ...fields,
     nominee_specialty: fields.action === 'new' ? (fields.nominee_specialty ?? group.subcategory) : null,
     note: request.note ?? null,
-    decided_by: request.by,
+    decided_by: request.by.actor,
     decided_at: now.toISOString(),
   }));
   await db.transaction().execute(async (trx) => {
-    for (const row of rows) await recordWriteInDecision(trx, row);
     await appendAudit(trx, {
       projectId: config.project_id,
-      actor: request.by,
-      action: 'writeins resolve',
+      ...request.by,
+      action: fields.action === 'undo' ? 'writeins undo' : 'writeins resolve',
       subject: key,
       reason: request.note ?? null,
       details: { action: fields.action, nominee_id: fields.nominee_id, categories: rows.map((r) => categoryKey(r.category_group, r.subcategory)) },
       now,
     });
+    // Read again once the trail is held (appendAudit holds it until the transaction ends): of two same decisions at once, the second finds the first here.
+    const latest = await latestDecisions(trx, config.project_id);
+    const inForce = (row: WriteInDecisionRow) => {
+      const current = latest.get(decisionKey(row.category_group, row.subcategory, row.name_key));
+      return current?.action === 'undo' ? undefined : current;
+    };
+    const same = (row: WriteInDecisionRow) => {
+      const current = inForce(row);
+      if (row.action === 'undo') return current === undefined;
+      return current?.action === row.action && current.nominee_id === row.nominee_id && current.nominee_name === row.nominee_name;
+    };
+    if (rows.every(same)) {
+      const recorded = rows
+        .map((row) => latest.get(decisionKey(row.category_group, row.subcategory, row.name_key)))
+        .filter((row): row is WriteInDecisionRow => row !== undefined)
+        .sort((a, b) => (a.id < b.id ? 1 : -1))[0];
+      if (!recorded)
+        throw new DecidedAlready(`No decision to undo on ${quoted(request.name)}${request.category ? ` in ${request.category}` : ''}: it waits for one.`);
+      throw new DecidedAlready(decidedWords(request, recorded), { by: recorded.decided_by, at: recorded.decided_at });
+    }
+    const otherwise = request.seenWaiting && fields.action !== 'undo' ? rows.map(inForce).find((current) => current !== undefined) : undefined;
+    if (otherwise) {
+      const what = otherwise.action === 'reject' ? 'rejected' : `attached to ${otherwise.nominee_name ?? otherwise.nominee_id}`;
+      throw new DecidedOtherwise(
+        `${quoted(request.name)} in ${categoryKey(otherwise.category_group, otherwise.subcategory)} was ${what} meanwhile, by ${otherwise.decided_by} at ${whenWords(otherwise)}: Undo that decision first to make another.`,
+      );
+    }
+    for (const row of rows) await recordWriteInDecision(trx, row);
+    await markWriteInGroups(trx, rows);
   });
   return rows;
 }

@@ -349,3 +349,4 @@ export async function operatorsAuditPage(visit: ConsoleVisit, url: URL, now: Dat
 
 export { refusedBallotsPage } from './refused-page.ts';
 export { signalsPage } from './signals-page.ts';
+export { writeInsPage } from './write-ins-page.ts';

@@ -4,6 +4,7 @@ import type { TileClaimsTable } from './tables/tile-claims.table.ts';
 import type { IdempotencyKeysTable } from './tables/idempotency-keys.table.ts';
 import type { RateLimitsTable } from './tables/rate-limits.table.ts';
 import type { WriteInDecisionsTable } from './tables/write-in-decisions.table.ts';
+import type { WriteInGroupsTable, WriteInSpellingsTable } from './tables/write-in-groups.table.ts';
 import type { ReservationDecisionsTable } from './tables/reservation-decisions.table.ts';
 import type { AuditLogTable } from './tables/audit-log.table.ts';
 import type { RefusedBallotsTable } from './tables/refused-ballots.table.ts';
@@ -34,6 +35,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   rate_limits: RateLimitsTable;
   write_in_decisions: WriteInDecisionsTable;
+  write_in_groups: WriteInGroupsTable;
+  write_in_spellings: WriteInSpellingsTable;
   reservation_decisions: ReservationDecisionsTable;
   audit_log: AuditLogTable;
   refused_ballots: RefusedBallotsTable;

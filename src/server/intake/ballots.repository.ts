@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { BallotLink, NewUpload } from '../db/tables/ballots.table.ts';
+import type { BallotLink, NewUpload, NewWriteIn } from '../db/tables/ballots.table.ts';
 import type { BallotParts } from '../../survey/ballots/ballot-parts.ts';
 import type { BallotReceipt, ReservationOutcome } from '../../survey/api/api-replies.ts';
 import { EXPERT_HOLD_MS } from '../../survey/ballots/tiles.ts';
@@ -8,6 +8,8 @@ import { claimTile } from '../reservations/tile-claims.repository.ts';
 import { completeIdempotencyKey } from './idempotency.repository.ts';
 import { newReceiptCode } from '../tokens.ts';
 import { markResponded } from '../people/people.repository.ts';
+import { nameKey } from '../../survey/nominees/name-key.ts';
+import { countWriteIns } from './write-in-counts.repository.ts';
 
 /** The rows a day's ballot count is spread over (ballot_days.shard): ballots arriving at once on PostgreSQL rarely wait on one another's. */
 const DAY_SHARDS = 8;
@@ -83,10 +85,11 @@ async function replaceCurrent(trx: Kysely<Database>, ballot: BallotRecord, at: s
 
 /**
  * The console's counters, kept in the ballot's transaction, last of its writes so that the rows
- * other ballots share are held for the least time: the ballots of its day, and for a personal
- * link the person's first response.
+ * other ballots share are held for the least time: its write-ins by group and spelling (not a
+ * demonstration ballot's), the ballots of its day, and for a personal link the person's first response.
  */
-async function countBallot(trx: Kysely<Database>, ballot: BallotRecord, createdAt: string): Promise<void> {
+async function countBallot(trx: Kysely<Database>, ballot: BallotRecord, createdAt: string, writeIns: readonly NewWriteIn[]): Promise<void> {
+  if (ballot.link !== 'demo') await countWriteIns(trx, ballot.projectId, writeIns);
   await trx
     .insertInto('ballot_days')
     .values({ project_id: ballot.projectId, day: createdAt.slice(0, 10), shard: Math.floor(Math.random() * DAY_SHARDS), ballots: 1 })
@@ -151,12 +154,16 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
         .execute();
     }
     checkpoint('nominations');
-    if (writeIns.length) {
-      await trx
-        .insertInto('write_ins')
-        .values(writeIns.map((w) => ({ ballot_id: ballotId, position: w.position, name: w.name, category_group: w.group, subcategory: w.subcategory })))
-        .execute();
-    }
+    // Each write-in with its name folded as write-ins are grouped, for the console's queue.
+    const writeInRows = writeIns.map((w) => ({
+      ballot_id: ballotId,
+      position: w.position,
+      name: w.name,
+      name_key: nameKey(w.name),
+      category_group: w.group,
+      subcategory: w.subcategory,
+    }));
+    if (writeInRows.length) await trx.insertInto('write_ins').values(writeInRows).execute();
     checkpoint('write-ins');
 
     const outcomes: ReservationOutcome[] = [];
@@ -195,7 +202,7 @@ export async function storeBallot(db: Kysely<Database>, ballot: BallotRecord, ch
         .values(ballot.uploads.map((u) => ({ ...u, ballot_id: ballotId, created_at: createdAt })))
         .execute();
     checkpoint('uploads');
-    await countBallot(trx, ballot, createdAt);
+    await countBallot(trx, ballot, createdAt, writeInRows);
     const receipt: BallotReceipt = { ballot_id: ballotId, receipt: code, reservations: outcomes };
     if (replacedSentAt) receipt.replaced_sent_at = replacedSentAt;
     if (ballot.idempotencyKey) await completeIdempotencyKey(trx, ballot.idempotencyKey, { ballotId, status: 201, body: JSON.stringify(receipt) });

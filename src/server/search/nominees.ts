@@ -9,6 +9,8 @@ import { fileStamp, followFiles } from '../file-stamp.ts';
 export interface NomineeIndex {
   /** The number of nominees. */
   readonly size: number;
+  /** Every nominee, in the file's order. */
+  readonly list: readonly Nominee[];
   /** True when the id names a nominee of this survey: a ballot may name no other. */
   has(id: string): boolean;
   /** The nominee with this id, or undefined. */
@@ -25,6 +27,7 @@ function readIndex(survey: LoadedSurvey): NomineeIndex {
   let engine: NomineeEngine | undefined;
   return {
     size: nominees.length,
+    list: nominees,
     has: (id) => byId.has(id),
     get: (id) => byId.get(id),
     engine: () => (engine ??= createNomineeEngine(nominees)),

@@ -281,3 +281,75 @@ export interface SignalsPageView {
   /** The longest reason an act takes. */
   readonly reasonMax: number;
 }
+
+/** One ballot a write-in group came from: when, as which spelling, whether a decision made before it counts it, and the voter (a manager's or an owner's page only). */
+interface WriteInBallotView {
+  readonly receivedAt: string;
+  readonly spelling: string;
+  readonly byItself: boolean;
+  readonly voter?: string;
+}
+
+/** A nominee the search found for a group, with its count in the group's sub-category now and with the group attached. */
+export interface WriteInMatchView {
+  readonly id: string;
+  readonly name: string;
+  /** Specialty, practice and city, as the ballot's suggestions show them. */
+  readonly detail: string;
+  readonly now: number;
+  readonly with: number;
+}
+
+/** A group of write-ins: one folded name in one sub-category. */
+export interface WriteInGroupView {
+  /** Its anchor and address (`group=…`). */
+  readonly id: string;
+  /** `Group / Sub-category`, as `writeins resolve --category` takes it. */
+  readonly category: string;
+  readonly subcategory: string;
+  /** The spelling most voters used, which the acts name the group by. */
+  readonly name: string;
+  readonly count: number;
+  readonly spellings: ReadonlyArray<{ readonly name: string; readonly count: number }>;
+  /** The decision in force: attached to a nominee (listed or new), or rejected; absent while the group waits. */
+  readonly decision?: {
+    readonly action: 'merge' | 'new' | 'reject';
+    readonly nomineeId?: string;
+    readonly nomineeName?: string;
+    readonly by: string;
+    readonly at: string;
+    readonly why?: string;
+  };
+  /** Write-ins received after the decision, which it counts by itself. */
+  readonly afterDecision: number;
+  /** Its newest ballots (at most ten). */
+  readonly ballots: readonly WriteInBallotView[];
+  /** The nominee search, when the page was asked for it on this group. */
+  readonly search?: { readonly query: string; readonly matches: readonly WriteInMatchView[] };
+}
+
+/** A page of a survey's write-in queue: the groups waiting for a decision first. */
+export interface WriteInsPageView {
+  readonly slug: string;
+  readonly title: string;
+  readonly path: string;
+  /** The operator may attach and undo (reviewer and up): the page shows those controls. */
+  readonly mayDecide: boolean;
+  /** The operator sees voters' names (manager and up). */
+  readonly seesVoters: boolean;
+  /** Every group and write-in of the survey, and those waiting. */
+  readonly groupCount: number;
+  readonly waitingGroups: number;
+  readonly writeIns: number;
+  readonly waitingWriteIns: number;
+  readonly groups: readonly WriteInGroupView[];
+  /** The place of this page's first group in the queue (from 1), and the addresses of the pages before and after. */
+  readonly first: number;
+  readonly previous?: string;
+  readonly next?: string;
+  /** What the last act did, said at the top of the page. */
+  readonly done?: string;
+  /** The longest reason an act takes, and the longest name of a new nominee. */
+  readonly reasonMax: number;
+  readonly nameMax: number;
+}

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../src/server/db/schema.ts';
 import { exportBallots } from '../../../src/results/export/export.ts';
 import { csvLine } from '../../../src/results/export/csv.ts';
-import { resolveWriteIn, writeInGroups } from '../../../src/results/writeins/writeins.ts';
+import { DecidedAlready, DecidedOtherwise, resolveWriteIn, writeInGroups } from '../../../src/results/writeins/writeins.ts';
 import { appendNominees, nomineesToAppend } from '../../../src/results/writeins/nominee-append.ts';
 import { confirmReservation, releaseReservation } from '../../../src/results/reservations.ts';
 import { OperatorError } from '../../../src/results/operator.ts';
@@ -159,26 +159,32 @@ describe('write-ins', () => {
       { name: 'Nobody', resolution: { action: 'reject' as const } },
       { name: 'Chen Wie', resolution: { action: 'new' as const, nomineeId: 'c-1' } },
     ];
-    for (const attempt of attempts) await expect(resolveWriteIn(db, survey.config, nominees, { ...attempt, by: 'tester' })).rejects.toThrow(OperatorError);
-    await expect(resolveWriteIn(db, survey.config, nominees, { ...attempts[0], by: 'tester' })).rejects.toThrow(
+    for (const attempt of attempts)
+      await expect(resolveWriteIn(db, survey.config, nominees, { ...attempt, by: { actor: 'tester' } })).rejects.toThrow(OperatorError);
+    await expect(resolveWriteIn(db, survey.config, nominees, { ...attempts[0], by: { actor: 'tester' } })).rejects.toThrow(
       'Nominee id "zz-1" is not on the nominee list of peer-check, nor added by a write-in decision.',
     );
     expect(await writeInDecisionLog(db, 'peer-check')).toEqual([]);
   });
 
   test('decisions are kept with who and when; the latest is in force; a new nominee is appended to the file', async () => {
-    await resolveWriteIn(db, survey.config, nominees, { name: 'chen wie', resolution: { action: 'reject' }, by: 'ann', now: new Date('2030-02-01T10:00:00Z') });
+    await resolveWriteIn(db, survey.config, nominees, {
+      name: 'chen wie',
+      resolution: { action: 'reject' },
+      by: { actor: 'ann' },
+      now: new Date('2030-02-01T10:00:00Z'),
+    });
     await resolveWriteIn(db, survey.config, nominees, {
       name: 'Chen Wie',
       resolution: { action: 'merge', nomineeId: 'c-3' },
-      by: 'bob',
+      by: { actor: 'bob' },
       now: new Date('2030-02-01T11:00:00Z'),
     });
     const [added] = await resolveWriteIn(db, survey.config, nominees, {
       name: 'Dr. Hana Sato',
       category: 'Medicine / Dermatology',
       resolution: { action: 'new', practice: 'Skin Partners' },
-      by: 'bob',
+      by: { actor: 'bob' },
       now: new Date('2030-02-01T12:00:00Z'),
     });
     expect(added).toMatchObject({ nominee_id: 'wi-hana-sato', nominee_name: 'Hana Sato', nominee_specialty: 'Dermatology', nominee_practice: 'Skin Partners' });
@@ -215,6 +221,53 @@ describe('write-ins', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test('the same decision again, or an undo with nothing to undo, records nothing; an undo makes the write-in wait again', async () => {
+    const logged = async () => (await writeInDecisionLog(db, 'peer-check')).length;
+    const before = await logged();
+    const later = (minutes: number) => new Date(Date.parse('2030-02-02T00:00:00Z') + minutes * 60_000);
+    const again = { name: 'CHEN WIE, MD', resolution: { action: 'merge' as const, nomineeId: 'c-3' }, by: { actor: 'cy' }, now: later(1) };
+    await expect(resolveWriteIn(db, survey.config, nominees, again)).rejects.toThrow(
+      /^"CHEN WIE, MD" is counted for c-3 already, decided by bob at 2030-02-01 11:00 UTC: nothing changed\.$/,
+    );
+    expect(await logged()).toBe(before);
+
+    const [undone] = await resolveWriteIn(db, survey.config, nominees, {
+      name: 'Chen Wie',
+      resolution: { action: 'undo' },
+      by: { actor: 'cy' },
+      now: later(2),
+    });
+    expect(undone).toMatchObject({ action: 'undo', name_key: 'chen wie', nominee_id: null, decided_by: 'cy' });
+    expect([...(await writeInDecisionsInForce(db, 'peer-check')).values()].map((d) => d.name_key)).toEqual(['hana sato']);
+    expect((await writeInGroups(db, survey.config, nominees, 0)).find((group) => group.nameKey === 'chen wie')?.decision).toBeUndefined();
+    expect((await exported('csv')).split('\r\n')[1]).toContain('Dr. Chen  Wie,Medicine / Cardiology,,');
+
+    await expect(
+      resolveWriteIn(db, survey.config, nominees, { name: 'chen wie', resolution: { action: 'undo' }, by: { actor: 'cy' }, now: later(3) }),
+    ).rejects.toThrow(/^"chen wie" was undone already, by cy at 2030-02-02 00:02 UTC, and waits for a decision: nothing changed\.$/);
+    expect(await logged()).toBe(before + 1);
+    // Decided again, it counts again.
+    await resolveWriteIn(db, survey.config, nominees, { ...again, now: later(4) });
+    expect((await writeInDecisionsInForce(db, 'peer-check')).size).toBe(2);
+  });
+  test('a decision over one made since the write-in was seen waiting is refused; the command line may change one', async () => {
+    const logged = async () => (await writeInDecisionLog(db, 'peer-check')).length;
+    const before = await logged();
+    const at = new Date('2030-02-03T00:00:00Z');
+    const over = { name: 'Chen Wie', resolution: { action: 'merge' as const, nomineeId: 'c-1' }, by: { actor: 'dee' }, now: at };
+    const refused = resolveWriteIn(db, survey.config, nominees, { ...over, seenWaiting: true });
+    await expect(refused).rejects.toThrow(DecidedOtherwise);
+    await expect(resolveWriteIn(db, survey.config, nominees, { ...over, seenWaiting: true })).rejects.toThrow(
+      /^"Chen Wie" in Medicine \/ Cardiology was attached to c-3 meanwhile, by cy at 2030-02-02 00:04 UTC: Undo that decision first to make another\.$/,
+    );
+    expect(await logged()).toBe(before);
+    const repeat = await resolveWriteIn(db, survey.config, nominees, { ...over, resolution: { action: 'merge', nomineeId: 'c-3' } }).catch((error) => error);
+    expect(repeat).toBeInstanceOf(DecidedAlready);
+    expect(repeat.recorded).toEqual({ by: 'cy', at: '2030-02-02T00:04:00.000Z' });
+    await resolveWriteIn(db, survey.config, nominees, over);
+    expect((await writeInDecisionsInForce(db, 'peer-check')).get('Medicine\u0000Cardiology\u0000chen wie')?.nominee_id).toBe('c-1');
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { judgeBallot, selfMatch, type BallotToJudge, type NomineeFacts, type Vote } from '../../../src/results/tally/rules.ts';
-import { licenseKey, nameKey, nameWords, sameName } from '../../../src/results/tally/identity-keys.ts';
+import { licenseKey, sameName } from '../../../src/results/tally/identity-keys.ts';
+import { nameKey, nameWords } from '../../../src/survey/nominees/name-key.ts';
 import { voterFields } from '../../../src/survey/people/voter.ts';
 import { voterOf, type Voter } from '../../../src/results/tally/voter.ts';
 

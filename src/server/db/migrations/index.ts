@@ -17,6 +17,7 @@ import * as people from './20270121000000-people.ts';
 import * as participationCounters from './20270122000000-participation-counters.ts';
 import * as signalRuns from './20270122100000-signal-runs.ts';
 import * as refusedBallotsPages from './20270123100000-refused-ballots-pages.ts';
+import * as writeInQueue from './20270126000000-write-in-queue.ts';
 import * as signalRunClusters from './20270127000000-signal-run-clusters.ts';
 
 /**
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '20270122000000-participation-counters': participationCounters,
   '20270122100000-signal-runs': signalRuns,
   '20270123100000-refused-ballots-pages': refusedBallotsPages,
+  '20270126000000-write-in-queue': writeInQueue,
   '20270127000000-signal-run-clusters': signalRunClusters,
 };

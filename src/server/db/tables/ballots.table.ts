@@ -77,6 +77,8 @@ export interface WriteInsTable {
   /** 0, 1, … in the order the voter added them. */
   position: number;
   name: string;
+  /** The name folded as write-ins are grouped (src/survey/nominees/name-key.ts): "Dr. José  Wu" → "jose wu". */
+  name_key: string;
   category_group: string;
   subcategory: string;
 }
