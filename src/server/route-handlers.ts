@@ -10,6 +10,7 @@ import { checkCodeReply, sendCodeReply } from './verify/verify-reply.ts';
 import * as signIn from './console/console-sign-in.ts';
 import * as acts from './console/console-acts.ts';
 import { admitRefusedBallot } from './console/refused-acts.ts';
+import { importBounces, sendProgress, startSend } from './console/mail-acts.ts';
 
 /** What a route runs: the request's context and the values of its path's `:name` parts in, the answer out. */
 type RouteHandler<Path extends string> = (context: APIContext, params: RouteParams<Path>) => Promise<Response>;
@@ -66,6 +67,10 @@ const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
   '/api/console/surveys/:slug': (context, { slug }) => acts.surveyJson(context, slug),
   // A refused ballot admitted from its page (src/server/console/refused-acts.ts), as `results admit` does.
   '/api/console/surveys/:slug/refused/:id/admit': (context, { slug, id }) => admitRefusedBallot(context, slug, id),
+  // The mail page's acts (src/server/console/mail-acts.ts): a send run started and followed, a bounce report read.
+  '/api/console/surveys/:slug/mail/send': (context, { slug }) => startSend(context, slug),
+  '/api/console/surveys/:slug/mail/runs/:id': (context, { slug, id }) => sendProgress(context, slug, id),
+  '/api/console/surveys/:slug/mail/bounces': (context, { slug }) => importBounces(context, slug),
 };
 
 /**

@@ -45,6 +45,9 @@ export const API_ROUTES = [
   { path: '/api/console/surveys', methods: ['GET', 'HEAD'] },
   { path: '/api/console/surveys/:slug', methods: ['GET', 'HEAD'] },
   { path: '/api/console/surveys/:slug/refused/:id/admit', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/mail/send', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/mail/runs/:id', methods: ['GET', 'HEAD'] },
+  { path: '/api/console/surveys/:slug/mail/bounces', methods: ['POST'] },
 ] as const satisfies readonly ApiRoute[];
 
 /**
@@ -62,6 +65,7 @@ export const CONSOLE_PAGE_SAMPLES = [
   '/console/operators/audit',
   '/console/_/audit',
   '/console/_/refused',
+  '/console/_/mail',
   '/console/_/_',
 ] as const;
 
