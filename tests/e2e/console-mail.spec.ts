@@ -42,13 +42,13 @@ const test = base.extend<{ console: MailConsole }>({
     const env = { DATA_DIR: dataDir, SURVEYS_DIR: surveysDir, PEERVOTE_PRIVATE_DIR: path.join(dataDir, 'private') };
     const roster = path.join(dataDir, 'roster.csv');
     await writeFile(roster, `email,name-first,name-last\n${PEOPLE.map((email) => `${email},${email.split('@')[0]},Test`).join('\n')}\n`);
-    const invited = await runResults(['invite', SURVEY, '--roster', roster, '--out', path.join(dataDir, 'links.csv')], env);
-    expect(invited.code, invited.stderr).toBe(0);
     const server = await startServer({
       env: { ...env, CONSOLE_RATE_LIMIT_MAX: '0', SMTP_URL: '' },
       ports: { base: Number(process.env.E2E_PORT ?? 4322) + 1, span: 20 },
     });
     try {
+      const invited = await runResults(['invite', SURVEY, '--roster', roster, '--out', path.join(dataDir, 'links.csv')], env);
+      expect(invited.code, invited.stderr).toBe(0);
       await use({ origin: `http://localhost:${server.port}`, dataDir, results: (...args) => runResults(args, env) });
     } finally {
       await server.stop();
@@ -106,17 +106,21 @@ test('a manager previews an invitation, counts a dry run, then sends the invitat
   await page.getByRole('button', { name: 'Preview' }).click();
   await expect(page.locator('.mail-preview dd').first()).toHaveText(PEOPLE[1]);
   await expect(page.frameLocator('iframe.mail-preview-html').getByText('ben', { exact: false }).first()).toBeVisible();
+  await atWidth(page, info, 1280, 'console-mail-preview');
+  await atWidth(page, info, 360, 'console-mail-preview');
   // A dry run: who would get one, and who is skipped.
   await page.getByRole('button', { name: 'Count who would get one' }).click();
   const dry = page.getByRole('status').filter({ hasText: 'A dry run of invitations' });
   await expect(dry).toContainText('5 people would get one; skipped:');
   await expect(dry).toContainText('no_address');
+  // The preview stays beside it.
+  await expect(page.locator('.mail-preview dd').first()).toHaveText(PEOPLE[1]);
   expect(await written(server.dataDir)).toEqual([]);
   await atWidth(page, info, 1280, 'console-mail');
   await atWidth(page, info, 360, 'console-mail');
 
   // One a second: the run is seen going, then done, without leaving the page.
-  await page.getByLabel('Rate (messages a minute)').first().fill('60');
+  await page.getByLabel('Invitations: messages a minute').fill('60');
   await page.getByRole('button', { name: 'Send invitations' }).click();
   const progress = page.locator('#run').getByRole('status').first();
   await expect(progress).toContainText(/Sending invitations: \d+ sent, 0 failed, \d+ left of 5\./);
