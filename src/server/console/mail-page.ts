@@ -5,7 +5,7 @@ import { database } from '../db/database.ts';
 import { serverConfig } from '../config.ts';
 import type { ServerSurvey } from '../surveys.ts';
 import { peopleKey, peopleOf, personByContact } from '../people/people.repository.ts';
-import { peopleTotals, messagesByStatus } from './console-views.repository.ts';
+import { peopleTotals } from './console-views.repository.ts';
 import { recipientKey } from '../mail/mail.repository.ts';
 import { runCounts, surveyRun } from '../mail/mail-runs.repository.ts';
 import { signalsSecret } from '../intake/signals-salt.ts';
@@ -50,9 +50,9 @@ export function siteAddress(origin: string): string {
   return serverConfig().baseUrl ?? origin;
 }
 
-/** A run as the page shows it, with its messages counted. */
+/** A run as the page shows it, with its messages counted (an ended run's, as it kept them). */
 export async function runView(db: Kysely<Database>, run: MailRunRow): Promise<MailRunView> {
-  const counts = await runCounts(db, run.id);
+  const counts = run.state !== 'running' && run.counts ? (JSON.parse(run.counts) as Record<string, number>) : await runCounts(db, run.id);
   const n = (status: string) => counts[status] ?? 0;
   const handed = Object.values(counts).reduce((sum, one) => sum + one, 0);
   return {
@@ -170,16 +170,13 @@ export async function mailPage(visit: ConsoleVisit, slug: string, url: URL): Pro
   const previewCampaign = campaignOf(query.get('preview'));
   const dryCampaign = campaignOf(query.get('dry-run'));
   const previewTo = (query.get('to') ?? '').slice(0, 320);
-  const [latest, counts, page, totals, shown, dry] = await Promise.all([
+  const [latest, page, totals, shown, dry] = await Promise.all([
     surveyRun(db, projectId),
-    messagesByStatus(db, projectId),
     messagePage(db, projectId, filter, place),
     peopleTotals(db, projectId),
     previewCampaign ? preview(db, survey, previewCampaign, previewTo, url.origin) : undefined,
     dryCampaign ? dryRun(db, survey, dryCampaign, url.origin) : undefined,
   ]);
-  const byStatus = new Map<string, number>();
-  for (const row of counts) byStatus.set(row.status, (byStatus.get(row.status) ?? 0) + row.messages);
   const path = mailPath(survey.slug);
   const filterQuery = new URLSearchParams(Object.entries(filter).filter(([, value]) => value));
   const last = page.rows.at(-1);
@@ -205,7 +202,6 @@ export async function mailPage(visit: ConsoleVisit, slug: string, url: URL): Pro
     path,
     ...(latest ? { run: await runView(db, latest) } : {}),
     roster: totals?.invited ?? 0,
-    counts: STATUSES.filter((status) => byStatus.has(status)).map((status) => [status, byStatus.get(status) ?? 0] as const),
     filter,
     statuses: STATUSES,
     kinds: KINDS,

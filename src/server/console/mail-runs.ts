@@ -132,7 +132,7 @@ export async function driveRun(run: MailRunRow): Promise<void> {
 async function finish(db: Kysely<Database>, run: MailRunRow, ended: { state: 'done' | 'stopped'; why?: string }): Promise<void> {
   const { line, counts } = await outcomeOf(db, run);
   const outcome = ended.why ? `${ended.why} ${line}` : line;
-  await endRun(db, run.id, ended.state, outcome);
+  await endRun(db, run.id, ended.state, outcome, counts);
   await appendAudit(db, {
     projectId: run.project_id,
     actor: run.started_by,

@@ -17,7 +17,8 @@ async function look(): Promise<void> {
   const { db } = await database();
   const now = new Date();
   for (const run of await runningRuns(db)) {
-    if (run.lease_owner === THIS_PROCESS.owner || leaseLive(run, now)) continue;
+    // This process's own runs are live while it drives them (it renews their claims); one whose claim it let run out is taken again.
+    if (leaseLive(run, now)) continue;
     if (!(await takeRun(db, run, THIS_PROCESS, now))) continue;
     const { driveRun } = await import('../console/mail-runs.ts');
     void driveRun({ ...run, lease_owner: THIS_PROCESS.owner });

@@ -31,7 +31,7 @@ async function runningRun(db: Kysely<Database>, projectId: string): Promise<Mail
  * when another runs.
  */
 export async function insertRun(db: Kysely<Database>, run: NewMailRun, claimant: Claimant, now = new Date()): Promise<MailRunRow | undefined> {
-  const row = { ...run, state: 'running' as const, total: null, skipped: null, ended_at: null, outcome: null, ...lease(claimant, now) };
+  const row = { ...run, state: 'running' as const, total: null, skipped: null, ended_at: null, outcome: null, counts: null, ...lease(claimant, now) };
   try {
     await db.insertInto('mail_runs').values(row).execute();
     return row;
@@ -103,11 +103,27 @@ export async function planRun(db: Kysely<Database>, id: string, total: number, s
     .execute();
 }
 
-/** Ends a run, done or stopped, with its last word. */
-export async function endRun(db: Kysely<Database>, id: string, state: 'done' | 'stopped', outcome: string, now = new Date()): Promise<void> {
+/** Ends a run, done or stopped, with its last word and its messages' counts by status. */
+export async function endRun(
+  db: Kysely<Database>,
+  id: string,
+  state: 'done' | 'stopped',
+  outcome: string,
+  counts: Record<string, number>,
+  now = new Date(),
+): Promise<void> {
   await db
     .updateTable('mail_runs')
-    .set({ state, outcome, ended_at: now.toISOString(), lease_owner: null, lease_host: null, lease_pid: null, lease_expires_at: null })
+    .set({
+      state,
+      outcome,
+      counts: JSON.stringify(counts),
+      ended_at: now.toISOString(),
+      lease_owner: null,
+      lease_host: null,
+      lease_pid: null,
+      lease_expires_at: null,
+    })
     .where('id', '=', id)
     .where('state', '=', 'running')
     .execute();

@@ -274,8 +274,6 @@ export interface MailPageView {
   readonly run?: MailRunView;
   /** The survey has people with an address to mail. */
   readonly roster: number;
-  /** Messages of the survey by status, every kind. */
-  readonly counts: ReadonlyArray<readonly [status: string, count: number]>;
   /** The table's filters as asked (empty for all), and the choices each offers. */
   readonly filter: { readonly status: string; readonly kind: string };
   readonly statuses: readonly string[];

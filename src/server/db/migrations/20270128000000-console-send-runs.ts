@@ -7,7 +7,8 @@ import { sql, type Kysely } from 'kysely';
  * - `mail_runs`: one row a run of invitations or reminders started from the console, which
  *   goes on in the server and resumes after a restart; the process that drives it holds a
  *   lease (owner, host, process, expiry), and one run a survey is `running` at a time (a partial
- *   unique index, so two starts at once cannot both insert);
+ *   unique index, so two starts at once cannot both insert); an ended run keeps its messages'
+ *   counts by status, so that its page does not count them again at each look;
  * - `mail_messages.run_id`: the run a message belongs to, counted for the run's progress;
  * - `mail_messages.claimed_by` and `claim_expires_at`: the process sending a receipt and until
  *   when, so that a receipt left `sending` by a process that died is claimed by one other, once;
@@ -30,6 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('skipped', 'text')
     .addColumn('ended_at', 'text')
     .addColumn('outcome', 'text')
+    .addColumn('counts', 'text')
     .addColumn('lease_owner', 'text')
     .addColumn('lease_host', 'text')
     .addColumn('lease_pid', 'integer')

@@ -27,6 +27,8 @@ export interface MailRunsTable {
   ended_at: string | null;
   /** Its last word: the summary of what it did, or why it stopped. */
   outcome: string | null;
+  /** Its messages by status (JSON) once it has ended; null while it runs, when they are counted at each look. */
+  counts: string | null;
   lease_owner: string | null;
   lease_host: string | null;
   lease_pid: number | null;
