@@ -1,5 +1,6 @@
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
-import { CSRF_HEADER } from '../survey/operators/console-views.ts';
+import { CSRF_HEADER, type MailRunView } from '../survey/operators/console-views.ts';
+import { runProgress } from './format.ts';
 
 // The console's one script: the passkey ceremonies (sign in, a first passkey from a link, another
 // passkey) and the acts that ask for the passkey again, each a button or form the page marks with
@@ -195,3 +196,32 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form[data-audit-c
     if (button) busy(button, () => checkChain(form));
   });
 }
+
+/** How often the mail page asks how far its send run is. */
+const FOLLOW_MS = 2000;
+
+/**
+ * Follows a send run on the mail page: asks how far it is every two seconds and says it in the
+ * run's status line, which a screen reader announces, until it ends. Without this script the
+ * page's Refresh link asks for it.
+ */
+async function followRun(line: HTMLElement): Promise<void> {
+  const url = line.dataset.mailRun ?? '';
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS));
+    const response = await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' }).catch(() => undefined);
+    if (!response) continue;
+    if (!response.ok) return;
+    const run = (await response.json()) as MailRunView;
+    const text = runProgress(run);
+    if (line.textContent !== text) line.textContent = text;
+    if (run.state !== 'running') {
+      // The forms that start a run come back with the page: the Refresh link leads to it.
+      const refresh = line.parentElement?.querySelector<HTMLAnchorElement>('a[data-mail-refresh]');
+      if (refresh) refresh.textContent = 'Reload the page to send again';
+      return;
+    }
+  }
+}
+
+for (const line of document.querySelectorAll<HTMLElement>('[data-mail-run]')) void followRun(line);

@@ -1,3 +1,5 @@
+import type { MailRunView } from '../survey/operators/console-views.ts';
+
 /** A stored time as the console shows it, its day and its time apart: `2027-03-01`, `09:30 UTC`; undefined for none. */
 export function whenParts(iso: string | null | undefined): { day: string; time: string } | undefined {
   const at = iso ? new Date(iso) : undefined;
@@ -60,4 +62,14 @@ export function kindWords(kind: string): string {
 export function rolesInWords(roles: Readonly<Record<string, string>>): string {
   const words = Object.entries(roles).map(([slug, role]) => `${role} of ${slug === '*' ? 'every survey' : slug}`);
   return words.length ? words.join(', ') : 'no role yet';
+}
+
+/** How far a send run is, in one sentence: the mail page's status line, which its script says again as the run goes. */
+export function runProgress(run: Pick<MailRunView, 'campaign' | 'state' | 'total' | 'sent' | 'failed' | 'left' | 'outcome'>): string {
+  const what = run.campaign === 'invitation' ? 'invitations' : 'reminders';
+  if (run.state === 'running')
+    return run.total === null
+      ? `Sending ${what}: choosing whom to mail…`
+      : `Sending ${what}: ${count(run.sent)} sent, ${count(run.failed)} failed, ${count(run.left ?? 0)} left of ${count(run.total)}.`;
+  return `${run.state === 'done' ? 'Sent' : 'Stopped'}: ${what}. ${run.outcome ?? ''}`.trim();
 }

@@ -12,6 +12,7 @@ import * as acts from './console/console-acts.ts';
 import { admitRefusedBallot } from './console/refused-acts.ts';
 import { signalsBallotAct } from './console/signals-acts.ts';
 import { decideWriteIn } from './console/write-ins-acts.ts';
+import { importBounces, sendProgress, startSend } from './console/mail-acts.ts';
 
 /** What a route runs: the request's context and the values of its path's `:name` parts in, the answer out. */
 type RouteHandler<Path extends string> = (context: APIContext, params: RouteParams<Path>) => Promise<Response>;
@@ -75,6 +76,10 @@ const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
   '/api/console/surveys/:slug/write-ins/attach': (context, { slug }) => decideWriteIn(context, slug, 'attach'),
   '/api/console/surveys/:slug/write-ins/add': (context, { slug }) => decideWriteIn(context, slug, 'add'),
   '/api/console/surveys/:slug/write-ins/undo': (context, { slug }) => decideWriteIn(context, slug, 'undo'),
+  // The mail page's acts (src/server/console/mail-acts.ts): a send run started and followed, a bounce report read.
+  '/api/console/surveys/:slug/mail/send': (context, { slug }) => startSend(context, slug),
+  '/api/console/surveys/:slug/mail/runs/:id': (context, { slug, id }) => sendProgress(context, slug, id),
+  '/api/console/surveys/:slug/mail/bounces': (context, { slug }) => importBounces(context, slug),
 };
 
 /**

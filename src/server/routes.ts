@@ -50,6 +50,9 @@ export const API_ROUTES = [
   { path: '/api/console/surveys/:slug/write-ins/attach', methods: ['POST'] },
   { path: '/api/console/surveys/:slug/write-ins/add', methods: ['POST'] },
   { path: '/api/console/surveys/:slug/write-ins/undo', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/mail/send', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/mail/runs/:id', methods: ['GET', 'HEAD'] },
+  { path: '/api/console/surveys/:slug/mail/bounces', methods: ['POST'] },
 ] as const satisfies readonly ApiRoute[];
 
 /**
@@ -69,6 +72,7 @@ export const CONSOLE_PAGE_SAMPLES = [
   '/console/_/refused',
   '/console/_/signals',
   '/console/_/write-ins',
+  '/console/_/mail',
   '/console/_/_',
 ] as const;
 

@@ -9,6 +9,7 @@ import { allFields } from '../survey/config/layout.ts';
 import { noteLinkOpen } from './links/link-opens.repository.ts';
 import { secretHash } from './tokens.ts';
 import { startOutbox } from './mail/outbox.ts';
+import { watchMailRuns } from './mail/mail-run-watch.ts';
 import { lastBallotOf } from './links/last-ballot.repository.ts';
 import { nomineeIndex } from './search/nominees.ts';
 
@@ -25,6 +26,8 @@ export async function healthReply(): Promise<Response> {
   const { dialect } = await database();
   // bin/serve.mjs asks this at start: receipts a crash left queued go out now, without waiting for the next ballot.
   startOutbox();
+  // Send runs started in the console that a stopped process left resume now, in one process.
+  watchMailRuns();
   return json(200, { ok: true, database: dialect, surveys });
 }
 

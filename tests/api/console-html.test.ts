@@ -65,6 +65,11 @@ describe.skipIf(Boolean(inject('databaseUrl')))('the console pages', () => {
     await keep('write-ins', owner, '/console/top-doctors-demo/write-ins/');
     await keep('write-ins-search', owner, `/console/top-doctors-demo/write-ins/?group=${writeInGroupId('Surgery', 'Neurosurgery', 'quentin marsh')}&q=Hannah`);
     await keep('not-found', owner, '/console/no-such-survey/', 404);
+    await keep('mail', owner, '/console/top-doctors-demo/mail/?preview=invitations&dry-run=invitations&status=sent');
+    await keep('mail-imported', owner, '/console/top-doctors-demo/mail/?imported=1&reports=2&bounced=1');
+    const auditor = new ConsoleBrowser(server);
+    expect((await auditor.enrol(link)).status).toBe(201);
+    await keep('mail-forbidden', auditor, '/console/top-doctors-demo/mail/', 403);
 
     const files = Object.entries(pages).map(([name, html]) => {
       const file = path.join(work, `${name}.html`);

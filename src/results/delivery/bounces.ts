@@ -75,8 +75,7 @@ export interface BounceSummary {
 
 /**
  * Reads DSNs and abuse reports from files (`.eml` or mbox) and applies each to the message it
- * answers (by Message-ID, or a VERP return path): a 5.x.x status marks the person bounced, an
- * abuse report complained; a 4.x.x delay is noted on the message, not final.
+ * answers, as importReportTexts does.
  */
 export async function importReports(
   db: Kysely<Database>,
@@ -85,9 +84,32 @@ export async function importReports(
   files: readonly string[],
   now = new Date(),
 ): Promise<BounceSummary> {
+  const sources: Array<{ name: string; text: string }> = [];
+  for (const file of files) sources.push({ name: file, text: await readFile(file, 'utf8') });
+  return importReportTexts(db, projectId, secret, sources, now);
+}
+
+/** True when a text reads as mail: an mbox's first `From ` line, or a header field on its first line. */
+export function looksLikeMail(text: string): boolean {
+  return /^(From |[\x21-\x39\x3b-\x7e]+:)/.test(text.replace(/^\uFEFF/, ''));
+}
+
+/**
+ * Reads DSNs and abuse reports from texts (each an `.eml` or an mbox, named for the list of the
+ * unmatched) and applies each to the message it answers (by Message-ID, or a VERP return path):
+ * a 5.x.x status marks the person bounced, an abuse report complained; a 4.x.x delay is noted on
+ * the message, not final. The command line's `bounces` and the console's upload both come here.
+ */
+export async function importReportTexts(
+  db: Kysely<Database>,
+  projectId: string,
+  secret: string,
+  sources: ReadonlyArray<{ name: string; text: string }>,
+  now = new Date(),
+): Promise<BounceSummary> {
   const summary: BounceSummary = { reports: 0, bounced: 0, complained: 0, delayed: 0, ignored: 0, unmatched: [] };
-  for (const file of files) {
-    for (const raw of splitMailbox(await readFile(file, 'utf8'))) {
+  for (const { name: file, text } of sources) {
+    for (const raw of splitMailbox(text)) {
       summary.reports++;
       const report = readReport(raw);
       let message: Awaited<ReturnType<typeof messageById>>;

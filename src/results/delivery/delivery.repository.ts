@@ -4,6 +4,7 @@ import type { Database } from '../../server/db/schema.ts';
 import type { MailKind, MailStatus, NewMailMessage } from '../../server/db/tables/mail-messages.table.ts';
 import type { MailRecipientRow } from '../../server/db/tables/mail-recipients.table.ts';
 import type { SendRunRow } from '../../server/db/tables/send-runs.table.ts';
+import { processAlive } from '../../server/mail/claimant.ts';
 
 /** One person's mail so far: what ended it (if anything) and each invitation and reminder, oldest first. */
 export interface MailHistory {
@@ -176,16 +177,6 @@ export interface SendRunner {
  */
 export const SEND_RUN_SILENCE_MS = 60_000;
 
-/** True while the process with this id lives on this machine (signal 0 only asks). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === 'EPERM';
-  }
-}
-
 /**
  * Takes the survey's sending for this run, unless another run holds it: resolves with nothing
  * when taken, else with the run that holds it. A holder counts while it has renewed within
@@ -225,6 +216,15 @@ export async function renewSendRun(db: Kysely<Database>, projectId: string, runI
     .where('run_id', '=', runId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** The run that holds the survey's sending now, if one does and has been heard from (as takeSendRun weighs it), without taking it. */
+export async function liveSendRun(db: Kysely<Database>, projectId: string, host: string, now = new Date()): Promise<SendRunRow | undefined> {
+  const holder = await db.selectFrom('send_runs').selectAll().where('project_id', '=', projectId).executeTakeFirst();
+  if (!holder) return undefined;
+  const silent = now.getTime() - Date.parse(holder.renewed_at) > SEND_RUN_SILENCE_MS;
+  const gone = holder.host === host && !processAlive(Number(holder.pid));
+  return silent || gone ? undefined : holder;
 }
 
 /** Lets the survey's sending go, if this run still holds it. */

@@ -11,6 +11,7 @@ import { newMessageId, senderOf, type MailOutcome, type MailSettings, type MailT
 import type { NewMailMessage } from '../../server/db/tables/mail-messages.table.ts';
 import { markInterrupted, recipientKey, settleMessage } from '../../server/mail/mail.repository.ts';
 import { endSendRun, ensureRecipients, mailHistories, renewSendRun, sendRecords, takeSendRun, unsubscribeToken, type SendFate } from './delivery.repository.ts';
+import { liveConsoleRun } from '../../server/mail/mail-runs.repository.ts';
 import { sqliteWriter } from '../../server/db/sqlite-writer.ts';
 import { sqliteFile } from '../../server/db/database.ts';
 import { deliveryOf } from './delivery-status.ts';
@@ -39,6 +40,12 @@ export interface SendOptions {
   now?: () => Date;
   /** A progress line on standard error: counts, never addresses. */
   progress?: (line: string) => void;
+  /** The console's send run (mail_runs) this is: its messages carry its id, and no other console run may be running. */
+  runId?: string;
+  /** Told who is chosen and who is skipped, once the run has planned and before any message leaves. */
+  onPlan?: (summary: SendSummary) => Promise<void>;
+  /** Asked before each message: true stops the run there (its driver has lost its claim on it). */
+  stop?: () => boolean;
 }
 
 /** What a run did: sent, bounced (5xx), failed (4xx to the last try), skipped by reason, and the `sending` left from a killed run marked unknown. */
@@ -230,9 +237,15 @@ export async function sendCampaign(
   // A dry run changes nothing: it needs no hold, and may look while a run sends.
   if (options.dryRun) return run();
   const runner = { runId: randomUUID(), host: hostname(), pid: process.pid, campaign: options.campaign };
+  // A run started in the console holds its survey for as long as a process of the API drives it, between its messages too.
+  const consoleRun = await liveConsoleRun(db, projectId, options.runId);
+  if (consoleRun)
+    throw new SendBusyError(
+      `A send run of ${consoleRun.campaign}s for ${survey.slug}, started in the console by ${consoleRun.started_by} at ${consoleRun.started_at}, is running: wait for it to end (its page shows how far it is).`,
+    );
   const holder = await takeSendRun(db, projectId, runner);
   if (holder) {
-    throw new OperatorError(
+    throw new SendBusyError(
       `Another send (${holder.campaign}s) for ${survey.slug} has been running since ${holder.started_at}, as process ${holder.pid} on ${quoted(holder.host)}: wait for it to end. A run stopped without ending is let go once its process is gone, or after a minute of silence.`,
     );
   }
@@ -251,6 +264,9 @@ export async function sendCampaign(
     await endSendRun(db, projectId, runner.runId);
   }
 }
+
+/** Why a run did not start: another run holds the survey (a `send` on the command line or a run started in the console). */
+export class SendBusyError extends OperatorError {}
 
 /** How often a run says it is alive: well within SEND_RUN_SILENCE_MS. */
 const RENEW_EVERY_MS = 10_000;
@@ -297,7 +313,9 @@ async function sendRun({ db, survey, prepopulation, transport, settings, secret,
     interrupted,
     dryRun: Boolean(options.dryRun),
   };
-  if (options.dryRun || !queue.length) return summary;
+  if (options.dryRun) return summary;
+  await options.onPlan?.(summary);
+  if (!queue.length) return summary;
 
   // Each person's token is an HMAC: made once, for their row and for their messages' links.
   const people = queue.map((recipient) => ({ ...recipient, token: unsubscribeToken(secret, projectId, recipient.key) }));
@@ -361,12 +379,12 @@ async function sendRun({ db, survey, prepopulation, transport, settings, secret,
     // is followed at once by the next row and message. Nothing of it is written before its turn: a
     // run that stops leaves a prepared person as they were.
     const prepare = () => {
-      if (stopped || hold?.lost || next >= people.length) return undefined;
+      if (stopped || hold?.lost || options.stop?.() || next >= people.length) return undefined;
       const recipient = people[next++];
       return { recipient, ...messageOf(recipient, recipient.token), messageId: newMessageId(from) };
     };
     let prepared = prepare();
-    while (prepared && !stopped && !hold?.lost) {
+    while (prepared && !stopped && !hold?.lost && !options.stop?.()) {
       const { recipient, mail, unsubscribeUrl, messageId } = prepared;
       if (interval) {
         // The last answer is recorded before a wait for the rate: a run killed while it waits leaves it known.
@@ -389,6 +407,7 @@ async function sendRun({ db, survey, prepopulation, transport, settings, secret,
         sent_at: null,
         detail: null,
         payload: null,
+        run_id: options.runId ?? null,
       });
       const delivering = deliver(recipient, messageId, mail, unsubscribeUrl);
       prepared = prepare();
@@ -407,7 +426,9 @@ async function sendRun({ db, survey, prepopulation, transport, settings, secret,
     ? `Cannot reach the mail server (${transport.description}): ${stopped}.`
     : hold?.lost
       ? `Another send run took over ${survey.slug} after this one had been silent for a minute.`
-      : undefined;
+      : options.stop?.()
+        ? `This run was handed to another process of the API.`
+        : undefined;
   if (why) {
     const error = new OperatorError(`${why} ${summary.sent} sent before it stopped; the others keep their state.`);
     (error as OperatorError & { summary?: SendSummary }).summary = summary;

@@ -32,6 +32,10 @@ const OPEN_ROUTES = new Set([
 ]);
 /** The most a console request's body may hold: a passkey's answer is a few kilobytes. */
 const BODY_LIMIT = 64 * 1024;
+/** The console's endpoints that take a file (a bounce report), and the most their body may hold. */
+const UPLOAD_ROUTE = /^\/api\/console\/surveys\/[^/]+\/mail\/bounces\/?$/;
+/** The most a file upload's body may hold: a month's bounces in one mbox. Exported for the words of its 413. */
+export const UPLOAD_LIMIT = 5 * 1024 * 1024;
 /** What a page says when the operators file cannot be used (the log says why; the page says nothing of the file). */
 const UNAVAILABLE = "The console is unavailable just now: its list of operators cannot be read. The server's log says why.";
 
@@ -82,13 +86,24 @@ function ownOrigin(request: Request, address: ConsoleAddress): boolean {
   return origin === 'null' && site === 'same-origin';
 }
 
-/** The fields of a console request's body: JSON (the pages' scripts) or a form (the pages without them); undefined when unreadable or too large. */
-async function readFields(request: Request): Promise<Map<string, unknown> | undefined> {
+/**
+ * The fields of a console request's body: JSON (the pages' scripts) or a form (the pages without
+ * them), or a multipart form where `uploads` (its files as File values); undefined when
+ * unreadable, 'too-large' past the limit.
+ */
+async function readFields(request: Request, uploads: boolean): Promise<Map<string, unknown> | 'too-large' | undefined> {
   if (request.method === 'GET' || request.method === 'HEAD') return new Map();
-  const body = await readLimited(request, BODY_LIMIT);
-  if (body === 'too-large') return undefined;
-  const text = new TextDecoder().decode(body);
+  const body = await readLimited(request, uploads ? UPLOAD_LIMIT : BODY_LIMIT);
+  if (body === 'too-large') return body;
   const type = request.headers.get('content-type') ?? '';
+  if (uploads && /^multipart\/form-data/i.test(type)) {
+    try {
+      return new Map(await new Response(body as Uint8Array<ArrayBuffer>, { headers: { 'Content-Type': type } }).formData());
+    } catch {
+      return undefined;
+    }
+  }
+  const text = new TextDecoder().decode(body);
   if (/^application\/x-www-form-urlencoded/i.test(type)) return new Map(new URLSearchParams(text));
   if (/^application\/json/i.test(type) || text.trim() === '') {
     if (text.trim() === '') return new Map();
@@ -135,8 +150,11 @@ export async function guardConsoleRoute(context: APIContext, path: string): Prom
   const now = requestTime(request);
   const who = await signedIn(request, found, now);
   if (!who && !OPEN_ROUTES.has(path)) return refusal(request, 401, 'not_signed_in', 'Sign in to the console first.');
-  const fields = await readFields(request);
-  if (!fields) return refusal(request, 400, 'bad_request', 'The request body is not JSON or a form, or it is too large.');
+  const uploads = UPLOAD_ROUTE.test(path);
+  const fields = await readFields(request, uploads);
+  if (fields === 'too-large' && uploads)
+    return refusal(request, 413, 'too_large', `The file is larger than ${UPLOAD_LIMIT / 1024 / 1024} MB: split it and send the parts one at a time.`);
+  if (!fields || fields === 'too-large') return refusal(request, 400, 'bad_request', 'The request body is not JSON or a form, or it is too large.');
   if (who && changes && !OPEN_ROUTES.has(path)) {
     const given = request.headers.get(CSRF_HEADER) ?? fields.get(CSRF_FIELD);
     if (!csrfMatches(who.session, typeof given === 'string' ? given : undefined))

@@ -350,3 +350,4 @@ export async function operatorsAuditPage(visit: ConsoleVisit, url: URL, now: Dat
 export { refusedBallotsPage } from './refused-page.ts';
 export { signalsPage } from './signals-page.ts';
 export { writeInsPage } from './write-ins-page.ts';
+export { mailPage } from './mail-page.ts';

@@ -14,6 +14,7 @@ import type { BallotExclusionsTable } from './tables/ballot-exclusions.table.ts'
 import type { MailMessagesTable } from './tables/mail-messages.table.ts';
 import type { MailRecipientsTable } from './tables/mail-recipients.table.ts';
 import type { SendRunsTable } from './tables/send-runs.table.ts';
+import type { MailRunsTable } from './tables/mail-runs.table.ts';
 import type { VerificationCodesTable } from './tables/verification-codes.table.ts';
 import type { ConsoleCredentialsTable } from './tables/console-credentials.table.ts';
 import type { ConsoleSessionsTable } from './tables/console-sessions.table.ts';
@@ -46,6 +47,7 @@ export interface Database {
   mail_messages: MailMessagesTable;
   mail_recipients: MailRecipientsTable;
   send_runs: SendRunsTable;
+  mail_runs: MailRunsTable;
   verification_codes: VerificationCodesTable;
   console_credentials: ConsoleCredentialsTable;
   console_sessions: ConsoleSessionsTable;

@@ -100,12 +100,15 @@ export async function queueOwedReceipts(db: Kysely<Database>, owed: ReadonlyArra
   });
 }
 
+/** How long an outbox's claim on the receipts it sends holds: far longer than a batch takes (the SMTP timeouts are a minute or two). */
+const RECEIPT_CLAIM_MS = 5 * 60_000;
+
 /**
- * Claims the oldest queued messages of a kind for one outbox (status `sending`, one more try):
- * only those still queued when the update runs come back, so a second instance of the API that
- * read the same rows claims none of them twice.
+ * Claims the oldest queued messages of a kind for one outbox (status `sending`, one more try,
+ * claimed by `claimant` for RECEIPT_CLAIM_MS): only those still queued when the update runs come
+ * back, so a second instance of the API that read the same rows claims none of them twice.
  */
-export async function claimQueued(db: Db, kind: MailKind, limit: number): Promise<MailMessageRow[]> {
+export async function claimQueued(db: Db, kind: MailKind, limit: number, claimant: string, now = new Date()): Promise<MailMessageRow[]> {
   const queued = await db
     .selectFrom('mail_messages')
     .select('message_id')
@@ -117,7 +120,12 @@ export async function claimQueued(db: Db, kind: MailKind, limit: number): Promis
   if (!queued.length) return [];
   const claimed = await db
     .updateTable('mail_messages')
-    .set({ status: 'sending', attempts: sql<number>`attempts + 1` })
+    .set({
+      status: 'sending',
+      attempts: sql<number>`attempts + 1`,
+      claimed_by: claimant,
+      claim_expires_at: new Date(now.getTime() + RECEIPT_CLAIM_MS).toISOString(),
+    })
     .where(
       'message_id',
       'in',
@@ -128,6 +136,27 @@ export async function claimQueued(db: Db, kind: MailKind, limit: number): Promis
     .execute();
   // Oldest first, as they were queued: the update returns them in no set order.
   return claimed.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+}
+
+/**
+ * Puts back in the queue the messages of a kind left `sending` by an outbox that is gone: its
+ * claim has run out (or it has none, from before claims), or `gone` says its process no longer
+ * runs. One statement, so that of several processes doing this at once only one puts each back,
+ * and a message another process is sending now is left to it. How many were put back.
+ */
+export async function requeueAbandoned(db: Db, kind: MailKind, gone: (owner: string) => boolean, now = new Date()): Promise<number> {
+  const holders = await db.selectFrom('mail_messages').select('claimed_by').distinct().where('status', '=', 'sending').where('kind', '=', kind).execute();
+  const dead = holders.flatMap((row) => (row.claimed_by && gone(row.claimed_by) ? [row.claimed_by] : []));
+  const [result] = await db
+    .updateTable('mail_messages')
+    .set({ status: 'queued', claimed_by: null, claim_expires_at: null })
+    .where('status', '=', 'sending')
+    .where('kind', '=', kind)
+    .where((eb) =>
+      eb.or([eb('claim_expires_at', 'is', null), eb('claim_expires_at', '<', now.toISOString()), ...(dead.length ? [eb('claimed_by', 'in', dead)] : [])]),
+    )
+    .execute();
+  return Number(result.numUpdatedRows);
 }
 
 /** The recipient with this unsubscribe token, if any. */

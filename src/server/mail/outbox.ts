@@ -5,7 +5,8 @@ import type { MailMessageRow } from '../db/tables/mail-messages.table.ts';
 import { database } from '../db/database.ts';
 import { allServerSurveys, findSurvey, type ServerSurvey } from '../surveys.ts';
 import { mailTransport } from '../mail.ts';
-import { claimQueued, owedReceipts, queueOwedReceipts, settleMessages, type Settlement } from './mail.repository.ts';
+import { claimQueued, owedReceipts, queueOwedReceipts, requeueAbandoned, settleMessages, type Settlement } from './mail.repository.ts';
+import { claimantOf, holderGone, THIS_PROCESS } from './claimant.ts';
 import { receiptMessage, type ReceiptPayload } from './receipt-mail.ts';
 import { serverConfig } from '../config.ts';
 import { compileMail, type MailValues, type RenderedMail } from '../../mail/render.ts';
@@ -109,7 +110,8 @@ async function drain(): Promise<void> {
   for (;;) {
     if (Date.now() < pausedUntil) return;
     await queueOwed(db);
-    const rows = await claimQueued(db, 'receipt', BATCH_SIZE);
+    await requeueAbandoned(db, 'receipt', abandoned);
+    const rows = await claimQueued(db, 'receipt', BATCH_SIZE, THIS_PROCESS.owner);
     if (!rows.length) return;
     const results = await Promise.all(rows.map(sendReceipt));
     await settleMessages(
@@ -125,6 +127,12 @@ async function drain(): Promise<void> {
     await yieldToBallots();
   }
 }
+
+/** True for a receipt's claimant known to be gone: an earlier start of this process, or a process of this machine that has ended. */
+const abandoned = (owner: string) => {
+  const holder = claimantOf(owner);
+  return holder !== undefined && holderGone(holder);
+};
 
 /** Runs a drain now, or once more after the one running ends. */
 export function nudgeOutbox(): void {
@@ -146,8 +154,9 @@ export function nudgeOutbox(): void {
 }
 
 /**
- * Starts the survey API's outbox once: receipts a crash left `sending` go back to the queue (a
- * second receipt is better than none), then queued receipts are sent now and every few seconds.
+ * Starts the survey API's outbox once: queued receipts are sent now and every few seconds. A
+ * receipt another process left `sending` goes back to the queue once, when that process is seen
+ * gone or its claim has run out (a second receipt is better than none), never at every start.
  */
 export function startOutbox(): void {
   if (started) return;
@@ -160,9 +169,6 @@ export function startOutbox(): void {
     if (mailing.length) mailTransport();
     for (const survey of mailing) receiptOf(survey);
   } catch {}
-  void database()
-    .then(({ db }) => db.updateTable('mail_messages').set({ status: 'queued' }).where('status', '=', 'sending').where('kind', '=', 'receipt').execute())
-    .then(() => nudgeOutbox())
-    .catch((error) => console.warn(`mail outbox: ${(error as Error).message.split('\n')[0]}`));
+  nudgeOutbox();
   setInterval(nudgeOutbox, POLL_MS).unref();
 }

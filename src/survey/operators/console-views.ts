@@ -353,3 +353,84 @@ export interface WriteInsPageView {
   readonly reasonMax: number;
   readonly nameMax: number;
 }
+
+/** A send run started in the console, as the mail page shows it: who started it, its rate, and how far it is. */
+export interface MailRunView {
+  readonly id: string;
+  readonly campaign: 'invitation' | 'reminder';
+  /** Messages a minute. */
+  readonly rate: number;
+  readonly startedBy: string;
+  readonly startedAt: string;
+  readonly state: 'running' | 'done' | 'stopped';
+  /** The people it chose when it planned; null until it has. */
+  readonly total: number | null;
+  readonly sent: number;
+  /** Refused to the last try, or bounced. */
+  readonly failed: number;
+  /** In flight when a process stopped: they may or may not have gone, and are not sent again. */
+  readonly unknown: number;
+  /** Chosen and not yet handed over; null until it has planned. */
+  readonly left: number | null;
+  readonly skipped: ReadonlyArray<readonly [reason: string, count: number]>;
+  readonly endedAt?: string;
+  /** Its last word once it has ended: what it did, or why it stopped. */
+  readonly outcome?: string;
+}
+
+/** One message on the mail page's table of deliveries. */
+export interface MailMessageView {
+  readonly messageId: string;
+  readonly recipient: string;
+  readonly kind: string;
+  readonly status: string;
+  readonly createdAt: string;
+  readonly sentAt: string | null;
+  readonly detail: string | null;
+}
+
+/** One person's invitation or reminder as it will leave: rendered with the survey's templates. */
+interface MailPreviewView {
+  readonly campaign: 'invitation' | 'reminder';
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+}
+
+/** A survey's mail page (/console/{slug}/mail/), for a manager or an owner. */
+export interface MailPageView {
+  readonly slug: string;
+  readonly title: string;
+  readonly path: string;
+  /** The survey's latest send run started in the console, if any. */
+  readonly run?: MailRunView;
+  /** The survey has people with an address to mail. */
+  readonly roster: number;
+  /** The table's filters as asked (empty for all), and the choices each offers. */
+  readonly filter: { readonly status: string; readonly kind: string };
+  readonly statuses: readonly string[];
+  readonly kinds: readonly string[];
+  /** A page of the messages, newest first, and the address of the next (older) one. */
+  readonly messages: readonly MailMessageView[];
+  readonly older?: string;
+  /** The first page of the table with the filters, when this is a later one. */
+  readonly newest?: string;
+  /** A preview asked for, or why there is none. */
+  readonly preview?: MailPreviewView | { readonly campaign: 'invitation' | 'reminder'; readonly problem: string };
+  /** The address the preview was asked for, to fill its box again. */
+  readonly previewTo: string;
+  /** A dry run asked for: whom it would mail and whom it would skip, and why; or why it cannot run. */
+  readonly dryRun?:
+    | { readonly campaign: 'invitation' | 'reminder'; readonly eligible: number; readonly skipped: ReadonlyArray<readonly [reason: string, count: number]> }
+    | { readonly campaign: 'invitation' | 'reminder'; readonly problem: string };
+  /** What the last bounce upload did, when the page was asked after one. */
+  readonly imported?: { readonly reports: number; readonly bounced: number; readonly complained: number; readonly delayed: number; readonly unmatched: number };
+  /** The survey is closed: reminders no longer go. */
+  readonly closed: boolean;
+  /** The rate a run is offered at, messages a minute, and the most it takes. */
+  readonly rate: number;
+  readonly rateMax: number;
+  /** The most a bounce upload takes, in bytes. */
+  readonly uploadLimit: number;
+}

@@ -16,10 +16,13 @@
 // folded and grouped per request. Then a look for signals is recorded as `results signals`
 // records one, made large on purpose (SIGNAL_CLUSTERS clusters, the first naming 100,000 ballots
 // of the fill, each other 50), and the signals page is timed: its first page, a page half-way
-// down the clusters, and the large cluster's first and middle pages.
+// down the clusters, and the large cluster's first and middle pages. Last, an invitation a person
+// is written as a console send run would have sent it (one in fifty bounced), and the survey's
+// mail page is timed: its latest run counted, the first page of its messages, and a page
+// filtered by status.
 //
 // Prints each figure beside its budget and exits 1 when one is over: each page ≤ 200 ms p95 (the
-// write-ins and signals pages ≤ 500 ms p95) and the server ≤ 500 MB while they are asked; at 100,000 people
+// write-ins, signals and mail pages ≤ 500 ms p95) and the server ≤ 500 MB while they are asked; at 100,000 people
 // invite ≤ 15 s, `/api/health` p99 ≤ 50 ms while it runs and the server ≤ 300 MB.
 //
 //   npm run bench:console -- [--ballots 1000000] [--people 100000] [--requests 200] [--databases sqlite,postgres]
@@ -69,11 +72,14 @@ const SIGNAL_CLUSTERS = 2000;
 const LARGE_CLUSTER = 100_000;
 const SMALL_CLUSTER = 50;
 const SIGNALS_RUN = '0190e4c2-0000-7000-8000-00000000b0b0';
+const MAIL_PAGES = [`/console/${SLUG}/mail/`, `/console/${SLUG}/mail/?status=bounced`];
+/** The run the bench's invitations were sent by. */
+const RUN_ID = '00000000-0000-4000-8000-00000000be4c';
 /** Times the baseline reads the queue as the page once did (each read takes the best part of a second). */
 const BASELINE_READS = 20;
 
 /** The budgets at 1,000,000 ballots and 100,000 people. */
-const BUDGET = { pageP95Ms: 200, writeInsP95Ms: 500, signalsP95Ms: 500, pageRssMiB: 500, inviteS: 15, healthP99Ms: 50, inviteRssMiB: 300 };
+const BUDGET = { pageP95Ms: 200, writeInsP95Ms: 500, signalsP95Ms: 500, mailPageP95Ms: 500, pageRssMiB: 500, inviteS: 15, healthP99Ms: 50, inviteRssMiB: 300 };
 
 const verdicts = new Verdicts();
 const nominees = loadNominees(loadSurvey(SLUG));
@@ -119,6 +125,13 @@ async function filledDatabase(kind: string, dataDir: string) {
         sqlite.close();
         return rows.map((row) => row.id);
       },
+      mail() {
+        const sqlite = new DatabaseSync(file);
+        sqlite.exec('PRAGMA busy_timeout = 10000');
+        sqlite.prepare(MAIL_SQL.sqlite).run(SLUG);
+        sqlite.prepare(RUN_SQL).run(RUN_ID, SLUG, PEOPLE);
+        sqlite.close();
+      },
       async drop() {
         await reader.destroy();
       },
@@ -145,6 +158,11 @@ async function filledDatabase(kind: string, dataDir: string) {
     async firstBallots(count: number): Promise<string[]> {
       const rows = await db.selectFrom('ballots').select('id').where('project_id', '=', SLUG).where('link', '=', 'public').orderBy('id').limit(count).execute();
       return rows.map((row) => row.id);
+    },
+    async mail() {
+      await sql.raw(MAIL_SQL.postgres.replace('?', `'${SLUG}'`)).execute(db);
+      await sql.raw(RUN_SQL.replace('?', `'${RUN_ID}'`).replace('?', `'${SLUG}'`).replace('?', String(PEOPLE))).execute(db);
+      await sql`VACUUM ANALYZE mail_messages`.execute(db);
     },
     async drop() {
       await db.destroy();
@@ -199,6 +217,16 @@ async function recordLargeLook(db: ReturnType<typeof createDatabase>['db']): Pro
       .execute();
   return ids.slice(0, LARGE_CLUSTER);
 }
+
+/** An invitation to each person with an address, sent by the bench's run a second apart, one in fifty bounced. */
+const MAIL_COLUMNS = 'message_id, project_id, kind, email_key, recipient, status, attempts, created_at, sent_at, detail, payload, run_id';
+const MAIL_STATUS = "CASE WHEN position % 50 = 0 THEN 'bounced' ELSE 'sent' END";
+const MAIL_SQL = {
+  sqlite: `INSERT INTO mail_messages (${MAIL_COLUMNS}) SELECT '<' || position || '.bench@peervote.invalid>', project_id, 'invitation', email_key, email_key, ${MAIL_STATUS}, 1, strftime('%Y-%m-%dT%H:%M:%fZ', '2027-01-10 10:00:00', '+' || position || ' seconds'), NULL, '250 2.0.0 OK', NULL, '${RUN_ID}' FROM people WHERE project_id = ? AND email_key != ''`,
+  postgres: `INSERT INTO mail_messages (${MAIL_COLUMNS}) SELECT '<' || position || '.bench@peervote.invalid>', project_id, 'invitation', email_key, email_key, ${MAIL_STATUS}, 1, to_char(timestamp '2027-01-10 10:00:00' + position * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), NULL, '250 2.0.0 OK', NULL, '${RUN_ID}' FROM people WHERE project_id = ? AND email_key != ''`,
+};
+/** The run, ended. */
+const RUN_SQL = `INSERT INTO mail_runs (id, project_id, campaign, rate, base_url, started_by, started_by_email, started_at, state, total, skipped, ended_at, outcome) VALUES (?, ?, 'invitation', 6000, 'http://localhost', 'Bench Owner', '${OWNER}', '2027-01-10T09:59:59.000Z', 'done', ?, '{}', '2027-01-11T14:00:00.000Z', 'bench')`;
 
 /** A signed-in owner: enrols with a link from the command line and a software passkey; the session's cookie. */
 async function signIn(origin: string, env: Record<string, string>): Promise<string> {
@@ -395,6 +423,14 @@ for (const kind of DATABASES) {
       log(`${name}: asking for ${page.path} ${REQUESTS} times`);
       await timePage(origin, page, cookie, 10, server.child.pid);
       timed.push({ page: page.path, budget: BUDGET.signalsP95Ms, ...(await timePage(origin, page, cookie, REQUESTS, server.child.pid)) });
+    }
+    await database.mail();
+    log(`${name}: an invitation written to each person, by one run`);
+    for (const path of MAIL_PAGES) {
+      const page = { path, shows: 'Sent: invitations.' };
+      log(`${name}: asking for ${path} ${REQUESTS} times`);
+      await timePage(origin, page, cookie, 10, server.child.pid);
+      timed.push({ page: path, budget: BUDGET.mailPageP95Ms, ...(await timePage(origin, page, cookie, REQUESTS, server.child.pid)) });
     }
 
     console.log(

@@ -19,6 +19,7 @@ import * as signalRuns from './20270122100000-signal-runs.ts';
 import * as refusedBallotsPages from './20270123100000-refused-ballots-pages.ts';
 import * as writeInQueue from './20270126000000-write-in-queue.ts';
 import * as signalRunClusters from './20270127000000-signal-run-clusters.ts';
+import * as consoleSendRuns from './20270128000000-console-send-runs.ts';
 
 /**
  * Every migration, by name, in the order they run. Listed here rather than read from the
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '20270123100000-refused-ballots-pages': refusedBallotsPages,
   '20270126000000-write-in-queue': writeInQueue,
   '20270127000000-signal-run-clusters': signalRunClusters,
+  '20270128000000-console-send-runs': consoleSendRuns,
 };

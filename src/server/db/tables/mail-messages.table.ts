@@ -29,6 +29,11 @@ export interface MailMessagesTable {
   detail: string | null;
   /** A receipt's data as JSON (its code, when it was received, the link), for the outbox. */
   payload: string | null;
+  /** The console's send run (mail_runs) that sent it, if one did. */
+  run_id: string | null;
+  /** A receipt's outbox while it sends it (a process of the API), and until when its claim holds. */
+  claimed_by: string | null;
+  claim_expires_at: string | null;
 }
 
 /** A stored message. */
