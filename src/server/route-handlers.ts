@@ -10,6 +10,7 @@ import { checkCodeReply, sendCodeReply } from './verify/verify-reply.ts';
 import * as signIn from './console/console-sign-in.ts';
 import * as acts from './console/console-acts.ts';
 import { admitRefusedBallot } from './console/refused-acts.ts';
+import * as results from './console/results-acts.ts';
 
 /** What a route runs: the request's context and the values of its path's `:name` parts in, the answer out. */
 type RouteHandler<Path extends string> = (context: APIContext, params: RouteParams<Path>) => Promise<Response>;
@@ -66,6 +67,13 @@ const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
   '/api/console/surveys/:slug': (context, { slug }) => acts.surveyJson(context, slug),
   // A refused ballot admitted from its page (src/server/console/refused-acts.ts), as `results admit` does.
   '/api/console/surveys/:slug/refused/:id/admit': (context, { slug, id }) => admitRefusedBallot(context, slug, id),
+  // A survey's results page's acts (src/server/console/results-acts.ts), as `results tally` and `results publish` do.
+  '/api/console/surveys/:slug/results/count': (context, { slug }) => results.countResults(context, slug),
+  '/api/console/surveys/:slug/results/unseal': (context, { slug }) => results.askToUnseal(context, slug),
+  '/api/console/surveys/:slug/results/unseal/:id/approve': (context, { slug, id }) => results.approveUnseal(context, slug, id),
+  '/api/console/surveys/:slug/results/publish': (context, { slug }) => results.publishFromConsole(context, slug),
+  '/api/console/surveys/:slug/results/counts/:id/csv': (context, { slug, id }) => results.countCsvDownload(context, slug, id),
+  '/api/console/surveys/:slug/results/download': (context, { slug }) => results.publishedDownload(context, slug),
 };
 
 /**

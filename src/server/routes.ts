@@ -45,6 +45,12 @@ export const API_ROUTES = [
   { path: '/api/console/surveys', methods: ['GET', 'HEAD'] },
   { path: '/api/console/surveys/:slug', methods: ['GET', 'HEAD'] },
   { path: '/api/console/surveys/:slug/refused/:id/admit', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/results/count', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/results/unseal', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/results/unseal/:id/approve', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/results/publish', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/results/counts/:id/csv', methods: ['GET', 'HEAD'] },
+  { path: '/api/console/surveys/:slug/results/download', methods: ['GET', 'HEAD'] },
 ] as const satisfies readonly ApiRoute[];
 
 /**
@@ -62,6 +68,7 @@ export const CONSOLE_PAGE_SAMPLES = [
   '/console/operators/audit',
   '/console/_/audit',
   '/console/_/refused',
+  '/console/_/results',
   '/console/_/_',
 ] as const;
 

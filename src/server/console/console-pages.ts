@@ -348,3 +348,4 @@ export async function operatorsAuditPage(visit: ConsoleVisit, url: URL, now: Dat
 }
 
 export { refusedBallotsPage } from './refused-page.ts';
+export { resultsPage } from './results-page.ts';

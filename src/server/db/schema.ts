@@ -21,6 +21,7 @@ import type { ConsoleChallengesTable } from './tables/console-challenges.table.t
 import type { ConsoleSignInsTable } from './tables/console-sign-ins.table.ts';
 import type { PeopleSourcesTable, PeopleTable, RosterColumnsTable, RosterGroupsTable } from './tables/people.table.ts';
 import type { SignalRunKindsTable, SignalRunsTable } from './tables/signal-runs.table.ts';
+import type { ResultsCountsTable, UnsealRequestsTable } from './tables/results-console.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -56,4 +57,6 @@ export interface Database {
   roster_groups: RosterGroupsTable;
   signal_runs: SignalRunsTable;
   signal_run_kinds: SignalRunKindsTable;
+  results_counts: ResultsCountsTable;
+  unseal_requests: UnsealRequestsTable;
 }

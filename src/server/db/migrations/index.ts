@@ -17,6 +17,7 @@ import * as people from './20270121000000-people.ts';
 import * as participationCounters from './20270122000000-participation-counters.ts';
 import * as signalRuns from './20270122100000-signal-runs.ts';
 import * as refusedBallotsPages from './20270123100000-refused-ballots-pages.ts';
+import * as resultsConsole from './20270129000000-results-console.ts';
 
 /**
  * Every migration, by name, in the order they run. Listed here rather than read from the
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '20270122000000-participation-counters': participationCounters,
   '20270122100000-signal-runs': signalRuns,
   '20270123100000-refused-ballots-pages': refusedBallotsPages,
+  '20270129000000-results-console': resultsConsole,
 };
