@@ -197,6 +197,17 @@ describe('sealed until the close', () => {
     expect((await browsers.auditor.post(api(SEALED, `unseal/${asked}/approve`))).status).toBe(403);
   });
 
+  test('a look opened in two tabs at once is shown in one of them, and recorded once', async () => {
+    const answer = await browsers.ben.post(api(SEALED, 'unseal'), { reason: 'Check before the board meets' });
+    expect(answer.status).toBe(201);
+    const id = answer.body.request as string;
+    expect((await browsers.ana.reauthenticate()).status).toBe(200);
+    expect((await browsers.ana.post(api(SEALED, `unseal/${id}/approve`))).status).toBe(200);
+    const tabs = await Promise.all([browsers.ben.page(page(SEALED)), browsers.ben.page(page(SEALED)), browsers.ben.page(page(SEALED))]);
+    expect(tabs.filter((tab) => String(tab.body).includes('Your early look'))).toHaveLength(1);
+    expect((await trail(SEALED)).filter((row) => row.action === 'unseal look' && row.subject === id)).toHaveLength(1);
+  });
+
   test('a request not approved within 24 hours has expired, and cannot be approved', async () => {
     const answer = await browsers.ben.post(api(SEALED, 'unseal'), { reason: 'Second look for the editor' });
     expect(answer.status).toBe(201);
@@ -222,6 +233,10 @@ describe('after the close', () => {
     const first = await browsers.ana.page(page(CLOSED));
     expect(first.body).toContain('No count is stored yet');
     expect(first.body).not.toContain('Standings');
+    // A ballot taken out of the count on the command line: the count and the page both say so.
+    const ballot = await db().selectFrom('ballots').select('id').where('project_id', '=', CLOSED).where('link', '=', 'public').orderBy('id').executeTakeFirstOrThrow();
+    const excluded = await results('exclude', CLOSED, ballot.id, '--why', 'Same device as three others', '--by', 'editor');
+    expect(excluded.code, excluded.stderr).toBe(0);
     const counted = await browsers.ana.post(api(CLOSED, 'count'));
     expect(counted.status, JSON.stringify(counted.body)).toBe(200);
     const shown = await browsers.ana.page(page(CLOSED));
@@ -230,6 +245,8 @@ describe('after the close', () => {
     expect(shown.body).toContain('The methodology');
     expect(shown.body).toContain('Each voter may name up to 3 nominees in each sub-category.');
     expect(shown.body).toContain('Exclusions');
+    expect(shown.body).toMatch(/not counted, operator excluded: /);
+    expect(shown.body).toMatch(new RegExp(`<td class="refused-code">${ballot.id}</td><td>editor</td>[\\s\\S]*?<td>Same device as three others</td>`));
     const csv = await browsers.ana.request(api(CLOSED, `counts/${counted.body.count}/csv`));
     expect(csv.status).toBe(200);
     const work = mkdtempSync(path.join(tmpdir(), 'peervote-console-results-'));
