@@ -54,11 +54,7 @@ async function vote(projectId: string, at: string): Promise<void> {
 
 beforeAll(async () => {
   server = await startConsole(
-    operatorsYaml(
-      Object.fromEntries(
-        [...ROLES, ...OWNERS].map((who) => [address(who), { [SEALED]: role(who), [CLOSED]: role(who) }]),
-      ),
-    ),
+    operatorsYaml(Object.fromEntries([...ROLES, ...OWNERS].map((who) => [address(who), { [SEALED]: role(who), [CLOSED]: role(who) }]))),
     {},
     (surveys) => {
       const yaml = path.join(surveys, SEALED, 'survey.yaml');
@@ -151,7 +147,14 @@ describe('sealed until the close', () => {
     const row = (await requests()).find((one) => one.id === asked);
     expect(row).toMatchObject({ asked_by: 'ana', asked_by_email: address('ana'), reason: 'Interim count for the board', approved_at: null });
     expect(Date.parse(row!.expires_at) - Date.parse(row!.asked_at)).toBe(24 * 60 * MINUTE);
-    expect((await trail(SEALED)).at(-1)).toMatchObject({ actor: 'ana', actor_email: address('ana'), via: 'console', role: 'owner', action: 'unseal ask', subject: asked });
+    expect((await trail(SEALED)).at(-1)).toMatchObject({
+      actor: 'ana',
+      actor_email: address('ana'),
+      via: 'console',
+      role: 'owner',
+      action: 'unseal ask',
+      subject: asked,
+    });
     const own = await browsers.ana.page(page(SEALED));
     expect(own.body).toContain('you cannot approve your own request');
     expect(own.body).not.toContain(`action="${api(SEALED, `unseal/${asked}/approve`)}"`);
@@ -234,7 +237,13 @@ describe('after the close', () => {
     expect(first.body).toContain('No count is stored yet');
     expect(first.body).not.toContain('Standings');
     // A ballot taken out of the count on the command line: the count and the page both say so.
-    const ballot = await db().selectFrom('ballots').select('id').where('project_id', '=', CLOSED).where('link', '=', 'public').orderBy('id').executeTakeFirstOrThrow();
+    const ballot = await db()
+      .selectFrom('ballots')
+      .select('id')
+      .where('project_id', '=', CLOSED)
+      .where('link', '=', 'public')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
     const excluded = await results('exclude', CLOSED, ballot.id, '--why', 'Same device as three others', '--by', 'editor');
     expect(excluded.code, excluded.stderr).toBe(0);
     const counted = await browsers.ana.post(api(CLOSED, 'count'));
@@ -273,7 +282,7 @@ describe('after the close', () => {
       const console = Object.fromEntries(files.map((file) => [file, readFileSync(path.join(folder, file))]));
 
       const shown = await browsers.ana.page(page(CLOSED));
-      expect(shown.body).toContain(`git add ${CLOSED}/results`);
+      expect(shown.body).toContain(`git add ${folder}`);
       expect(shown.body).toContain('npm run build');
       const download = await fetch(`${server.origin}${api(CLOSED, 'download')}`, { headers: { Cookie: browsers.ana.cookie } });
       expect([download.status, download.headers.get('content-type')]).toEqual([200, 'application/gzip']);

@@ -34,7 +34,7 @@ import type { UnsealRequestRow } from '../db/tables/results-console.table.ts';
 // publication stored (results-acts.ts runs them), so it opens as fast at a million ballots as at ten.
 
 /** The leaders of each sub-category a page shows; the CSV has every nominee. */
-export const LEADERS_SHOWN = 10;
+const LEADERS_SHOWN = 10;
 /** The unseal requests a page lists, newest first. */
 const REQUESTS_SHOWN = 10;
 /** The operators' exclusions a page lists, newest first. */
@@ -138,6 +138,12 @@ function requestView(row: UnsealRequestRow, viewer: string, now: Date): UnsealRe
   };
 }
 
+/** A folder as the page names it for `git add`: from the server's working folder (the project's) when it is inside it, else whole. */
+function shownPath(folder: string): string {
+  const relative = path.relative(process.cwd(), folder);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : folder;
+}
+
 /** The published folder's facts, when results.json is there and readable. */
 function publishedFacts(survey: ServerSurvey): ResultsPageView['published'] {
   const folder = publishedFolder(survey);
@@ -149,7 +155,7 @@ function publishedFacts(survey: ServerSurvey): ResultsPageView['published'] {
       at: results.published_at,
       ballots: results.ballots.received,
       head: results.head,
-      folder: path.relative(path.dirname(survey.dir), folder) || folder,
+      folder: shownPath(folder),
       download: `/api/console/surveys/${survey.slug}/results/download`,
     };
   } catch {
