@@ -38,6 +38,8 @@ describe.skipIf(Boolean(inject('databaseUrl')))('the console pages', () => {
     const enrolPath = new URL(link).pathname;
     await keep('enrol', visitor, enrolPath);
     await keep('enrol-unknown', visitor, '/console/enrol/no-such-token', 404);
+    const auditor = new ConsoleBrowser(server);
+    expect((await auditor.enrol(link)).status).toBe(201);
 
     const owner = new ConsoleBrowser(server);
     const ownerLink = await server.link(OWNER);
@@ -51,6 +53,11 @@ describe.skipIf(Boolean(inject('databaseUrl')))('the console pages', () => {
     await keep('operators', owner, '/console/operators/');
     await keep('operators-audit', owner, '/console/operators/audit/');
     await keep('sessions', owner, '/console/sessions/');
+    await keep('results', owner, '/console/top-doctors-demo/results/');
+    expect((await owner.post('/api/console/surveys/top-doctors-demo/results/count')).status).toBe(200);
+    await keep('results-counted', owner, '/console/top-doctors-demo/results/?done=counted');
+    await keep('results-closed', owner, '/console/best-dentists-2024/results/');
+    await keep('results-forbidden', auditor, '/console/top-doctors-demo/results/', 403);
     await keep('not-found', owner, '/console/no-such-survey/', 404);
 
     const files = Object.entries(pages).map(([name, html]) => {
