@@ -80,6 +80,12 @@ function role(who: Who): string {
 const trail = (projectId: string) => db().selectFrom('audit_log').selectAll().where('project_id', '=', projectId).orderBy('seq').execute();
 const requests = () => db().selectFrom('unseal_requests').selectAll().orderBy('asked_at').execute();
 const counts = () => db().selectFrom('results_counts').select(['id', 'kind', 'status', 'request_id']).orderBy('started_at').execute();
+/** Waits until no count of the survey runs in the server (a count's thread starts in a second or two, and counts these ballots in less). */
+async function settled(): Promise<void> {
+  await expect
+    .poll(async () => (await db().selectFrom('results_counts').select('id').where('status', '=', 'running').execute()).length, { timeout: 30_000, interval: 100 })
+    .toBe(0);
+}
 /** What a refusal must leave as it was. */
 const state = async () => ({ requests: await requests(), counts: await counts(), trail: (await trail(SEALED)).length });
 
@@ -181,6 +187,7 @@ describe('sealed until the close', () => {
     expect((await browsers.ben.reauthenticate()).status).toBe(200);
     const approved = await browsers.ben.post(api(SEALED, `unseal/${asked}/approve`));
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    await settled();
     expect((await trail(SEALED)).at(-1)).toMatchObject({ actor: 'ben', actor_email: address('ben'), via: 'console', action: 'unseal approve', subject: asked });
 
     // The approver sees no count; the asker, once.
@@ -206,6 +213,7 @@ describe('sealed until the close', () => {
     const id = answer.body.request as string;
     expect((await browsers.ana.reauthenticate()).status).toBe(200);
     expect((await browsers.ana.post(api(SEALED, `unseal/${id}/approve`))).status).toBe(200);
+    await settled();
     const tabs = await Promise.all([browsers.ben.page(page(SEALED)), browsers.ben.page(page(SEALED)), browsers.ben.page(page(SEALED))]);
     expect(tabs.filter((tab) => String(tab.body).includes('Your early look'))).toHaveLength(1);
     expect((await trail(SEALED)).filter((row) => row.action === 'unseal look' && row.subject === id)).toHaveLength(1);
@@ -247,7 +255,8 @@ describe('after the close', () => {
     const excluded = await results('exclude', CLOSED, ballot.id, '--why', 'Same device as three others', '--by', 'editor');
     expect(excluded.code, excluded.stderr).toBe(0);
     const counted = await browsers.ana.post(api(CLOSED, 'count'));
-    expect(counted.status, JSON.stringify(counted.body)).toBe(200);
+    expect([200, 202], JSON.stringify(counted.body)).toContain(counted.status);
+    await settled();
     const shown = await browsers.ana.page(page(CLOSED));
     expect(shown.body).toContain('Standings');
     expect(shown.body).toContain('No ballot has arrived since.');
@@ -275,7 +284,8 @@ describe('after the close', () => {
     try {
       expect((await browsers.ana.reauthenticate({ now: at })).status).toBe(200);
       const published = await browsers.ana.post(api(CLOSED, 'publish'), {}, { now: at });
-      expect(published.status, JSON.stringify(published.body)).toBe(200);
+      expect([200, 202], JSON.stringify(published.body)).toContain(published.status);
+      await settled();
       expect((await trail(CLOSED)).at(-1)).toMatchObject({ actor: 'ana', via: 'console', action: 'publish', subject: CLOSED });
       const files = readdirSync(folder).sort();
       expect(files).toEqual(['ledger.jsonl', 'methodology.md', 'results.json', 'verify.mjs']);

@@ -1,13 +1,18 @@
+import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
+import type { CountSummary } from '../../survey/operators/console-views.ts';
 import { readPseudonymKey } from '../voters/pseudonym-key.ts';
+import { DEFAULT_TALLY, EXCLUSION_REASONS, reasonText } from './rules.ts';
 import { ballotExclusions } from './tally.repository.ts';
 import { rankTally, tallyCsv, type SubcategoryResult, type Threshold } from './tally-report.ts';
 import { tallySurvey, type Tally, type TallyInput } from './tally.ts';
 
 // One count of a survey as `results tally` makes it, for the command line and the console alike:
 // the operators' exclusions and the survey's pseudonym key read as the command reads them, the
-// ranking and the CSV from the same functions, so that the two never give different figures.
+// ranking and the CSV from the same functions, so that the two never give different figures. The
+// console counts in a thread of its own (survey-count.worker.ts), so that a million ballots'
+// count never holds up the server's other requests.
 
 /** A survey's count: the tally, its ranking per sub-category and the CSV `results tally` writes. */
 export interface SurveyCount {
@@ -34,4 +39,79 @@ export async function countSurvey(
     excludedBallots: await ballotExclusions(db, input.survey.config.project_id),
   });
   return countOf(input.survey, tally, threshold);
+}
+
+/** The leaders of each sub-category a count's summary keeps; the CSV has every nominee. */
+const LEADERS_KEPT = 10;
+
+/** What the console keeps of a count for its page: the totals, the exclusions in words, each sub-category's leaders. */
+export function countSummary(count: SurveyCount): CountSummary {
+  const { tally, results } = count;
+  const rules = tally.rules ?? DEFAULT_TALLY;
+  const words = (reason: (typeof EXCLUSION_REASONS)[number]) => reason.replaceAll('_', ' ');
+  return {
+    ballots: tally.totals.ballots,
+    ballotsCounted: tally.totals.ballotsCounted,
+    ballotsReplaced: tally.totals.ballotsReplaced,
+    votesCounted: tally.totals.votesCounted,
+    excluded: EXCLUSION_REASONS.filter((reason) => tally.totals.excluded[reason]).map((reason) => ({
+      reason: words(reason),
+      votes: tally.totals.excluded[reason] ?? 0,
+      why: reasonText(reason, rules),
+    })),
+    flagged: (tally.flags ?? [])
+      .map((reason) => ({ reason: words(reason), votes: tally.rows.reduce((n, row) => n + (row.flagged?.[reason] ?? 0), 0), why: reasonText(reason, rules) }))
+      .filter((flag) => flag.votes > 0),
+    writeInsPending: tally.totals.writeInsPending,
+    writeInsRejected: tally.totals.writeInsRejected,
+    subcategories: results.map((sub) => {
+      const counted = sub.rows.filter((row) => row.counted > 0);
+      return {
+        group: sub.group,
+        subcategory: sub.subcategory,
+        counted: sub.counted,
+        excluded: sub.excluded,
+        nominees: counted.length,
+        leaders: counted.slice(0, LEADERS_KEPT).map((row) => ({
+          rank: row.rank ?? 0,
+          nomineeId: row.nomineeId,
+          name: row.nomineeName,
+          counted: row.counted,
+          share: (row.share * 100).toFixed(1),
+          winner: row.winner,
+        })),
+      };
+    }),
+  };
+}
+
+/** A count the console asks its thread for: a survey's count as `results tally` makes it, or its publication as `results publish` writes it, at a time. */
+export interface CountJob {
+  kind: 'count' | 'publish';
+  slug: string;
+  /** The publication's time (ISO 8601). */
+  at?: string;
+}
+
+/** What the thread gives back: the CSV `results tally` writes, and the page's summary. */
+export interface CountedInThread {
+  csv: string;
+  summary: CountSummary;
+}
+
+/**
+ * Runs a count (or a publication) in a thread of its own, with a database connection of its own,
+ * as `npm run results` would: the server's requests go on meanwhile. Rejects with the thread's
+ * error, or when it ends without a count.
+ */
+export function countInThread(job: CountJob): Promise<CountedInThread> {
+  return new Promise((resolve, reject) => {
+    const thread = new Worker(new URL('./survey-count.worker.ts', import.meta.url), { workerData: job });
+    let answer: CountedInThread | undefined;
+    thread.once('message', (message: CountedInThread) => {
+      answer = message;
+    });
+    thread.once('error', reject);
+    thread.once('exit', (code) => (answer ? resolve(answer) : reject(new Error(`The count's thread ended (exit ${code}) without a count.`))));
+  });
 }

@@ -1,10 +1,8 @@
 import type { APIContext } from 'astro';
 import { setTimeout as wait } from 'node:timers/promises';
-import { serverConfig } from '../config.ts';
 import { database } from '../db/database.ts';
 import { appendAudit } from '../db/audit.repository.ts';
 import { uuidv7 } from '../ids.ts';
-import { peopleKey, peopleOf } from '../people/people.repository.ts';
 import type { ServerSurvey } from '../surveys.ts';
 import { callText, consoleCall, type ConsoleCall } from './console-guard.ts';
 import { done, refusal } from './console-replies.ts';
@@ -12,7 +10,7 @@ import { checkAgain, signedIn } from './console-acts.ts';
 import { ballotsReceived } from './console-views.repository.ts';
 import { folderArchive } from './folder-archive.ts';
 import { surveyOfOperator } from './refused-page.ts';
-import { ABANDONED_MS, closeInWords, countSummary, isSealed, resultsPath, UNSEAL_WAIT_MS } from './results-page.ts';
+import { ABANDONED_MS, closeInWords, isSealed, resultsPath, UNSEAL_WAIT_MS } from './results-page.ts';
 import {
   approveUnsealRequest,
   countCsv,
@@ -25,10 +23,9 @@ import {
 } from './results.repository.ts';
 import { recentlyReauthenticated, signedBy, type ConsoleSession } from './sessions.ts';
 import { ADMIT_REASON_MAX, admitReason, type ReasonProblem } from '../../results/refused.ts';
-import { publishResults, publishedFolder } from '../../results/publish/publish.ts';
+import { publishedFolder } from '../../results/publish/publish.ts';
 import { beforeClose } from '../../results/publish/seal.ts';
-import { countOf, countSurvey, type SurveyCount } from '../../results/tally/survey-count.ts';
-import { loadNominees } from '../../survey/nominees/nominee-file.ts';
+import { countInThread, type CountedInThread } from '../../results/tally/survey-count.ts';
 import { CONSOLE_ACTS, may, type ConsoleAct } from '../../survey/operators/operator-rights.ts';
 import type { Operator } from '../../survey/operators/operators.struct.ts';
 
@@ -72,12 +69,6 @@ function sealedRefusal(request: Request, survey: ServerSurvey): Response {
   );
 }
 
-/** What a count needs besides the database: the survey's nominees and its people, as `npm run results` reads them. */
-async function countInputs(survey: ServerSurvey) {
-  const { db } = await database();
-  return { survey, nominees: loadNominees(survey), prepopulation: await peopleOf(db, survey.config.project_id, peopleKey(serverConfig())) };
-}
-
 /**
  * Starts a count in the server (a Count, a look, a publication): recorded as running, then done
  * with its summary and CSV, or failed with why. Resolves when it has ended; refuses (undefined)
@@ -87,7 +78,7 @@ async function startCount(
   survey: ServerSurvey,
   by: { operator: Operator; now: Date },
   kind: 'count' | 'look' | 'publish',
-  work: () => Promise<SurveyCount>,
+  work: () => Promise<CountedInThread>,
   requestId: string | null = null,
 ): Promise<{ id: string; ended: Promise<void> } | undefined> {
   const { db } = await database();
@@ -112,7 +103,7 @@ async function startCount(
     error: null,
   });
   const ended = work().then(
-    (count) => finishCount(db, id, { status: 'done', finishedAt: at(), summary: JSON.stringify(countSummary(count)), csv: count.csv }),
+    (count) => finishCount(db, id, { status: 'done', finishedAt: at(), summary: JSON.stringify(count.summary), csv: count.csv }),
     (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       console.error(`The console's ${kind} of ${survey.slug} failed: ${message}`);
@@ -147,9 +138,7 @@ export async function countResults(context: APIContext, slug: string): Promise<R
   if (found instanceof Response) return found;
   const { survey, operator } = found;
   if (isSealed(survey, call.now)) return sealedRefusal(request, survey);
-  const inputs = await countInputs(survey);
-  const { db } = await database();
-  const started = await startCount(survey, { operator, now: call.now }, 'count', () => countSurvey(db, inputs));
+  const started = await startCount(survey, { operator, now: call.now }, 'count', () => countInThread({ kind: 'count', slug: survey.slug }));
   if (!started) return busyRefusal(request);
   const ended = await endedSoon(started.ended);
   return done(request, ended ? 200 : 202, { count: started.id, done: ended }, `${resultsPath(survey.slug)}?done=${ended ? 'counted' : 'counting'}`);
@@ -248,9 +237,8 @@ export async function approveUnseal(context: APIContext, slug: string, id: strin
     return true;
   });
   if (!approved) return refusal(request, 409, 'approved_already', 'This request was approved, or expired, meanwhile: reload the page.');
-  const inputs = await countInputs(survey);
   const asker = { name: row.asked_by, key: row.asked_by_email, roles: {} } as Operator;
-  const started = await startCount(survey, { operator: asker, now: call.now }, 'look', () => countSurvey(db, inputs), row.id);
+  const started = await startCount(survey, { operator: asker, now: call.now }, 'look', () => countInThread({ kind: 'count', slug: survey.slug }), row.id);
   if (started) await endedSoon(started.ended);
   return done(request, 200, { approved: row.id }, `${resultsPath(survey.slug)}?done=approved#request-${row.id}`);
 }
@@ -272,7 +260,6 @@ export async function publishFromConsole(context: APIContext, slug: string): Pro
   if (CONSOLE_ACTS['publish-results'].sensitive && !recentlyReauthenticated(session, call.now)) return checkAgain(request);
   const { db } = await database();
   if (await runningCount(db, survey.config.project_id, new Date(call.now.getTime() - ABANDONED_MS).toISOString())) return busyRefusal(request);
-  const inputs = await countInputs(survey);
   await appendAudit(db, {
     projectId: survey.config.project_id,
     ...signedBy(operator, session, 'owner'),
@@ -281,12 +268,9 @@ export async function publishFromConsole(context: APIContext, slug: string): Pro
     details: { folder: `${survey.slug}/results`, published_at: call.now.toISOString() },
     now: call.now,
   });
-  const started = await startCount(survey, { operator, now: call.now }, 'publish', async () => {
-    let counted: SurveyCount | undefined;
-    await publishResults(db, { ...inputs, at: call.now, onTally: (tally) => (counted = countOf(survey, tally)) });
-    if (!counted) throw new Error('The publication gave no count.');
-    return counted;
-  });
+  const started = await startCount(survey, { operator, now: call.now }, 'publish', () =>
+    countInThread({ kind: 'publish', slug: survey.slug, at: call.now.toISOString() }),
+  );
   if (!started) return busyRefusal(request);
   const ended = await endedSoon(started.ended);
   return done(

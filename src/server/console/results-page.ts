@@ -20,8 +20,6 @@ import { ADMIT_REASON_MAX } from '../../results/refused.ts';
 import { publishedFolder } from '../../results/publish/publish.ts';
 import { beforeClose } from '../../results/publish/seal.ts';
 import { methodologyText } from '../../results/tally/methodology.ts';
-import { DEFAULT_TALLY, EXCLUSION_REASONS, reasonText } from '../../results/tally/rules.ts';
-import type { SurveyCount } from '../../results/tally/survey-count.ts';
 import { closingText } from '../../survey/people/link.ts';
 import { may } from '../../survey/operators/operator-rights.ts';
 import type { ConsoleVisit, CountSummary, CountView, ResultsPageView, UnsealRequestView } from '../../survey/operators/console-views.ts';
@@ -33,8 +31,6 @@ import type { UnsealRequestRow } from '../db/tables/results-console.table.ts';
 // exclusions and the publication. A page never counts: it shows the count an owner's Count or a
 // publication stored (results-acts.ts runs them), so it opens as fast at a million ballots as at ten.
 
-/** The leaders of each sub-category a page shows; the CSV has every nominee. */
-const LEADERS_SHOWN = 10;
 /** The unseal requests a page lists, newest first. */
 const REQUESTS_SHOWN = 10;
 /** The operators' exclusions a page lists, newest first. */
@@ -59,47 +55,6 @@ export function closeInWords(survey: ServerSurvey): string | undefined {
   const text = closingText(survey.config);
   if (!text) return undefined;
   return /^\d{4}-\d{2}-\d{2}$/.test(survey.config.expiration_date ?? '') ? `the end of ${text} (UTC)` : text;
-}
-
-/** What a count's page keeps of it: the totals, the exclusions in words, each sub-category's leaders. */
-export function countSummary(count: SurveyCount): CountSummary {
-  const { tally, results } = count;
-  const rules = tally.rules ?? DEFAULT_TALLY;
-  const words = (reason: (typeof EXCLUSION_REASONS)[number]) => reason.replaceAll('_', ' ');
-  return {
-    ballots: tally.totals.ballots,
-    ballotsCounted: tally.totals.ballotsCounted,
-    ballotsReplaced: tally.totals.ballotsReplaced,
-    votesCounted: tally.totals.votesCounted,
-    excluded: EXCLUSION_REASONS.filter((reason) => tally.totals.excluded[reason]).map((reason) => ({
-      reason: words(reason),
-      votes: tally.totals.excluded[reason] ?? 0,
-      why: reasonText(reason, rules),
-    })),
-    flagged: (tally.flags ?? [])
-      .map((reason) => ({ reason: words(reason), votes: tally.rows.reduce((n, row) => n + (row.flagged?.[reason] ?? 0), 0), why: reasonText(reason, rules) }))
-      .filter((flag) => flag.votes > 0),
-    writeInsPending: tally.totals.writeInsPending,
-    writeInsRejected: tally.totals.writeInsRejected,
-    subcategories: results.map((sub) => {
-      const counted = sub.rows.filter((row) => row.counted > 0);
-      return {
-        group: sub.group,
-        subcategory: sub.subcategory,
-        counted: sub.counted,
-        excluded: sub.excluded,
-        nominees: counted.length,
-        leaders: counted.slice(0, LEADERS_SHOWN).map((row) => ({
-          rank: row.rank ?? 0,
-          nomineeId: row.nomineeId,
-          name: row.nomineeName,
-          counted: row.counted,
-          share: (row.share * 100).toFixed(1),
-          winner: row.winner,
-        })),
-      };
-    }),
-  };
 }
 
 /** A finished count as the page shows it, with the ballots stored since it began. */

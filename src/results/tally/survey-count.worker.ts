@@ -1,0 +1,34 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { readServerConfig } from '../../server/config.ts';
+import { peopleKey, peopleOf } from '../../server/people/people.repository.ts';
+import { loadSurvey } from '../../survey/config/loader.ts';
+import { loadNominees } from '../../survey/nominees/nominee-file.ts';
+import { openOperatorDatabase } from '../operator.ts';
+import { publishResults } from '../publish/publish.ts';
+import { countOf, countSummary, countSurvey, type CountJob, type CountedInThread, type SurveyCount } from './survey-count.ts';
+
+// The console's count, in a thread of its own (countInThread): the survey, its nominees and its
+// people read as `npm run results` reads them, from the server's settings, and counted by the
+// function `results tally` calls, or published by the one `results publish` calls.
+
+const job = workerData as CountJob;
+const config = readServerConfig();
+const { db } = await openOperatorDatabase(config);
+try {
+  const survey = loadSurvey(job.slug);
+  const inputs = { survey, nominees: loadNominees(survey), prepopulation: await peopleOf(db, survey.config.project_id, peopleKey(config)) };
+  let count: SurveyCount | undefined;
+  if (job.kind === 'count') count = await countSurvey(db, inputs);
+  else
+    await publishResults(db, {
+      ...inputs,
+      at: job.at ? new Date(job.at) : undefined,
+      onTally: (tally) => {
+        count = countOf(survey, tally);
+      },
+    });
+  if (!count) throw new Error('The publication gave no count.');
+  parentPort?.postMessage({ csv: count.csv, summary: countSummary(count) } satisfies CountedInThread);
+} finally {
+  await db.destroy();
+}
