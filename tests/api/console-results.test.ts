@@ -80,10 +80,13 @@ function role(who: Who): string {
 const trail = (projectId: string) => db().selectFrom('audit_log').selectAll().where('project_id', '=', projectId).orderBy('seq').execute();
 const requests = () => db().selectFrom('unseal_requests').selectAll().orderBy('asked_at').execute();
 const counts = () => db().selectFrom('results_counts').select(['id', 'kind', 'status', 'request_id']).orderBy('started_at').execute();
-/** Waits until no count of the survey runs in the server (a count's thread starts in a second or two, and counts these ballots in less). */
+/** Waits until no count of the survey runs in the server (a count's process starts in a second or two, and counts these ballots in less). */
 async function settled(): Promise<void> {
   await expect
-    .poll(async () => (await db().selectFrom('results_counts').select('id').where('status', '=', 'running').execute()).length, { timeout: 30_000, interval: 100 })
+    .poll(async () => (await db().selectFrom('results_counts').select('id').where('status', '=', 'running').execute()).length, {
+      timeout: 30_000,
+      interval: 100,
+    })
     .toBe(0);
 }
 /** What a refusal must leave as it was. */

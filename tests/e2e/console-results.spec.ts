@@ -89,7 +89,7 @@ const test = base.extend<{ console: ResultsConsole }>({
 
 test.use({ launchOptions: CONSOLE_LAUNCH });
 
-/** Reloads the page until it shows `name` as a heading: a count runs in a thread of the server, a second or two. */
+/** Reloads the page until it shows `name` as a heading: a count runs in a process of the server's, a second or two. */
 async function once(page: Page, name: string): Promise<void> {
   await expect(async () => {
     await page.reload();
@@ -177,7 +177,7 @@ test('one owner asks to unseal early, the same owner cannot approve, another app
   // The approver sees no count.
   await expect(ben.getByRole('heading', { name: 'Standings' })).toHaveCount(0);
 
-  // Ana sees the count once, when its thread has counted.
+  // Ana sees the count once, when its process has counted.
   await once(ana, 'Your early look');
   await expect(ana.getByRole('heading', { level: 2, name: 'Standings' })).toBeVisible();
   await expect(ana.getByRole('definition').filter({ hasText: /^3$/ }).first()).toBeVisible();

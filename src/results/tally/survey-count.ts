@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.ts';
 import type { CountSummary } from '../../survey/operators/console-views.ts';
@@ -11,8 +12,8 @@ import { tallySurvey, type Tally, type TallyInput } from './tally.ts';
 // One count of a survey as `results tally` makes it, for the command line and the console alike:
 // the operators' exclusions and the survey's pseudonym key read as the command reads them, the
 // ranking and the CSV from the same functions, so that the two never give different figures. The
-// console counts in a thread of its own (survey-count.worker.ts), so that a million ballots'
-// count never holds up the server's other requests.
+// console counts in a process of its own (survey-count.process.ts), so that a million ballots'
+// count never holds up the server's requests, and its memory goes when it ends.
 
 /** A survey's count: the tally, its ranking per sub-category and the CSV `results tally` writes. */
 export interface SurveyCount {
@@ -85,7 +86,7 @@ export function countSummary(count: SurveyCount): CountSummary {
   };
 }
 
-/** A count the console asks its thread for: a survey's count as `results tally` makes it, or its publication as `results publish` writes it, at a time. */
+/** A count the console asks its process for: a survey's count as `results tally` makes it, or its publication as `results publish` writes it, at a time. */
 export interface CountJob {
   kind: 'count' | 'publish';
   slug: string;
@@ -93,25 +94,32 @@ export interface CountJob {
   at?: string;
 }
 
-/** What the thread gives back: the CSV `results tally` writes, and the page's summary. */
-export interface CountedInThread {
+/** What the process gives back: the CSV `results tally` writes, and the page's summary. */
+export interface CountedInProcess {
   csv: string;
   summary: CountSummary;
 }
 
 /**
- * Runs a count (or a publication) in a thread of its own, with a database connection of its own,
- * as `npm run results` would: the server's requests go on meanwhile. Rejects with the thread's
- * error, or when it ends without a count.
+ * Runs a count (or a publication) in a process of its own, on the server's settings and with a
+ * database connection of its own, as `npm run results` would (its Node options too): the
+ * server's requests go on meanwhile. Rejects with the process's error, or when it ends without a count.
  */
-export function countInThread(job: CountJob): Promise<CountedInThread> {
+export function countInProcess(job: CountJob): Promise<CountedInProcess> {
   return new Promise((resolve, reject) => {
-    const thread = new Worker(new URL('./survey-count.worker.ts', import.meta.url), { workerData: job });
-    let answer: CountedInThread | undefined;
-    thread.once('message', (message: CountedInThread) => {
+    const child = fork(fileURLToPath(new URL('./survey-count.process.ts', import.meta.url)), [JSON.stringify(job)], {
+      execArgv: ['--max-semi-space-size=32'],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let answer: CountedInProcess | { error: string } | undefined;
+    child.once('message', (message: CountedInProcess | { error: string }) => {
       answer = message;
     });
-    thread.once('error', reject);
-    thread.once('exit', (code) => (answer ? resolve(answer) : reject(new Error(`The count's thread ended (exit ${code}) without a count.`))));
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (answer && 'csv' in answer) resolve(answer);
+      else reject(new Error(answer?.error ?? `The count's process ended (${signal ?? `exit ${code}`}) without a count.`));
+    });
   });
 }

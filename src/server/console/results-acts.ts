@@ -25,14 +25,14 @@ import { recentlyReauthenticated, signedBy, type ConsoleSession } from './sessio
 import { ADMIT_REASON_MAX, admitReason, type ReasonProblem } from '../../results/refused.ts';
 import { publishedFolder } from '../../results/publish/publish.ts';
 import { beforeClose } from '../../results/publish/seal.ts';
-import { countInThread, type CountedInThread } from '../../results/tally/survey-count.ts';
+import { countInProcess, type CountedInProcess } from '../../results/tally/survey-count.ts';
 import { CONSOLE_ACTS, may, type ConsoleAct } from '../../survey/operators/operator-rights.ts';
 import type { Operator } from '../../survey/operators/operators.struct.ts';
 
 // The acts of a survey's results page: Count, Ask to unseal, Approve, Publish, and the downloads
 // of a count's CSV and of the published folder. The console's side of `results tally` and
-// `results publish`, through the same functions (countSurvey, publishResults). A count runs in
-// the server, not in the request: the act waits for it a few seconds, so a small survey's count
+// `results publish`, through the same functions (countSurvey, publishResults). A count runs in a
+// process of the server's, not in the request: the act waits for it a few seconds, so a small survey's count
 // is there at once, and a large one's page says it is counting until it ends.
 
 /** How long an act waits for its count before answering that it goes on in the server. */
@@ -78,7 +78,7 @@ async function startCount(
   survey: ServerSurvey,
   by: { operator: Operator; now: Date },
   kind: 'count' | 'look' | 'publish',
-  work: () => Promise<CountedInThread>,
+  work: () => Promise<CountedInProcess>,
   requestId: string | null = null,
 ): Promise<{ id: string; ended: Promise<void> } | undefined> {
   const { db } = await database();
@@ -138,7 +138,7 @@ export async function countResults(context: APIContext, slug: string): Promise<R
   if (found instanceof Response) return found;
   const { survey, operator } = found;
   if (isSealed(survey, call.now)) return sealedRefusal(request, survey);
-  const started = await startCount(survey, { operator, now: call.now }, 'count', () => countInThread({ kind: 'count', slug: survey.slug }));
+  const started = await startCount(survey, { operator, now: call.now }, 'count', () => countInProcess({ kind: 'count', slug: survey.slug }));
   if (!started) return busyRefusal(request);
   const ended = await endedSoon(started.ended);
   return done(request, ended ? 200 : 202, { count: started.id, done: ended }, `${resultsPath(survey.slug)}?done=${ended ? 'counted' : 'counting'}`);
@@ -238,7 +238,7 @@ export async function approveUnseal(context: APIContext, slug: string, id: strin
   });
   if (!approved) return refusal(request, 409, 'approved_already', 'This request was approved, or expired, meanwhile: reload the page.');
   const asker = { name: row.asked_by, key: row.asked_by_email, roles: {} } as Operator;
-  const started = await startCount(survey, { operator: asker, now: call.now }, 'look', () => countInThread({ kind: 'count', slug: survey.slug }), row.id);
+  const started = await startCount(survey, { operator: asker, now: call.now }, 'look', () => countInProcess({ kind: 'count', slug: survey.slug }), row.id);
   if (started) await endedSoon(started.ended);
   return done(request, 200, { approved: row.id }, `${resultsPath(survey.slug)}?done=approved#request-${row.id}`);
 }
@@ -269,7 +269,7 @@ export async function publishFromConsole(context: APIContext, slug: string): Pro
     now: call.now,
   });
   const started = await startCount(survey, { operator, now: call.now }, 'publish', () =>
-    countInThread({ kind: 'publish', slug: survey.slug, at: call.now.toISOString() }),
+    countInProcess({ kind: 'publish', slug: survey.slug, at: call.now.toISOString() }),
   );
   if (!started) return busyRefusal(request);
   const ended = await endedSoon(started.ended);

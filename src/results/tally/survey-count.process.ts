@@ -1,17 +1,17 @@
-import { parentPort, workerData } from 'node:worker_threads';
 import { readServerConfig } from '../../server/config.ts';
 import { peopleKey, peopleOf } from '../../server/people/people.repository.ts';
 import { loadSurvey } from '../../survey/config/loader.ts';
 import { loadNominees } from '../../survey/nominees/nominee-file.ts';
 import { openOperatorDatabase } from '../operator.ts';
 import { publishResults } from '../publish/publish.ts';
-import { countOf, countSummary, countSurvey, type CountJob, type CountedInThread, type SurveyCount } from './survey-count.ts';
+import { countOf, countSummary, countSurvey, type CountJob, type CountedInProcess, type SurveyCount } from './survey-count.ts';
 
-// The console's count, in a thread of its own (countInThread): the survey, its nominees and its
+// The console's count, in a process of its own (countInProcess): the survey, its nominees and its
 // people read as `npm run results` reads them, from the server's settings, and counted by the
-// function `results tally` calls, or published by the one `results publish` calls.
+// function `results tally` calls, or published by the one `results publish` calls. It sends the
+// server its count, or why it failed, and ends: the memory of a million ballots' count goes with it.
 
-const job = workerData as CountJob;
+const job = JSON.parse(process.argv[2] ?? '{}') as CountJob;
 const config = readServerConfig();
 const { db } = await openOperatorDatabase(config);
 try {
@@ -28,7 +28,11 @@ try {
       },
     });
   if (!count) throw new Error('The publication gave no count.');
-  parentPort?.postMessage({ csv: count.csv, summary: countSummary(count) } satisfies CountedInThread);
+  process.send?.({ csv: count.csv, summary: countSummary(count) } satisfies CountedInProcess);
+} catch (error) {
+  process.send?.({ error: error instanceof Error ? error.message : String(error) });
+  process.exitCode = 1;
 } finally {
   await db.destroy();
+  process.disconnect?.();
 }
