@@ -12,6 +12,14 @@ import { countOf, countSummary, countSurvey, type CountJob, type CountedInProces
 // server its count, or why it failed, and ends: the memory of a million ballots' count goes with it.
 
 const job = JSON.parse(process.argv[2] ?? '{}') as CountJob;
+
+/** Sends the server its answer, resolving once it is written: a count's CSV may take a while, and the channel closes after it. */
+function answer(message: CountedInProcess | { error: string }): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.send) resolve();
+    else process.send(message, undefined, {}, () => resolve());
+  });
+}
 const config = readServerConfig();
 const { db } = await openOperatorDatabase(config);
 try {
@@ -28,9 +36,9 @@ try {
       },
     });
   if (!count) throw new Error('The publication gave no count.');
-  process.send?.({ csv: count.csv, summary: countSummary(count) } satisfies CountedInProcess);
+  await answer({ csv: count.csv, summary: countSummary(count) } satisfies CountedInProcess);
 } catch (error) {
-  process.send?.({ error: error instanceof Error ? error.message : String(error) });
+  await answer({ error: error instanceof Error ? error.message : String(error) });
   process.exitCode = 1;
 } finally {
   await db.destroy();

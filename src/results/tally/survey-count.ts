@@ -117,7 +117,8 @@ export function countInProcess(job: CountJob): Promise<CountedInProcess> {
       answer = message;
     });
     child.once('error', reject);
-    child.once('exit', (code, signal) => {
+    // 'close', not 'exit': a process may have ended before its last message is read.
+    child.once('close', (code, signal) => {
       if (answer && 'csv' in answer) resolve(answer);
       else reject(new Error(answer?.error ?? `The count's process ended (${signal ?? `exit ${code}`}) without a count.`));
     });
