@@ -14,6 +14,7 @@ import { routeModulesOnce } from './src/integrations/page-modules.ts';
 import { exportNodeApp } from './src/integrations/node-app.ts';
 import { sharedContextAccessors } from './src/integrations/context-accessors/index.ts';
 import { fixedApiRoutes } from './src/integrations/api-routes.ts';
+import { sourceAddresses } from './src/integrations/source-addresses.ts';
 import editorSchemas from './src/integrations/editor-schemas.ts';
 
 // One reading of the environment for the build and the server (src/server/config.ts): a wrong
@@ -73,6 +74,7 @@ export default defineConfig({
       routeModulesOnce(),
       exportNodeApp(),
       sharedContextAccessors(),
+      sourceAddresses(),
       // Bundled into the built server, not loaded from node_modules as they are: Kysely, YAML and
       // Zod are some 430 small modules, and the server then starts on 1.2 s of processor time
       // instead of 1.4. Only when building: `astro dev` loads them from node_modules, as its

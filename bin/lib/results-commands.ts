@@ -7,8 +7,8 @@ import type { Nominee } from '../../src/survey/nominees/nominee.struct.ts';
 import type { PersonValues } from '../../src/survey/config/config.struct.ts';
 import { exportBallots, type ExportFormat } from '../../src/results/export/export.ts';
 import { countBallots } from '../../src/results/ballots/ballots.repository.ts';
-import { tallySurvey } from '../../src/results/tally/tally.ts';
-import { EXCLUSION_COLUMNS, exclusionCsvLine, parseThreshold, rankTally, tallyCsv, tallySummary } from '../../src/results/tally/tally-report.ts';
+import { countSurvey } from '../../src/results/tally/survey-count.ts';
+import { EXCLUSION_COLUMNS, exclusionCsvLine, parseThreshold, tallySummary } from '../../src/results/tally/tally-report.ts';
 import { tallyDigest } from '../../src/results/tally/tally-digest.ts';
 import { methodologyText } from '../../src/results/tally/methodology.ts';
 import { csvLine } from '../../src/results/export/csv.ts';
@@ -19,8 +19,6 @@ import { appendAudit, latestAudit } from '../../src/server/db/audit.repository.t
 import { confirmReservation, releaseReservation } from '../../src/results/reservations.ts';
 import { OperatorError } from '../../src/results/operator.ts';
 import { ADMIT_REASON_MAX, admitRefused, refusedCsv } from '../../src/results/refused.ts';
-import { readPseudonymKey } from '../../src/results/voters/pseudonym-key.ts';
-import { ballotExclusions } from '../../src/results/tally/tally.repository.ts';
 import { categoryKey } from '../../src/survey/ballots/ballot-keys.ts';
 import { openOutput, progress } from './output.ts';
 import { quoted } from '../../src/survey/errors.ts';
@@ -104,21 +102,22 @@ export async function tallyCommand({ db, survey, nominees, prepopulation, option
   const shown = progress('tally', total, Boolean(options.quiet));
   const exclusions = text(options.exclusions) ? openOutput(text(options.exclusions)) : undefined;
   await exclusions?.write(csvLine(EXCLUSION_COLUMNS));
-  const tally = await tallySurvey(db, {
-    survey,
-    nominees,
-    prepopulation,
-    pseudonymKey: readPseudonymKey(survey),
-    excludedBallots: await ballotExclusions(db, survey.config.project_id),
-    onExclusion: exclusions && ((exclusion) => exclusions.write(exclusionCsvLine(exclusion))),
-    onProgress: shown.update,
-  });
+  const { tally, results, csv } = await countSurvey(
+    db,
+    {
+      survey,
+      nominees,
+      prepopulation,
+      onExclusion: exclusions && ((exclusion) => exclusions.write(exclusionCsvLine(exclusion))),
+      onProgress: shown.update,
+    },
+    threshold,
+  );
   await exclusions?.close();
   shown.done(tally.totals.ballots);
-  const results = rankTally(survey.config, tally, threshold);
   const out = text(options.out);
   const output = openOutput(out);
-  await output.write(tallyCsv(results, tally));
+  await output.write(csv);
   await output.close();
   if (out) {
     const meta = openOutput(`${out}.meta.json`);

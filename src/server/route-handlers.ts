@@ -13,6 +13,7 @@ import { admitRefusedBallot } from './console/refused-acts.ts';
 import { signalsBallotAct } from './console/signals-acts.ts';
 import { decideWriteIn } from './console/write-ins-acts.ts';
 import { importBounces, sendProgress, startSend } from './console/mail-acts.ts';
+import * as results from './console/results-acts.ts';
 
 /** What a route runs: the request's context and the values of its path's `:name` parts in, the answer out. */
 type RouteHandler<Path extends string> = (context: APIContext, params: RouteParams<Path>) => Promise<Response>;
@@ -80,6 +81,13 @@ const HANDLERS: { readonly [Path in RoutePath]: RouteHandler<Path> } = {
   '/api/console/surveys/:slug/mail/send': (context, { slug }) => startSend(context, slug),
   '/api/console/surveys/:slug/mail/runs/:id': (context, { slug, id }) => sendProgress(context, slug, id),
   '/api/console/surveys/:slug/mail/bounces': (context, { slug }) => importBounces(context, slug),
+  // A survey's results page's acts (src/server/console/results-acts.ts), as `results tally` and `results publish` do.
+  '/api/console/surveys/:slug/results/count': (context, { slug }) => results.countResults(context, slug),
+  '/api/console/surveys/:slug/results/unseal': (context, { slug }) => results.askToUnseal(context, slug),
+  '/api/console/surveys/:slug/results/unseal/:id/approve': (context, { slug, id }) => results.approveUnseal(context, slug, id),
+  '/api/console/surveys/:slug/results/publish': (context, { slug }) => results.publishFromConsole(context, slug),
+  '/api/console/surveys/:slug/results/counts/:id/csv': (context, { slug, id }) => results.countCsvDownload(context, slug, id),
+  '/api/console/surveys/:slug/results/download': (context, { slug }) => results.publishedDownload(context, slug),
 };
 
 /**

@@ -53,6 +53,12 @@ export const API_ROUTES = [
   { path: '/api/console/surveys/:slug/mail/send', methods: ['POST'] },
   { path: '/api/console/surveys/:slug/mail/runs/:id', methods: ['GET', 'HEAD'] },
   { path: '/api/console/surveys/:slug/mail/bounces', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/results/count', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/results/unseal', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/results/unseal/:id/approve', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/results/publish', methods: ['POST'] },
+  { path: '/api/console/surveys/:slug/results/counts/:id/csv', methods: ['GET', 'HEAD'] },
+  { path: '/api/console/surveys/:slug/results/download', methods: ['GET', 'HEAD'] },
 ] as const satisfies readonly ApiRoute[];
 
 /**
@@ -73,6 +79,7 @@ export const CONSOLE_PAGE_SAMPLES = [
   '/console/_/signals',
   '/console/_/write-ins',
   '/console/_/mail',
+  '/console/_/results',
   '/console/_/_',
 ] as const;
 

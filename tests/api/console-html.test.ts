@@ -40,6 +40,8 @@ describe.skipIf(Boolean(inject('databaseUrl')))('the console pages', () => {
     const enrolPath = new URL(link).pathname;
     await keep('enrol', visitor, enrolPath);
     await keep('enrol-unknown', visitor, '/console/enrol/no-such-token', 404);
+    const auditor = new ConsoleBrowser(server);
+    expect((await auditor.enrol(link)).status).toBe(201);
 
     const owner = new ConsoleBrowser(server);
     const ownerLink = await server.link(OWNER);
@@ -64,11 +66,17 @@ describe.skipIf(Boolean(inject('databaseUrl')))('the console pages', () => {
     expect((await owner.post('/api/console/surveys/top-doctors-demo/write-ins/attach', { ...group('Mona Vale'), nominee: 'tdd-1169' })).status).toBe(200);
     await keep('write-ins', owner, '/console/top-doctors-demo/write-ins/');
     await keep('write-ins-search', owner, `/console/top-doctors-demo/write-ins/?group=${writeInGroupId('Surgery', 'Neurosurgery', 'quentin marsh')}&q=Hannah`);
+    await keep('results', owner, '/console/top-doctors-demo/results/');
+    expect([200, 202]).toContain((await owner.post('/api/console/surveys/top-doctors-demo/results/count')).status);
+    await expect
+      .poll(async () => String((await owner.page('/console/top-doctors-demo/results/')).body).includes('Standings'), { timeout: 30_000, interval: 100 })
+      .toBe(true);
+    await keep('results-counted', owner, '/console/top-doctors-demo/results/?done=counted');
+    await keep('results-closed', owner, '/console/best-dentists-2024/results/');
+    await keep('results-forbidden', auditor, '/console/top-doctors-demo/results/', 403);
     await keep('not-found', owner, '/console/no-such-survey/', 404);
     await keep('mail', owner, '/console/top-doctors-demo/mail/?preview=invitations&dry-run=invitations&status=sent');
     await keep('mail-imported', owner, '/console/top-doctors-demo/mail/?imported=1&reports=2&bounced=1');
-    const auditor = new ConsoleBrowser(server);
-    expect((await auditor.enrol(link)).status).toBe(201);
     await keep('mail-forbidden', auditor, '/console/top-doctors-demo/mail/', 403);
 
     const files = Object.entries(pages).map(([name, html]) => {

@@ -11,7 +11,7 @@ import type { LoadedSurvey } from '../../survey/config/loader.ts';
 import type { Nominee } from '../../survey/nominees/nominee.struct.ts';
 import type { LedgerStatus, PublishedResults } from '../../survey/published/published-results.ts';
 import { latestAudit } from '../../server/db/audit.repository.ts';
-import { tallySurvey, votePoints } from '../tally/tally.ts';
+import { tallySurvey, votePoints, type Tally } from '../tally/tally.ts';
 import { rankTally } from '../tally/tally-report.ts';
 import { tallyDigest } from '../tally/tally-digest.ts';
 import { methodologyText } from '../tally/methodology.ts';
@@ -38,6 +38,8 @@ export interface PublishInput {
   /** The published time (default: now). */
   at?: Date;
   onProgress?: (ballots: number) => void;
+  /** Called with the count the ledger was written from, before results.json is: the console stores it as its last count. */
+  onTally?: (tally: Tally) => void;
 }
 
 /** A ballot's standing as the ballot reader gives it. */
@@ -109,6 +111,7 @@ export async function publishResults(db: Kysely<Database>, input: PublishInput):
     });
     ledger.end();
     await once(ledger, 'finish');
+    input.onTally?.(tally);
     const digest = tallyDigest(survey.config, input.nominees);
     const results: PublishedResults = {
       survey: survey.slug,

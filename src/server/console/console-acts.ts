@@ -1,15 +1,15 @@
 import type { APIContext } from 'astro';
 import { database } from '../db/database.ts';
 import { json, refuse } from '../http.ts';
-import { appendAudit, type ActSigner } from '../db/audit.repository.ts';
+import { appendAudit } from '../db/audit.repository.ts';
 import { CONSOLE_ACTS, mayManage } from '../../survey/operators/operator-rights.ts';
-import { operatorKey, type Operator, type OperatorRole } from '../../survey/operators/operators.struct.ts';
+import { operatorKey, type Operator } from '../../survey/operators/operators.struct.ts';
 import { callText, consoleCall, type ConsoleCall } from './console-guard.ts';
 import { CEREMONY_WORDS, clientFacts, done, refusal } from './console-replies.ts';
 import { findOperator } from './operators.ts';
 import { authenticationOptions, registrationOptions, verifyAuthentication, verifyRegistration } from './passkeys.ts';
 import { credentialsOf, deleteCredential, insertCredential } from './passkeys.repository.ts';
-import { clearedSessionCookie, endSession, endSessions, reauthenticated, recentlyReauthenticated, type ConsoleSession } from './sessions.ts';
+import { clearedSessionCookie, endSession, endSessions, reauthenticated, recentlyReauthenticated, signedBy, type ConsoleSession } from './sessions.ts';
 import { CONSOLE_AUDIT_PROJECT, issueEnrolmentLink } from './enrolment.ts';
 import { logSignIn } from './sign-in-log.repository.ts';
 import { mailEnrolmentLink } from './console-mail.ts';
@@ -25,15 +25,6 @@ import { ROSTER_COLUMN_PARAM } from '../../survey/operators/console-views.ts';
 export function signedIn(call: ConsoleCall): { session: ConsoleSession; operator: Operator } {
   if (!call.signedIn) throw new Error('A console act was reached without a session.');
   return call.signedIn;
-}
-
-/**
- * Who acted in the console, as the audit trail signs an act: through the console, the operator's
- * name and address, the role the act was done in (an owner's over other operators; none over
- * one's own passkeys), and the session (the trail keeps its hash).
- */
-export function signedBy(operator: Operator, session: ConsoleSession, role: OperatorRole | null): ActSigner {
-  return { actor: operator.name, via: 'console', actorEmail: operator.key, role, sessionId: session.id };
 }
 
 /** POST /api/console/sign-out: ends this session on the server and removes its cookie. */

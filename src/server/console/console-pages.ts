@@ -351,3 +351,4 @@ export { refusedBallotsPage } from './refused-page.ts';
 export { signalsPage } from './signals-page.ts';
 export { writeInsPage } from './write-ins-page.ts';
 export { mailPage } from './mail-page.ts';
+export { resultsPage } from './results-page.ts';

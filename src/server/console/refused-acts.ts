@@ -5,8 +5,8 @@ import { ADMIT_REASON_MAX, admitReason, admitRefused, type AdmitOutcome, type Re
 import { CONSOLE_ACTS, may } from '../../survey/operators/operator-rights.ts';
 import { callText, consoleCall } from './console-guard.ts';
 import { done, refusal } from './console-replies.ts';
-import { checkAgain, signedBy, signedIn } from './console-acts.ts';
-import { recentlyReauthenticated } from './sessions.ts';
+import { checkAgain, signedIn } from './console-acts.ts';
+import { recentlyReauthenticated, signedBy } from './sessions.ts';
 import { isRefusedId, placeOf, placeQuery, refusedPath, surveyOfOperator } from './refused-page.ts';
 
 // "Admit" on a survey's refused ballots page: the console's side of `npm run results -- admit`,

@@ -4,6 +4,8 @@ import type { Database } from '../db/schema.ts';
 import type { ConsoleSessionRow, SessionEnd } from '../db/tables/console-sessions.table.ts';
 import type { ConsoleSessionView } from '../../survey/operators/console-views.ts';
 import type { ConsoleAddress } from './console-address.ts';
+import type { ActSigner } from '../db/audit.repository.ts';
+import type { Operator, OperatorRole } from '../../survey/operators/operators.struct.ts';
 import { endSessionRow, endSessionRows, insertSession, markReauthenticated, sessionById, touchSession, unendedSessions } from './sessions.repository.ts';
 
 // Console sessions (OWASP ASVS 5.0 V7): a random id and a secret of 256 bits in the cookie, a
@@ -154,4 +156,13 @@ export function sessionCookie(address: ConsoleAddress, token: string): string {
 /** The Set-Cookie header that removes the session cookie from the browser. */
 export function clearedSessionCookie(address: ConsoleAddress): string {
   return `${address.cookieName}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict${address.secure ? '; Secure' : ''}`;
+}
+
+/**
+ * Who acted in the console, as the audit trail signs an act: through the console, the operator's
+ * name and address, the role the act was done in (an owner's over other operators; none over
+ * one's own passkeys), and the session (the trail keeps its hash).
+ */
+export function signedBy(operator: Operator, session: Pick<ConsoleSession, 'id'>, role: OperatorRole | null): ActSigner {
+  return { actor: operator.name, via: 'console', actorEmail: operator.key, role, sessionId: session.id };
 }

@@ -5,7 +5,8 @@ import { changeExclusion, type ActDone, type ExclusionAct } from '../../results/
 import { may } from '../../survey/operators/operator-rights.ts';
 import { callText, consoleCall } from './console-guard.ts';
 import { done, refusal } from './console-replies.ts';
-import { signedBy, signedIn } from './console-acts.ts';
+import { signedIn } from './console-acts.ts';
+import { signedBy } from './sessions.ts';
 import { surveyOfOperator } from './refused-page.ts';
 import { isBallotId, signalsPath, signalsPlace, signalsQuery } from './signals-page.ts';
 

@@ -23,6 +23,7 @@ import type { ConsoleChallengesTable } from './tables/console-challenges.table.t
 import type { ConsoleSignInsTable } from './tables/console-sign-ins.table.ts';
 import type { PeopleSourcesTable, PeopleTable, RosterColumnsTable, RosterGroupsTable } from './tables/people.table.ts';
 import type { SignalRunBallotsTable, SignalRunClustersTable, SignalRunKindsTable, SignalRunsTable } from './tables/signal-runs.table.ts';
+import type { ResultsCountsTable, UnsealRequestsTable } from './tables/results-console.table.ts';
 
 /** Every table of the survey API's database, by name. */
 export interface Database {
@@ -63,4 +64,6 @@ export interface Database {
   signal_run_kinds: SignalRunKindsTable;
   signal_run_clusters: SignalRunClustersTable;
   signal_run_ballots: SignalRunBallotsTable;
+  results_counts: ResultsCountsTable;
+  unseal_requests: UnsealRequestsTable;
 }

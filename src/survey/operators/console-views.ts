@@ -434,3 +434,105 @@ export interface MailPageView {
   /** The most a bounce upload takes, in bytes. */
   readonly uploadLimit: number;
 }
+
+/** A count as the results page keeps it (`results_counts.summary`, JSON): the totals, the exclusions in words, each sub-category's leaders. */
+export interface CountSummary {
+  readonly ballots: number;
+  readonly ballotsCounted: number;
+  readonly ballotsReplaced: number;
+  readonly votesCounted: number;
+  /** Votes not counted, by reason, each with its explanation as `results tally` gives it; reasons with none left out. */
+  readonly excluded: ReadonlyArray<{ readonly reason: string; readonly votes: number; readonly why: string }>;
+  /** Votes counted and marked for review by a rule set to flag. */
+  readonly flagged: ReadonlyArray<{ readonly reason: string; readonly votes: number; readonly why: string }>;
+  readonly writeInsPending: number;
+  readonly writeInsRejected: number;
+  readonly subcategories: ReadonlyArray<{
+    readonly group: string;
+    readonly subcategory: string;
+    readonly counted: number;
+    readonly excluded: number;
+    /** The nominees with a counted vote; the page shows the first LEADERS_SHOWN of them, the CSV every one. */
+    readonly nominees: number;
+    readonly leaders: ReadonlyArray<{
+      readonly rank: number;
+      readonly nomineeId: string;
+      readonly name: string;
+      readonly counted: number;
+      /** Percent of the sub-category's counted votes (or points), to one decimal, as the CSV has it. */
+      readonly share: string;
+      readonly winner: boolean;
+    }>;
+  }>;
+}
+
+/** One count as the results page shows it. */
+export interface CountView {
+  readonly id: string;
+  /** Why it ran: an owner's Count, a publication, or an early look. */
+  readonly kind: 'count' | 'publish' | 'look';
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly actor: string;
+  /** Ballots stored when it began, and stored since. */
+  readonly ballotsStored: number;
+  readonly arrivedSince: number;
+  readonly summary: CountSummary;
+  /** Its CSV to download, as `results tally --out` writes it; absent for a look. */
+  readonly csv?: string;
+}
+
+/** One owner's request to unseal a survey early, as its page lists it. */
+export interface UnsealRequestView {
+  readonly id: string;
+  readonly askedBy: string;
+  readonly askedAt: string;
+  readonly reason: string;
+  readonly expiresAt: string;
+  /** waiting (for another owner), approved (its look not yet had), looked, or expired unapproved. */
+  readonly state: 'waiting' | 'approved' | 'looked' | 'expired';
+  readonly approvedBy?: string;
+  readonly approvedAt?: string;
+  readonly lookedAt?: string;
+  /** The viewer asked for it. */
+  readonly own: boolean;
+  /** The viewer may approve it: it waits, and they did not ask for it. */
+  readonly mayApprove: boolean;
+}
+
+/** A survey's results page, for an owner. */
+export interface ResultsPageView {
+  readonly slug: string;
+  readonly title: string;
+  readonly path: string;
+  /** Sealed and before its close: the page shows no count but an early look. */
+  readonly sealed: boolean;
+  /** The close in words (`31 December 2099 at 23:59 UTC`); absent when the survey never closes. */
+  readonly closesIn?: string;
+  /** Past its close: Publish is offered. */
+  readonly closed: boolean;
+  /** The last finished count (a Count or a publication), when not sealed. */
+  readonly count?: CountView;
+  /** A count or publication under way, or the last one that failed, when it is newer than the last finished one. */
+  readonly running?: { readonly kind: 'count' | 'publish'; readonly startedAt: string; readonly actor: string };
+  readonly failed?: { readonly kind: 'count' | 'publish'; readonly startedAt: string; readonly error: string };
+  /** The early look this page shows its asker, once. */
+  readonly look?: CountView;
+  /** The viewer's approved request whose look is being counted, or whose count failed. */
+  readonly lookPending?: { readonly requestId: string; readonly failed: boolean };
+  readonly requests: readonly UnsealRequestView[];
+  /** A request waits already: no other may be asked meanwhile. */
+  readonly requestWaiting: boolean;
+  /** The methodology, one sentence a rule, as `results methodology` writes it. */
+  readonly methodology: readonly string[];
+  /** Ballots operators took out of the count (`results exclude`, the signals page): the newest few, and how many in all. */
+  readonly operatorExclusions: {
+    readonly total: number;
+    readonly rows: ReadonlyArray<{ readonly ballotId: string; readonly by: string; readonly at: string; readonly reason: string }>;
+  };
+  /** The folder as it is published now, when it is. */
+  readonly published?: { readonly at: string; readonly ballots: number; readonly head: string; readonly folder: string; readonly download: string };
+  /** The outcome of the act the page was asked after (`?done=`). */
+  readonly done?: 'asked' | 'approved' | 'counted' | 'counting' | 'published' | 'publishing';
+  readonly reasonMax: number;
+}

@@ -20,6 +20,7 @@ import * as refusedBallotsPages from './20270123100000-refused-ballots-pages.ts'
 import * as writeInQueue from './20270126000000-write-in-queue.ts';
 import * as signalRunClusters from './20270127000000-signal-run-clusters.ts';
 import * as consoleSendRuns from './20270128000000-console-send-runs.ts';
+import * as resultsConsole from './20270129000000-results-console.ts';
 
 /**
  * Every migration, by name, in the order they run. Listed here rather than read from the
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '20270126000000-write-in-queue': writeInQueue,
   '20270127000000-signal-run-clusters': signalRunClusters,
   '20270128000000-console-send-runs': consoleSendRuns,
+  '20270129000000-results-console': resultsConsole,
 };
