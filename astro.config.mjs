@@ -15,6 +15,7 @@ import { exportNodeApp } from './src/integrations/node-app.ts';
 import { sharedContextAccessors } from './src/integrations/context-accessors/index.ts';
 import { fixedApiRoutes } from './src/integrations/api-routes.ts';
 import editorSchemas from './src/integrations/editor-schemas.ts';
+import messages from './src/integrations/messages.ts';
 
 // One reading of the environment for the build and the server (src/server/config.ts): a wrong
 // value stops the build with the variable's name.
@@ -32,6 +33,7 @@ export default defineConfig({
   integrations: [
     // First: a survey with a problem stops the build before anything else is set up.
     surveyCheck(),
+    messages(),
     react(),
     editorSchemas(),
     fixedApiRoutes(API_ROUTES),

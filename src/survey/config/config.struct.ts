@@ -20,6 +20,7 @@ import {
 import { Layout, FieldName } from './field.struct.ts';
 import { ADS_GROUP, type CategoriesShape } from './layout.ts';
 import { TallyConfig } from './tally.struct.ts';
+import { SHIPPED_LANGUAGES, Translation } from './translations.ts';
 
 /** The shape of an image or page address: absolute http(s), or a path on the site. */
 export const URL_PATTERN = /^(https?:\/\/\S+|\/\S*)$/;
@@ -168,6 +169,14 @@ export const SurveyConfig = object({
   verify: defaulted(enums(['none', 'email', 'roster']), 'none'),
   /** Whether a voter on a personal link or verified may send a new ballot that replaces theirs before the close (`until_close`). */
   amend: defaulted(enums(['never', 'until_close']), 'never'),
+  /** The languages the survey's pages are offered in, the first its default: `[en, es]`. */
+  languages: defaulted(size(array(enums(SHIPPED_LANGUAGES)), 1, SHIPPED_LANGUAGES.length), ['en']),
+  /** The survey's texts in each further language; what is left out shows in the default language. */
+  translations: optional(record(string(), Translation)),
+  /** A text left untranslated stops the build instead of warning. */
+  strict_translations: defaulted(boolean(), false),
+  /** The words a category group or sub-category shows, by its key, when they differ from it. */
+  category_labels: optional(record(string(), string())),
 });
 
 /** A survey configuration after validation and defaults. */

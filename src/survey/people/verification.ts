@@ -1,3 +1,4 @@
+import { intlLocale, m } from '../../i18n/messages.ts';
 // Verified voters (`verify: email` or `roster`): the words the page and the API share, the
 // codes' rules, and the checks on what a voter types to be found.
 
@@ -29,12 +30,12 @@ export const CODE_WINDOW_MS = 10 * 60_000;
 
 /** The sentence for a ballot replaced by a later one of the same voter, with the earlier one's time. */
 export function replacedSentence(sentAt: string): string {
-  return `Your ballot replaced the one sent on ${whenSent(sentAt)}.`;
+  return m.replaced_sentence({ when: whenSent(sentAt) });
 }
 
 /** A ballot's time as voters read it: `1 March 2027 at 09:30 UTC`. */
 function whenSent(at: string): string {
-  return `${new Date(at).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
+  return m.when_utc({ when: new Date(at).toLocaleString(intlLocale('en-GB'), { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }) });
 }
 
 /** An address as it is compared: trimmed, lower case. */

@@ -358,8 +358,11 @@ function nodeAt(schema: JsonSchema, path: string): JsonSchema {
   const resolve = (node: JsonSchema): JsonSchema =>
     typeof node.$ref === 'string' ? resolve((schema.definitions as Record<string, JsonSchema>)[node.$ref.replace('#/definitions/', '')]) : node;
   return steps(path).reduce<JsonSchema>((node, key) => {
-    // A tile may be a title or an object: the branch that has keys, or items.
-    const here = [resolve(node), ...((resolve(node).anyOf as JsonSchema[] | undefined) ?? [])].find((branch) => branch.items || branch.properties)!;
+    // A tile may be a title or an object: the branch that has keys, or items; a map's entries (`*`) are its additional properties.
+    const here = [resolve(node), ...((resolve(node).anyOf as JsonSchema[] | undefined) ?? [])].find(
+      (branch) => branch.items || branch.properties || branch.additionalProperties,
+    )!;
+    if (key === '*') return here.additionalProperties as JsonSchema;
     return typeof key === 'number' ? (here.items as JsonSchema) : (here.properties as Record<string, JsonSchema>)[key];
   }, schema);
 }
