@@ -27,7 +27,7 @@ describe('a ballot from a page in Spanish', () => {
     const spanish = await api.post(wrong, { query: { ...DEMO_QUERY, lang: 'es' } });
     expect(spanish.status).toBe(422);
     expect(spanish.body.message).toBe('Algunas respuestas necesitan otra revisión.');
-    expect(spanish.body.problems).toEqual([{ path: 'email', message: 'Correo electrónico no es válido. Escriba una dirección como nombre@ejemplo.org.' }]);
+    expect(spanish.body.problems).toEqual([{ path: 'email', message: 'Correo electrónico: la dirección no es válida. Escriba una dirección como nombre@ejemplo.org.' }]);
 
     const english = await api.post(wrong, { query: DEMO_QUERY });
     expect(english.body.message).toBe('Some answers need another look.');
@@ -50,7 +50,7 @@ describe('a ballot from a page in Spanish', () => {
     expect(answer.status).toBe(422);
     expect(answer.body).toContain('<html lang="es">');
     expect(answer.body).toContain('<h2>Hay un problema</h2>');
-    expect(answer.body).toContain('<li>Apellidos es obligatorio.</li>');
+    expect(answer.body).toContain('<li>Apellidos: este campo es obligatorio.</li>');
   });
 
   test('counts with the English ones: a nominee named on both', async () => {

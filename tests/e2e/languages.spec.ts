@@ -22,7 +22,7 @@ test('a Spanish ballot: a mistake said in Spanish in the summary and under the f
   await page.getByRole('checkbox', { name: 'Lo afirmo' }).check();
   await page.getByRole('button', { name: 'Enviar' }).click();
 
-  const mistake = 'Correo electrónico no es válido. Escriba una dirección como nombre@ejemplo.org.';
+  const mistake = 'Correo electrónico: la dirección no es válida. Escriba una dirección como nombre@ejemplo.org.';
   const summary = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'Hay un problema' }) });
   await expect(summary.getByRole('link', { name: mistake })).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Correo electrónico' })).toHaveAccessibleDescription(mistake);
@@ -72,7 +72,7 @@ test.describe('with JavaScript off', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await expect(page.getByRole('heading', { name: 'Hay un problema' })).toBeVisible();
     await expect(page.getByText('sus respuestas siguen ahí', { exact: false })).toBeVisible();
-    await expect(page.getByRole('listitem').filter({ hasText: 'Apellidos es obligatorio.' })).toBeVisible();
+    await expect(page.getByRole('listitem').filter({ hasText: 'Apellidos: este campo es obligatorio.' })).toBeVisible();
     await expect(page.getByRole('listitem').filter({ hasText: 'Marque «Lo afirmo» para confirmar las declaraciones anteriores.' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Abrir una papeleta nueva' })).toHaveAttribute('href', '/es/top-doctors-demo/');
   });

@@ -33,8 +33,8 @@ describe('the catalogue', () => {
     expect(fieldMessages.maxLength({ ...field, type: 'textarea' }, 2000)).toBe('Bio must be 2,000 characters or fewer.');
     expect(fieldMessages.fileType(field, ['application/pdf', 'image/png', 'image/jpeg'])).toBe('Bio must be a PDF, PNG or JPEG file.');
     renderIn('es');
-    expect(fieldMessages.maxLength({ ...field, type: 'textarea' }, 20000)).toBe('Bio debe tener como máximo 20.000 caracteres.');
-    expect(fieldMessages.fileType(field, ['application/pdf', 'image/png', 'image/jpeg'])).toBe('Bio debe ser un archivo PDF, PNG o JPEG.');
+    expect(fieldMessages.maxLength({ ...field, type: 'textarea' }, 20000)).toBe('Bio: como máximo 20.000 caracteres.');
+    expect(fieldMessages.fileType(field, ['application/pdf', 'image/png', 'image/jpeg'])).toBe('Bio: el archivo debe ser PDF, PNG o JPEG.');
   });
 
   it('ships the languages a survey may offer', () => {
