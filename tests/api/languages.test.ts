@@ -27,7 +27,9 @@ describe('a ballot from a page in Spanish', () => {
     const spanish = await api.post(wrong, { query: { ...DEMO_QUERY, lang: 'es' } });
     expect(spanish.status).toBe(422);
     expect(spanish.body.message).toBe('Algunas respuestas necesitan otra revisión.');
-    expect(spanish.body.problems).toEqual([{ path: 'email', message: 'Correo electrónico: la dirección no es válida. Escriba una dirección como nombre@ejemplo.org.' }]);
+    expect(spanish.body.problems).toEqual([
+      { path: 'email', message: 'Correo electrónico: la dirección no es válida. Escriba una dirección como nombre@ejemplo.org.' },
+    ]);
 
     const english = await api.post(wrong, { query: DEMO_QUERY });
     expect(english.body.message).toBe('Some answers need another look.');

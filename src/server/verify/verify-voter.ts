@@ -13,7 +13,7 @@ import {
   CODE_WINDOW_MS,
   CODES_PER_ADDRESS,
   MAX_WRONG_TRIES,
-  VERIFY_WORDS,
+  verifyWords,
   addressKey,
   isAddress,
   licenceKey,
@@ -174,8 +174,8 @@ export async function checkCode(
   const code = typedCode.replace(/\s/g, '');
   const recent = await codesSince(db, survey.config.project_id, found.email, new Date(now.getTime() - CODE_LIFETIME_MS - CODE_WINDOW_MS));
   const latest = recent[0];
-  if (!latest) return refusal(410, 'code_expired', VERIFY_WORDS.expired, { field: 'code' });
-  if (latest.wrong_tries >= MAX_WRONG_TRIES) return refusal(403, 'too_many_tries', VERIFY_WORDS.tooManyTries, { field: 'code' });
+  if (!latest) return refusal(410, 'code_expired', verifyWords().expired, { field: 'code' });
+  if (latest.wrong_tries >= MAX_WRONG_TRIES) return refusal(403, 'too_many_tries', verifyWords().tooManyTries, { field: 'code' });
   const match = /^\d{6}$/.test(code) ? recent.find((row) => row.code_hash === codeHash(config, row.id, code)) : undefined;
   if (match && match.used_at === null && match.expires_at > now.toISOString() && (await spendCode(db, match.id, now))) {
     return {
@@ -184,8 +184,8 @@ export async function checkCode(
       sentTo: maskAddress(found.email),
     };
   }
-  if (match) return refusal(410, 'code_expired', VERIFY_WORDS.expired, { field: 'code' });
+  if (match) return refusal(410, 'code_expired', verifyWords().expired, { field: 'code' });
   const tries = await countWrongTry(db, latest.id);
-  if (tries >= MAX_WRONG_TRIES) return refusal(403, 'too_many_tries', VERIFY_WORDS.tooManyTries, { field: 'code' });
-  return refusal(422, 'wrong_code', VERIFY_WORDS.wrongCode, { field: 'code' });
+  if (tries >= MAX_WRONG_TRIES) return refusal(403, 'too_many_tries', verifyWords().tooManyTries, { field: 'code' });
+  return refusal(422, 'wrong_code', verifyWords().wrongCode, { field: 'code' });
 }

@@ -2,19 +2,21 @@ import { intlLocale, m } from '../../i18n/messages.ts';
 // Verified voters (`verify: email` or `roster`): the words the page and the API share, the
 // codes' rules, and the checks on what a voter types to be found.
 
-/** The page's and the API's words for each step, word for word as the product promises them. */
-export const VERIFY_WORDS = {
-  send: 'Send me a code',
-  code: 'Code',
-  check: 'Check the code',
-  tooManyTries: 'Too many tries: ask for a new code.',
-  wrongCode: 'That code is not right. Check the message and type the 6 digits again.',
-  expired: 'That code has expired: ask for a new code.',
-  alreadyFromAddress: 'A ballot has already been received from this address.',
-  received: 'Your ballot has been received.',
-  emailAsk: 'Your email address',
-  rosterAsk: 'Your licence number or email address',
-} as const;
+/** The page's and the API's words for each step, in the page's or the request's language. */
+export function verifyWords() {
+  return {
+    send: m.verify_send(),
+    code: m.verify_code(),
+    check: m.verify_check(),
+    tooManyTries: m.verify_too_many(),
+    wrongCode: m.verify_wrong(),
+    expired: m.verify_expired(),
+    alreadyFromAddress: m.thanks_already_address(),
+    received: m.thanks_sent(),
+    emailAsk: m.verify_email_ask(),
+    rosterAsk: m.verify_roster_ask(),
+  };
+}
 
 /** How long a mailed code is valid. */
 export const CODE_LIFETIME_MS = 15 * 60_000;
