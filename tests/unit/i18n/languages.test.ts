@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { create } from 'superstruct';
 import { m, renderIn } from '../../../src/i18n/messages.ts';
 import { catalogueGaps, shippedLocales } from '../../../src/i18n/catalogue.ts';
+import { pseudoCatalogue, pseudoText } from '../../../src/i18n/pseudo.ts';
 import { SurveyConfig } from '../../../src/survey/config/config.struct.ts';
 import { SHIPPED_LANGUAGES, localizeSurvey, surveyPath, translationGaps } from '../../../src/survey/config/translations.ts';
 import { fieldMessages } from '../../../src/survey/ballots/field-messages.ts';
@@ -124,5 +125,23 @@ describe("a survey's texts in a further language", () => {
       ['translations.es.survey_title', "survey_title is not translated: the page shows the default language's"],
     ]);
     expect(strict.warnings).toEqual([]);
+  });
+});
+
+describe('the pseudo-locale en-XA', () => {
+  it('accents and lengthens a text between markers, its placeholders and tags kept', () => {
+    expect(pseudoText('Submit')).toBe('⟦Šûƀɱîţ ··⟧');
+    expect(pseudoText('<p>Thank you for taking part in {title}.</p>')).toBe('⟦<p>Ţĥâñķ ýöû ƒöŕ ţâķîñĝ þâŕţ îñ {title}.</p> ·······⟧');
+  });
+
+  it('makes the whole English catalogue, every key and plural variant, with no plain word of four letters left', () => {
+    const english = JSON.parse(readFileSync('src/i18n/messages/en.json', 'utf8')) as Record<string, unknown>;
+    const pseudo = pseudoCatalogue(english as Parameters<typeof pseudoCatalogue>[0]);
+    expect(Object.keys(pseudo)).toEqual(Object.keys(english).filter((key) => key !== '$schema'));
+    const patterns = Object.values(pseudo).flatMap((message) =>
+      typeof message === 'string' ? [message] : message.flatMap((variant) => Object.values(variant.match)),
+    );
+    const plain = patterns.map((pattern) => pattern.replace(/\{[^}]*\}|<[^>]*>/g, '')).filter((pattern) => /[A-Za-z]{4}/.test(pattern));
+    expect(plain).toEqual([]);
   });
 });
