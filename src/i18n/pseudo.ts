@@ -22,7 +22,11 @@ function accent(text: string): string {
     .join('');
 }
 
-/** One English text in `en-XA`: accented, padded by about a third of its letters, between markers. */
+/**
+ * One English text in `en-XA`: accented, padded by about a third of its letters, between markers.
+ * Exported for its unit test and for the survey's own texts in the pseudo-locale.
+ * @internal
+ */
 export function pseudoText(text: string): string {
   if (!text.trim()) return text;
   const letters = text.replace(/\{[^}]*\}|<[^>]*>/g, '').replace(/\s/g, '').length;

@@ -23,6 +23,9 @@ import {
 import { codesSince, countWrongTry, insertCode, spendCode } from './codes.repository.ts';
 import { signProof } from './verify-token.ts';
 import { peopleKey, personByContact } from '../people/people.repository.ts';
+import { m } from '../../i18n/messages.ts';
+import { requestLanguage } from '../language.ts';
+import { localizeSurvey } from '../../survey/config/translations.ts';
 
 // A voter proving an address: who the typed text names, the code mailed to that address, and
 // the code checked. Each step returns an outcome; verify-reply.ts says it in HTTP.
@@ -94,15 +97,17 @@ function codeHash(config: Pick<ServerConfig, 'signalsSecret' | 'signalsKeyFile'>
   return createHmac('sha256', signalsSecret(config)).update(`${id}\u0000${code}`).digest('base64url');
 }
 
-/** The message a code goes out in: the code in the subject and the text. */
+/** The message a code goes out in, in the language of the page that asked for it: the code in the subject and the text. */
 function codeMessage(survey: ServerSurvey, code: string, to: string) {
-  const title = survey.config.survey_title ?? survey.slug;
-  const text = `Your code for ${title} is ${code}.\n\nType it in the box labelled "Code" on the ballot page. It is valid for 15 minutes.\nIf you did not ask for it, you can ignore this message.\n`;
+  const title = localizeSurvey(survey.config, requestLanguage()).survey_title ?? survey.slug;
+  const [box, ignore] = [m.code_mail_box(), m.code_mail_ignore()];
+  const text = `${m.code_mail_first({ title, code })}\n\n${box}\n${ignore}\n`;
+  const safeTitle = title.replace(/[&<>"']/g, '');
   return {
     to,
-    subject: `${code} is your code for ${title}`,
+    subject: m.code_mail_subject({ code, title }),
     text,
-    html: `<p>Your code for ${title.replace(/[&<>"']/g, '')} is <strong>${code}</strong>.</p><p>Type it in the box labelled "Code" on the ballot page. It is valid for 15 minutes.</p><p>If you did not ask for it, you can ignore this message.</p>`,
+    html: `<p>${m.code_mail_first({ title: safeTitle, code: `<strong>${code}</strong>` })}</p><p>${box}</p><p>${ignore}</p>`,
   };
 }
 

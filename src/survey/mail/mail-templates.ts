@@ -167,7 +167,7 @@ export function loadMailTemplates(surveyDir: string): Record<MailTemplateKind, M
 }
 
 /** The expiration date in words ("December 31, 2099"), or empty when the survey has none: `{{closes}}`. */
-export function closesInWords(expirationDate: string | undefined): string {
+export function closesInWords(expirationDate: string | undefined, locale = 'en-US'): string {
   if (!expirationDate) return '';
-  return new Date(expirationDate).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  return new Date(expirationDate).toLocaleDateString(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 }

@@ -11,6 +11,7 @@ import { SHIPPED_LANGUAGES, localizeSurvey, surveyPath, translationGaps } from '
 import { fieldMessages } from '../../../src/survey/ballots/field-messages.ts';
 import { voteRequirementMessage } from '../../../src/survey/ballots/votes.ts';
 import { checkSurveys } from '../../../src/survey/config/survey-check.ts';
+import { campaignMessages } from '../../../src/results/delivery/send.ts';
 
 afterEach(() => renderIn('en'));
 
@@ -143,5 +144,45 @@ describe('the pseudo-locale en-XA', () => {
     );
     const plain = patterns.map((pattern) => pattern.replace(/\{[^}]*\}|<[^>]*>/g, '')).filter((pattern) => /[A-Za-z]{4}/.test(pattern));
     expect(plain).toEqual([]);
+  });
+});
+
+describe('an invitation in the roster language of its person', () => {
+  const config = create(
+    {
+      project_id: 'invited',
+      survey_title: 'Top Doctors',
+      expiration_date: '2027-03-31',
+      languages: ['en', 'es'],
+      roster_columns: ['language'],
+      categories: { Care: ['Pediatrics'] },
+      layout: [[{ name: 'motto', type: 'text' }]],
+      translations: { es: { survey_title: 'Mejores médicos', mail: { invitation: { subject: 'Su invitación: {{survey_title}}' } } } },
+    },
+    SurveyConfig,
+  );
+  const survey = { slug: 'invited', dir: mkdtempSync(path.join(tmpdir(), 'invited-')), config };
+  const messageOf = campaignMessages(survey, 'invitation', 'https://vote.example.org');
+  const to = (language: string) => ({
+    secret: 'S3cret',
+    person: { email: 'ana@example.org', name: 'Ana', language },
+    address: 'ana@example.org',
+    key: 'ana@example.org',
+  });
+
+  it('goes in Spanish, with the /es/ personal link, to a person whose language is es', () => {
+    const { mail } = messageOf(to('es'), 'token');
+    expect(mail.subject).toBe('Su invitación: Mejores médicos');
+    expect(mail.text).toContain('https://vote.example.org/es/invited/S3cret');
+    expect(mail.text).toContain('31 de marzo de 2027');
+    expect(mail.text).toContain('Recibe este mensaje porque está invitado a votar en Mejores médicos.');
+  });
+
+  it('goes in the default language to anyone else, as before', () => {
+    const { mail } = messageOf(to('fr'), 'token');
+    expect(mail.subject).toBe('Your invitation to vote: Top Doctors');
+    expect(mail.text).toContain('https://vote.example.org/invited/S3cret');
+    expect(mail.text).toContain('March 31, 2027');
+    expect(mail.text).toContain('You receive this message because you are invited to vote in Top Doctors.');
   });
 });
