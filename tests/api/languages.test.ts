@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DEMO_QUERY, demoBallot, startApi, toForm, type Api, type Fields } from './helpers.ts';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { runResults } from '../support/results-cli.ts';
+import { copySurveys, editSurvey } from '../support/survey-fixture.ts';
 
 // The demo survey offers Spanish (`languages: [en, es]`): a page in Spanish sends `lang=es`, and
 // the API answers it in Spanish; the ballot's option values and category keys are the same in
@@ -67,5 +70,29 @@ describe('a ballot from a page in Spanish', () => {
     expect(code, stderr).toBe(0);
     const familyMedicine = stdout.split(/\r?\n/).find((line) => line.startsWith('Primary Care,Family Medicine,') && line.includes(',tdd-0007,'));
     expect(familyMedicine?.split(',')[6]).toBe('3');
+  });
+});
+
+describe('an invitation', () => {
+  test('to a person whose roster language is es is in Spanish, with the /es/ personal link; to another, in English', async () => {
+    // A copy of the surveys whose demo keeps the roster's language column with each person.
+    const surveys = copySurveys();
+    editSurvey(surveys, 'top-doctors-demo', ['roster_columns'], ['language']);
+    const roster = path.join(surveys, 'roster.csv');
+    writeFileSync(roster, 'email,name-first,name-last,language\nana@example.org,Ana,García,es\nbob@example.org,Bob,Smith,en\n');
+    const env = { SURVEYS_DIR: surveys, DATA_DIR: api.dataDir, DATABASE_URL: api.databaseUrl };
+    const invited = await runResults(['invite', 'top-doctors-demo', '--roster', roster, '--base-url', 'https://vote.example.org'], env);
+    expect(invited.code, invited.stderr).toBe(0);
+
+    const ana = await runResults(['send', 'top-doctors-demo', 'invitations', '--preview', 'ana@example.org', '--base-url', 'https://vote.example.org'], env);
+    expect(ana.code, ana.stderr).toBe(0);
+    expect(ana.stdout).toContain('Subject: Top Doctors 2027: ¿a quién enviaría a su propia familia?');
+    expect(ana.stdout).toMatch(/\[Abra su papeleta\]\(https:\/\/vote\.example\.org\/es\/top-doctors-demo\/[\w-]+\)/);
+    expect(ana.stdout).toContain('La votación cierra el 31 de diciembre de 2099.');
+    expect(ana.stdout).toContain('Recibe este mensaje porque está invitado a votar en Top Doctors 2027.');
+
+    const bob = await runResults(['send', 'top-doctors-demo', 'invitations', '--preview', 'bob@example.org', '--base-url', 'https://vote.example.org'], env);
+    expect(bob.stdout).toContain('Subject: Top Doctors 2027: who would you send your own family to?');
+    expect(bob.stdout).toMatch(/\[Open your ballot\]\(https:\/\/vote\.example\.org\/top-doctors-demo\/[\w-]+\)/);
   });
 });
