@@ -116,7 +116,8 @@ export function campaignMessages(survey: LoadedSurvey, campaign: Campaign, baseU
   return (recipient: Recipient, token: string): { mail: RenderedMail; unsubscribeUrl: string } => {
     const lang = personLanguage(survey, recipient.person);
     const config = localizeSurvey(survey.config, lang);
-    const unsubscribeUrl = `${baseUrl.replace(/\/+$/, '')}/api/unsubscribe/${token}`;
+    // A person written to in a further language gets the unsubscribe pages in it too.
+    const unsubscribeUrl = `${baseUrl.replace(/\/+$/, '')}/api/unsubscribe/${token}${lang === survey.config.languages[0] ? '' : `?lang=${lang}`}`;
     const link = personalLink(baseUrl, survey.slug, recipient.secret);
     const mail = rendererOf(lang)({
       survey_title: config.survey_title ?? survey.slug,

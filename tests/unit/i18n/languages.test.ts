@@ -171,15 +171,17 @@ describe('an invitation in the roster language of its person', () => {
   });
 
   it('goes in Spanish, with the /es/ personal link, to a person whose language is es', () => {
-    const { mail } = messageOf(to('es'), 'token');
+    const { mail, unsubscribeUrl } = messageOf(to('es'), 'token');
     expect(mail.subject).toBe('Su invitación: Mejores médicos');
+    expect(unsubscribeUrl).toBe('https://vote.example.org/api/unsubscribe/token?lang=es');
     expect(mail.text).toContain('https://vote.example.org/es/invited/S3cret');
     expect(mail.text).toContain('31 de marzo de 2027');
     expect(mail.text).toContain('Recibe este mensaje porque está invitado a votar en Mejores médicos.');
   });
 
   it('goes in the default language to anyone else, as before', () => {
-    const { mail } = messageOf(to('fr'), 'token');
+    const { mail, unsubscribeUrl } = messageOf(to('fr'), 'token');
+    expect(unsubscribeUrl).toBe('https://vote.example.org/api/unsubscribe/token');
     expect(mail.subject).toBe('Your invitation to vote: Top Doctors');
     expect(mail.text).toContain('https://vote.example.org/invited/S3cret');
     expect(mail.text).toContain('March 31, 2027');
