@@ -121,7 +121,7 @@ export function campaignMessages(survey: LoadedSurvey, campaign: Campaign, baseU
     const link = personalLink(baseUrl, survey.slug, recipient.secret);
     const mail = rendererOf(lang)({
       survey_title: config.survey_title ?? survey.slug,
-      closes: closesInWords(survey.config.expiration_date, lang === survey.config.languages[0] ? 'en-US' : lang),
+      closes: closesInWords(survey.config.expiration_date, lang === survey.config.languages[0] ? 'en-US' : lang, survey.config.time_zone),
       receipt: '',
       name: greetingName(recipient.person, survey.config),
       url: lang === survey.config.languages[0] ? link : link.replace(`/${survey.slug}/`, `/${lang}/${survey.slug}/`),

@@ -68,7 +68,7 @@ async function sendReceipt(row: MailMessageRow): Promise<{ settlement: Settlemen
     name: payload.name,
     url: payload.url,
     survey_title: localizeSurvey(survey.config, lang).survey_title ?? survey.slug,
-    closes: closesInWords(survey.config.expiration_date, lang === survey.config.languages[0] ? 'en-US' : lang),
+    closes: closesInWords(survey.config.expiration_date, lang === survey.config.languages[0] ? 'en-US' : lang, survey.config.time_zone),
     receipt: formatReceipt(payload.receipt),
     unsubscribe_url: '',
   });

@@ -396,6 +396,11 @@ export const SURVEY_KEYS: KeyDocs = {
     meaning: '`true`: a text a further language leaves untranslated stops the build, instead of a warning',
     default: false,
   },
+  time_zone: {
+    meaning: 'the time zone the mail writes its dates in (`{{closes}}`), an IANA name such as `America/New_York`',
+    default: 'UTC',
+    schema: { minLength: 1 },
+  },
   category_labels: {
     meaning: 'each category group or sub-category of `categories` → the words it shows, where they differ from its key (a translation sets them per language)',
     otherwise: 'each shows its key',

@@ -106,6 +106,16 @@ export const PERSON_ROSTER_KEYS = ['email', 'name', PERSON_NOMINEE_ID] as const;
 /** The prepopulation map: secret → that person's values; or the name of a YAML file in the survey folder holding it. */
 export const Prepopulation = union([string(), record(nonempty(string()), PersonValues)]);
 
+/** True for a time zone `Intl` knows by its IANA name. */
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The whole survey configuration of docs/spec.md, "Survey configuration", as written in `surveys/<slug>/survey.yaml`. */
 export const SurveyConfig = object({
   project_id: nonempty(string()),
@@ -175,6 +185,11 @@ export const SurveyConfig = object({
   translations: optional(record(string(), Translation)),
   /** A text left untranslated stops the build instead of warning. */
   strict_translations: defaulted(boolean(), false),
+  /** The time zone the survey's mail writes its dates and times in, an IANA name such as `America/New_York`. */
+  time_zone: defaulted(
+    refine(string(), 'TimeZone', (value) => (isTimeZone(value) ? true : `expected an IANA time zone such as America/New_York or UTC, got "${value}"`)),
+    'UTC',
+  ),
   /** The words a category group or sub-category shows, by its key, when they differ from it. */
   category_labels: optional(record(string(), string())),
 });

@@ -179,6 +179,12 @@ describe('an invitation in the roster language of its person', () => {
     expect(mail.text).toContain('Recibe este mensaje porque está invitado a votar en Mejores médicos.');
   });
 
+  it("writes its closing day in the survey's time zone", () => {
+    const late = { ...survey, config: { ...config, expiration_date: '2027-04-01T02:00:00Z', time_zone: 'America/New_York' } };
+    expect(campaignMessages(late, 'invitation', 'https://vote.example.org')(to('en'), 'token').mail.text).toContain('March 31, 2027');
+    expect(() => create({ ...config, time_zone: 'Mars/Olympus' }, SurveyConfig)).toThrow('expected an IANA time zone');
+  });
+
   it('goes in the default language to anyone else, as before', () => {
     const { mail, unsubscribeUrl } = messageOf(to('fr'), 'token');
     expect(unsubscribeUrl).toBe('https://vote.example.org/api/unsubscribe/token');
