@@ -1,5 +1,5 @@
 // Receipt codes as voters read and type them: shared by the API, the check form and the tools.
-import { STANDING_WORDS, type BallotStanding } from './published-results.ts';
+import { standingWords, type BallotStanding } from './published-results.ts';
 import { intlLocale, m } from '../../i18n/messages.ts';
 
 /** The letters of a receipt code: Crockford's base 32, no I, L, O or U to misread. */
@@ -39,5 +39,5 @@ export function receiptAnswerText(
   if (answer.replaced_at) return m.receipt_replaced({ received, when: when(answer.replaced_at) });
   if (!answer.status) return `${received}.`;
   const reasons = answer.status === 'replaced' || !answer.reasons?.length ? '' : ` ${m.receipt_not_counted({ reasons: answer.reasons.join('; ') })}`;
-  return `${received}. ${STANDING_WORDS[answer.status]}${reasons}`;
+  return `${received}. ${standingWords()[answer.status]}${reasons}`;
 }
