@@ -94,7 +94,7 @@ export function pageReply(outcome: IntakeOutcome, request: Request, survey: Serv
   const problems = lines.length ? `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>` : '';
   const back =
     survey && config
-      ? `<p><a class="button" href="${escapeHtml(surveyPath({ slug: encodeURIComponent(survey.slug), languages: config.languages }, lang))}">${escapeHtml(m.page_new_ballot())}</a></p>`
+      ? `<p><a class="button" href="${escapeHtml(surveyPath({ slug: encodeURIComponent(survey.slug), languages: config.languages ?? [] }, lang))}">${escapeHtml(m.page_new_ballot())}</a></p>`
       : '';
   return plainPage({
     status: outcomeStatus(outcome),

@@ -102,9 +102,8 @@ function localizeField(field: FieldShape, texts: Record<string, Infer<typeof Fie
  * configuration as it is.
  */
 export function localizeSurvey<T extends TranslatableSurvey>(config: T, lang: string): T {
-  if (lang === config.languages[0]) return config;
   const translation = config.translations?.[lang];
-  if (!translation) return config;
+  if (!translation || lang === config.languages[0]) return config;
   const out: T = { ...config };
   for (const key of TEXT_KEYS) if (translation[key] !== undefined && config[key] !== undefined) out[key] = translation[key];
   for (const key of LIST_KEYS) if (translation[key] !== undefined && config[key] !== undefined) out[key] = translation[key] as never;
@@ -177,7 +176,7 @@ export function translationProblems(config: TranslatableSurvey): KeyedProblem[] 
  * `/{lang}/{slug}/{page}` in a further one (`page` is `''` for the ballot, `thankyou`, a secret…).
  */
 export function surveyPath(survey: { slug: string; languages: readonly string[] }, lang: string, page = ''): string {
-  const prefix = lang === survey.languages[0] ? '' : `/${lang}`;
+  const prefix = !survey.languages?.length || lang === survey.languages[0] ? '' : `/${lang}`;
   return `${prefix}/${survey.slug}/${page}`;
 }
 
