@@ -70,6 +70,9 @@ describe.skipIf(Boolean(inject('databaseUrl')))('the console pages', () => {
     const auditor = new ConsoleBrowser(server);
     expect((await auditor.enrol(link)).status).toBe(201);
     await keep('mail-forbidden', auditor, '/console/top-doctors-demo/mail/', 403);
+    await keep('write-ins-forbidden', auditor, '/console/top-doctors-demo/write-ins/', 403);
+    await keep('refused-forbidden', auditor, '/console/top-doctors-demo/refused/', 403);
+    await keep('survey-auditor', auditor, '/console/top-doctors-demo/');
 
     const files = Object.entries(pages).map(([name, html]) => {
       const file = path.join(work, `${name}.html`);
