@@ -68,19 +68,22 @@ describe('the page', () => {
     id = await lateBallot((fields) => ((email = emailOf(fields)), fields));
   });
 
-  test.each(['reviewer', 'manager', 'owner'] as const)('a %s reads each refused ballot with its reason in words, its time and what it holds, with the console headers', async (role) => {
-    const page = await browsers[role].page(PAGE);
-    expect(page.status).toBe(200);
-    expect(page.body).toContain('<h1>Refused ballots: Top Doctors 2027</h1>');
-    expect(page.body).toContain(`id="ballot-${id}"`);
-    expect(page.body).toContain('Sent after the close');
-    expect(page.body).toContain('2100-01-01');
-    expect(page.body).toContain('7 minutes after the close');
-    expect(page.body).toContain('8 nominations, 1 write-in');
-    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
-    expect([page.headers.get('x-frame-options'), page.headers.get('cache-control')]).toEqual(['DENY', 'no-store']);
-  });
+  test.each(['reviewer', 'manager', 'owner'] as const)(
+    'a %s reads each refused ballot with its reason in words, its time and what it holds, with the console headers',
+    async (role) => {
+      const page = await browsers[role].page(PAGE);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('<h1>Refused ballots: Top Doctors 2027</h1>');
+      expect(page.body).toContain(`id="ballot-${id}"`);
+      expect(page.body).toContain('Sent after the close');
+      expect(page.body).toContain('2100-01-01');
+      expect(page.body).toContain('7 minutes after the close');
+      expect(page.body).toContain('8 nominations, 1 write-in');
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+      expect([page.headers.get('x-frame-options'), page.headers.get('cache-control')]).toEqual(['DENY', 'no-store']);
+    },
+  );
 
   test('an auditor is refused the page (403), the voter and the ballots left out, and a later page alike', async () => {
     for (const address of [PAGE, `${PAGE}?admitted=${id}`]) {
