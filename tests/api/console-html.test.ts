@@ -78,6 +78,9 @@ describe.skipIf(Boolean(inject('databaseUrl')))('the console pages', () => {
     await keep('mail', owner, '/console/top-doctors-demo/mail/?preview=invitations&dry-run=invitations&status=sent');
     await keep('mail-imported', owner, '/console/top-doctors-demo/mail/?imported=1&reports=2&bounced=1');
     await keep('mail-forbidden', auditor, '/console/top-doctors-demo/mail/', 403);
+    await keep('write-ins-forbidden', auditor, '/console/top-doctors-demo/write-ins/', 403);
+    await keep('refused-forbidden', auditor, '/console/top-doctors-demo/refused/', 403);
+    await keep('survey-auditor', auditor, '/console/top-doctors-demo/');
 
     const files = Object.entries(pages).map(([name, html]) => {
       const file = path.join(work, `${name}.html`);

@@ -68,32 +68,42 @@ describe('the page', () => {
     id = await lateBallot((fields) => ((email = emailOf(fields)), fields));
   });
 
-  test.each(ROLES)('a %s reads each refused ballot with its reason in words, its time and what it holds, with the console headers', async (role) => {
-    const page = await browsers[role].page(PAGE);
-    expect(page.status).toBe(200);
-    expect(page.body).toContain('<h1>Refused ballots: Top Doctors 2027</h1>');
-    expect(page.body).toContain(`id="ballot-${id}"`);
-    expect(page.body).toContain('Sent after the close');
-    expect(page.body).toContain('2100-01-01');
-    expect(page.body).toContain('7 minutes after the close');
-    expect(page.body).toContain('8 nominations, 1 write-in');
-    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
-    expect([page.headers.get('x-frame-options'), page.headers.get('cache-control')]).toEqual(['DENY', 'no-store']);
+  test.each(['reviewer', 'manager', 'owner'] as const)(
+    'a %s reads each refused ballot with its reason in words, its time and what it holds, with the console headers',
+    async (role) => {
+      const page = await browsers[role].page(PAGE);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('<h1>Refused ballots: Top Doctors 2027</h1>');
+      expect(page.body).toContain(`id="ballot-${id}"`);
+      expect(page.body).toContain('Sent after the close');
+      expect(page.body).toContain('2100-01-01');
+      expect(page.body).toContain('7 minutes after the close');
+      expect(page.body).toContain('8 nominations, 1 write-in');
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+      expect([page.headers.get('x-frame-options'), page.headers.get('cache-control')]).toEqual(['DENY', 'no-store']);
+    },
+  );
+
+  test('an auditor is refused the page (403), the voter and the ballots left out, and a later page alike', async () => {
+    for (const address of [PAGE, `${PAGE}?admitted=${id}`]) {
+      const page = await browsers.auditor.page(address);
+      expect(page.status).toBe(403);
+      expect(page.body).toContain('<h1>Not for your role</h1>');
+      expect(page.body).toContain('Refused ballots are for reviewers and up');
+      expect(page.body).toContain(`href="/console/${SURVEY}/"`);
+      expect(page.body).not.toContain(id);
+      expect(page.body).not.toContain(email);
+      expect(page.body).not.toContain(`action="${admitPath(id)}"`);
+    }
   });
 
-  test.each(ROLES)('a %s is shown the Admit control only from reviewer up, and the voter only from manager up', async (role) => {
+  test.each(['reviewer', 'manager', 'owner'] as const)('a %s is shown the Admit control, and the voter only from manager up', async (role) => {
     const page = await browsers[role].page(PAGE);
-    const form = `action="${admitPath(id)}"`;
-    if (role === 'auditor') {
-      expect(page.body).not.toContain(form);
-      expect(page.body).not.toMatch(/>\s*Admit\s*</);
-      expect(page.body).toContain('Not admitted.');
-    } else {
-      expect(page.body).toContain(form);
-      expect(page.body).toMatch(/<label for="reason-[^"]+">Reason<\/label>/);
-      expect(page.body).toMatch(/>\s*Admit\s*<\/button>/);
-    }
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(`action="${admitPath(id)}"`);
+    expect(page.body).toMatch(/<label for="reason-[^"]+">Reason<\/label>/);
+    expect(page.body).toMatch(/>\s*Admit\s*<\/button>/);
     // The voter's address and name, and their answers, never below manager.
     if (role === 'manager' || role === 'owner') {
       expect(page.body).toContain(email);
@@ -105,9 +115,12 @@ describe('the page', () => {
     }
   });
 
-  test('the survey’s page links its refused ballots count to the page', async () => {
-    const page = await browsers.auditor.page(`/console/${SURVEY}/`);
+  test('the survey’s page links its refused ballots count to the page for a reviewer, and shows an auditor the count alone', async () => {
+    const page = await browsers.reviewer.page(`/console/${SURVEY}/`);
     expect(page.body).toMatch(new RegExp(`<a href="${PAGE}">[\\d,]+ refused ballots?</a>`));
+    const auditor = await browsers.auditor.page(`/console/${SURVEY}/`);
+    expect(auditor.body).toContain('Ballots refused for a rule, kept for review');
+    expect(auditor.body).not.toContain(`href="${PAGE}"`);
   });
 
   test('a survey the operator has no role on, or none at all, is not found, as elsewhere in the console', async () => {
@@ -180,7 +193,7 @@ describe('Admit', () => {
       expect(JSON.parse(entry.details ?? '{}')).toEqual({ ballot_id: ballotId, refused_for: 'expired' });
 
       // The page says who, when and why.
-      const page = await browsers.auditor.page(PAGE);
+      const page = await browsers.reviewer.page(PAGE);
       expect(page.body).toMatch(
         new RegExp(`<strong>Admitted</strong> by ${role} at [\\s\\S]*?${ballotId}[\\s\\S]*?Reason: Posted on time by mail, says the ${role}`),
       );

@@ -68,29 +68,28 @@ describe('the queue', () => {
     for (const spelling of ['Dr. Quentin Marsh', 'quentin  marsh', 'QUENTIN MARSH, MD']) voters.push(await writeIn(server, spelling));
   });
 
-  test.each(ROLES)('a %s reads the group of three spellings as one, with its count and ballots, and the console headers', async (role) => {
-    const page = await browsers[role].page(PAGE);
-    expect(page.status).toBe(200);
-    expect(page.body).toContain('<h1>Write-ins: Top Doctors 2027</h1>');
-    const card = new RegExp(`<li class="card refused-ballot write-in-group" id="group-${idOf('Quentin Marsh')}"[\\s\\S]*?</li>`).exec(page.body)?.[0] ?? '';
-    expect(card).toContain('in Surgery / Neurosurgery');
-    expect(card).toMatch(/<dt>Write-ins<\/dt>\s*<dd>3<\/dd>/);
-    for (const spelling of ['“Dr. Quentin Marsh” (1)', '“quentin  marsh” (1)', '“QUENTIN MARSH, MD” (1)']) expect(card).toContain(spelling);
-    expect(card).toContain('Waiting: not counted until decided');
-    expect(card).toContain('Its 3 ballots');
-    expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
-    expect([page.headers.get('x-frame-options'), page.headers.get('cache-control')]).toEqual(['DENY', 'no-store']);
-    // Controls from reviewer up; the voter's name from manager up.
-    if (role === 'auditor') {
-      expect(page.body).not.toContain(`action="${act('attach')}"`);
-      expect(page.body).not.toContain('Find a nominee');
-      expect(page.body).not.toMatch(/>\s*(Attach|Undo)\s*</);
-    } else expect(card).toContain('Find a nominee');
-    for (const voter of voters) {
-      if (role === 'manager' || role === 'owner') expect(card).toContain(voter);
-      else expect(card).not.toContain(voter);
-    }
-  });
+  test.each(['reviewer', 'manager', 'owner'] as const)(
+    'a %s reads the group of three spellings as one, with its count and ballots, and the console headers',
+    async (role) => {
+      const page = await browsers[role].page(PAGE);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('<h1>Write-ins: Top Doctors 2027</h1>');
+      const card = new RegExp(`<li class="card refused-ballot write-in-group" id="group-${idOf('Quentin Marsh')}"[\\s\\S]*?</li>`).exec(page.body)?.[0] ?? '';
+      expect(card).toContain('in Surgery / Neurosurgery');
+      expect(card).toMatch(/<dt>Write-ins<\/dt>\s*<dd>3<\/dd>/);
+      for (const spelling of ['“Dr. Quentin Marsh” (1)', '“quentin  marsh” (1)', '“QUENTIN MARSH, MD” (1)']) expect(card).toContain(spelling);
+      expect(card).toContain('Waiting: not counted until decided');
+      expect(card).toContain('Its 3 ballots');
+      expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+      expect([page.headers.get('x-frame-options'), page.headers.get('cache-control')]).toEqual(['DENY', 'no-store']);
+      // The controls for each role that reads it; the voter's name from manager up.
+      expect(card).toContain('Find a nominee');
+      for (const voter of voters) {
+        if (role === 'manager' || role === 'owner') expect(card).toContain(voter);
+        else expect(card).not.toContain(voter);
+      }
+    },
+  );
 
   test('the search on a group lists the ballot search’s matches, each with its count now and with the group', async () => {
     const { votes } = await counted(server);
@@ -102,8 +101,20 @@ describe('the queue', () => {
     expect(Number(match![2])).toBe(votes + 3);
     expect(page.body).toContain(`name="nominee" value="${NOMINEE.id}"`);
     expect(page.body).toMatch(/>\s*Attach\s*<\/button>/);
-    // An auditor asking for it gets the page without it.
-    expect((await browsers.auditor.page(`${PAGE}?group=${idOf('Quentin Marsh')}&q=Hannah`)).body).not.toContain('with this group');
+  });
+
+  test('an auditor is refused the page (403), the queue and the search left out, and the survey’s page links it for a reviewer only', async () => {
+    for (const address of [PAGE, `${PAGE}?group=${idOf('Quentin Marsh')}&q=Hannah`]) {
+      const page = await browsers.auditor.page(address);
+      expect(page.status).toBe(403);
+      expect(page.body).toContain('<h1>Not for your role</h1>');
+      expect(page.body).toContain('Write-ins are for reviewers and up');
+      expect(page.body).toContain(`href="/console/${SURVEY}/"`);
+      expect(page.body).not.toMatch(/quentin marsh/i);
+      expect(page.body).not.toContain('with this group');
+    }
+    expect((await browsers.auditor.page(`/console/${SURVEY}/`)).body).not.toContain(`href="${PAGE}"`);
+    expect((await browsers.reviewer.page(`/console/${SURVEY}/`)).body).toContain(`<a href="${PAGE}">Write-ins, grouped by name</a>`);
   });
 
   test('a survey the operator has no role on, or none at all, is not found; without a session the page leads to sign-in', async () => {
@@ -157,7 +168,7 @@ describe('Attach and Undo', () => {
       // A later write-in of the name, spelt another way, counts by itself, and the page says so.
       await writeIn(server, `${name.toLowerCase()},  MD`);
       expect((await counted(server)).votes).toBe(before.votes + 3);
-      const page = await browsers.auditor.page(`${PAGE}?group=${idOf(name)}&done=attach`);
+      const page = await browsers.reviewer.page(`${PAGE}?group=${idOf(name)}&done=attach`);
       expect(page.body).toMatch(new RegExp(`Attached: “Dr\\. ${name.toUpperCase()}” in ${CATEGORY} counts for ${NOMINEE.name}, 3 write-ins`, 'i'));
       expect(page.body).toMatch(new RegExp(`Counts for ${NOMINEE.name} \\(${NOMINEE.id}\\)</strong>, by ${role} at`));
       expect(page.body).toContain('1 write-in received since was attached by itself.');

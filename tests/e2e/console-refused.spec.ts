@@ -155,13 +155,16 @@ test('a reviewer admits a refused ballot with a reason, after a passkey check, a
   expect(log.stdout).toMatch(new RegExp(`,reauthentication,signed_in,${REVIEWER},`));
 });
 
-test('an auditor reads the refused ballots with no Admit control', async ({ page, console: server }) => {
+test('an auditor sees the count on the survey’s page with no link, and the refused ballots are not for their role', async ({ page, console: server }) => {
   await server.lateBallot(1);
   await enrol(page, server, AUDITOR);
-  await page.goto(`${server.origin}/console/${SURVEY}/refused/`);
-  await expect(page.getByRole('heading', { level: 1, name: 'Refused ballots: Top Doctors 2027' })).toBeVisible();
-  await expect(page.getByText('Not admitted.')).toBeVisible();
+  await page.goto(`${server.origin}/console/${SURVEY}/`);
+  const card = page.getByRole('region', { name: 'Refused ballots' });
+  await expect(card.getByRole('table')).toBeVisible();
+  await expect(card.getByRole('link')).toHaveCount(0);
+  const answer = await page.goto(`${server.origin}/console/${SURVEY}/refused/`);
+  expect(answer?.status()).toBe(403);
+  await expect(page.getByRole('heading', { level: 1, name: 'Not for your role' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Admit' })).toHaveCount(0);
-  await expect(page.getByLabel('Reason')).toHaveCount(0);
   await expectNoAxeViolations(page);
 });

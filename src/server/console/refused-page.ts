@@ -92,14 +92,16 @@ function ballotView(survey: ServerSurvey, row: RefusedBallotRow, seesVoters: boo
 }
 
 /**
- * A page of a survey's refused ballots for an operator with any role on it, as the address asks
- * for it (`before`, `after`; `admitted` after an admission); undefined for a survey they have no
- * role on, as for one that does not exist.
+ * A page of a survey's refused ballots for an operator who may admit one (reviewer and up; the
+ * passkey is asked again when they admit, not to read), as the address asks for it (`before`,
+ * `after`; `admitted` after an admission); 'forbidden' for an auditor; undefined for a survey
+ * they have no role on, as for one that does not exist.
  */
-export async function refusedBallotsPage(visit: ConsoleVisit, slug: string, url: URL): Promise<RefusedPageView | undefined> {
+export async function refusedBallotsPage(visit: ConsoleVisit, slug: string, url: URL): Promise<RefusedPageView | 'forbidden' | undefined> {
   const found = surveyOfOperator(visit.operator, slug);
   if (!found) return undefined;
   const { survey } = found;
+  if (!may(visit.operator, 'admit-refused', survey.slug)) return 'forbidden';
   const { db } = await database();
   const projectId = survey.config.project_id;
   const place = placeOf(url.searchParams);

@@ -99,15 +99,17 @@ function groupView(survey: ServerSurvey, group: QueueGroup): WriteInGroupView {
 const GROUP_ID = /^[0-9a-f]{16}$/;
 
 /**
- * A page of a survey's write-ins for an operator with any role on it, as the address asks for
- * it: from the top, `after` or `before` a group (the next and previous pages), or at `group`
- * (with the nominee search when `q` is there), and `done` after an act; undefined for a survey
- * they have no role on, as for one that does not exist.
+ * A page of a survey's write-ins for an operator who may decide on them (reviewer and up), as
+ * the address asks for it: from the top, `after` or `before` a group (the next and previous
+ * pages), or at `group` (with the nominee search when `q` is there), and `done` after an act;
+ * 'forbidden' for an auditor; undefined for a survey they have no role on, as for one that does
+ * not exist.
  */
-export async function writeInsPage(visit: ConsoleVisit, slug: string, url: URL): Promise<WriteInsPageView | undefined> {
+export async function writeInsPage(visit: ConsoleVisit, slug: string, url: URL): Promise<WriteInsPageView | 'forbidden' | undefined> {
   const found = surveyOfOperator(visit.operator, slug);
   if (!found) return undefined;
   const { survey } = found;
+  if (!may(visit.operator, 'review-writeins', survey.slug)) return 'forbidden';
   const { db } = await database();
   const projectId = survey.config.project_id;
   const seesVoters = may(visit.operator, 'see-voters', survey.slug);
