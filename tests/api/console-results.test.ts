@@ -98,7 +98,7 @@ describe('who may', () => {
     for (const slug of [SEALED, CLOSED]) {
       const shown = await browsers[who].page(page(slug));
       expect(shown.status).toBe(403);
-      expect(shown.body).toContain('Owners only');
+      expect(shown.body).toContain('Results are for owners');
       expect(shown.body).not.toContain('Standings');
     }
     const acts = [
