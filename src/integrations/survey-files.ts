@@ -27,7 +27,6 @@ export function surveyCheck(): AstroIntegration {
             stack: '',
           });
         }
-        for (const warning of check.warnings) logger.warn(formatProblem(warning));
         logger.info(checkSummary(check));
         updateConfig({ redirects: { '/': `/${loadSite().default_survey}/` } });
       },

@@ -6,8 +6,6 @@ import type { FieldDef } from '../../survey/config/field.struct.ts';
 import { FieldError, useShownProblems } from './FieldError.tsx';
 import { otherAnswerName } from '../../survey/ballots/ballot-keys.ts';
 import { fieldRow } from '../../survey/config/fields.ts';
-import { optionLabel } from '../../survey/config/layout.ts';
-import { m } from '../../i18n/messages.ts';
 
 interface Props {
   field: FieldDef;
@@ -52,21 +50,21 @@ export function ChoiceInput({ field, value, className, labelText, error, cards =
               checked={chosen.includes(option)}
               onChange={(event) => toggle(option, event.target.checked)}
             />
-            <span>{optionLabel(field, option)}</span>
+            <span>{option}</span>
           </label>
         ))}
       </div>
       {multiple && chosen.includes('Other') && (
         <div className="other-answer">
           <label className="visually-hidden" htmlFor={otherId}>
-            {m.other_specify()}
+            Other, please specify
           </label>
           <input
             id={otherId}
             className="input"
             type="text"
             name={otherName}
-            placeholder={m.please_specify()}
+            placeholder="Please specify"
             value={String(answers[otherName] ?? '')}
             aria-invalid={otherError ? true : undefined}
             aria-describedby={otherError ? `${otherId}-error` : undefined}

@@ -8,7 +8,6 @@ import { customReservationName } from '../../survey/ballots/ballot-keys.ts';
 import type { ReservationKind, TileView } from '../../survey/ballots/tiles.ts';
 import type { ReservationWords } from '../../survey/ballots/reservation-words.ts';
 import { FieldError } from '../fields/FieldError.tsx';
-import { m } from '../../i18n/messages.ts';
 
 interface Props {
   field: { name: string; label?: string; type: ReservationKind };
@@ -44,9 +43,9 @@ export default function Reservations({ field, words, projectId, tiles, confirmed
       <p className="note">{words.intro}</p>
       {lookup?.status === 'error' ? (
         <div className="notice-warning" role="alert">
-          <p>{m.reservations_failed()}</p>
+          <p>The reservations could not be loaded.</p>
           <button type="button" className="button button-secondary" onClick={load}>
-            {m.try_again()}
+            Try again
           </button>
         </div>
       ) : (
@@ -75,10 +74,10 @@ export default function Reservations({ field, words, projectId, tiles, confirmed
                   />
                   {kind === 'faces' && <span className="tile-kicker">THE FACE OF </span>}
                   <span>{tile.title}</span>
-                  {gone && <span className="tile-banner">{m.tile_gone()}</span>}
+                  {gone && <span className="tile-banner">GONE</span>}
                   {reserved && (
                     <span className="tile-banner" aria-hidden="true">
-                      {m.tile_reserved()}
+                      RESERVED
                     </span>
                   )}
                 </label>
