@@ -61,7 +61,16 @@ describe('the operators file', () => {
 
   it('is the sample in surveys/, whose made-up operators name real surveys', () => {
     const operators = readOperators(path.resolve('surveys/operators.yaml'), listSurveySlugs());
-    expect(operators.map((operator) => operator.email)).toEqual(['owner@metrohealth.example', 'auditor@metrohealth.example']);
+    expect(operators.map((operator) => operator.email)).toEqual([
+      'owner@metrohealth.example',
+      'second-owner@metrohealth.example',
+      'reviewer@metrohealth.example',
+      'manager@metrohealth.example',
+      'auditor@metrohealth.example',
+    ]);
+    // One of each role, and two owners of the sealed survey, so that an early look can be tried.
+    expect(new Set(operators.flatMap((operator) => Object.values(operator.roles)))).toEqual(new Set(['owner', 'reviewer', 'manager', 'auditor']));
+    expect(operators.filter((operator) => operator.roles['verified-vote'] === 'owner')).toHaveLength(2);
   });
 
   // Each mistake, with the line and key the error must name and the words it must carry.
