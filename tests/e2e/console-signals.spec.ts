@@ -2,13 +2,13 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
-import { expect, expectNoAxeViolations, test as base } from './fixtures.ts';
+import { expect, test as base } from './fixtures.ts';
 import { startServer } from '../support/server.mjs';
 import { runResults } from '../support/results-cli.ts';
 import { demoBallotFields } from '../support/ballots.mjs';
 import { NOW_HEADER } from './fresh-server.ts';
-import { CONSOLE_LAUNCH, virtualAuthenticator } from './virtual-authenticator.ts';
+import { CONSOLE_LAUNCH } from './virtual-authenticator.ts';
+import { atWidth, enrol } from './console-pages.ts';
 
 // A reviewer excludes a ballot a signal names from the console, with a real passkey (Chromium's
 // virtual authenticator): the page at a phone's width and a laptop's, by keyboard alone, axe
@@ -72,26 +72,6 @@ const test = base.extend<{ console: SignalsConsole }>({
 });
 
 test.use({ launchOptions: CONSOLE_LAUNCH });
-
-/** Makes the operator's first passkey from a printed link, which signs them in. */
-async function enrol(page: Page, server: SignalsConsole, email: string): Promise<void> {
-  await virtualAuthenticator(page);
-  const link = await server.results('operators', 'link', email, '--base-url', server.origin);
-  expect(link.code, link.stderr).toBe(0);
-  await page.goto(link.stdout.trim());
-  await page.getByRole('button', { name: 'Create a passkey' }).click();
-  await expect(page).toHaveURL(`${server.origin}/console/`);
-}
-
-/** Looks at the page at a width, axe clean, with nothing wider than the screen; a full-page screenshot kept with the test's results. */
-async function atWidth(page: Page, info: TestInfo, width: number, name: string): Promise<void> {
-  await page.setViewportSize({ width, height: 900 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-  await expectNoAxeViolations(page);
-  const file = info.outputPath(`${name}-${width}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await info.attach(`${name} at ${width} px`, { path: file, contentType: 'image/png' });
-}
 
 test('a reviewer excludes a ballot a signal names, with a reason, and the tally and the trail say so', async ({ page, console: server }, info) => {
   // Six ballots from one address within 25 seconds: an address burst.

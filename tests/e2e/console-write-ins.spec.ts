@@ -1,12 +1,12 @@
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
 import { expect, expectNoAxeViolations, test as base } from './fixtures.ts';
 import { startServer } from '../support/server.mjs';
 import { runResults } from '../support/results-cli.ts';
 import { demoBallotFields } from '../support/ballots.mjs';
-import { CONSOLE_LAUNCH, virtualAuthenticator } from './virtual-authenticator.ts';
+import { CONSOLE_LAUNCH } from './virtual-authenticator.ts';
+import { atWidth, enrol } from './console-pages.ts';
 
 // A reviewer attaches three spellings of one write-in to a nominee from the console, with a real
 // passkey (Chromium's virtual authenticator), and undoes it: the tally follows each time; the page
@@ -63,26 +63,6 @@ const test = base.extend<{ console: WriteInsConsole }>({
 });
 
 test.use({ launchOptions: CONSOLE_LAUNCH });
-
-/** Makes the operator's first passkey from a printed link, which signs them in. */
-async function enrol(page: Page, server: WriteInsConsole, email: string): Promise<void> {
-  await virtualAuthenticator(page);
-  const link = await server.results('operators', 'link', email, '--base-url', server.origin);
-  expect(link.code, link.stderr).toBe(0);
-  await page.goto(link.stdout.trim());
-  await page.getByRole('button', { name: 'Create a passkey' }).click();
-  await expect(page).toHaveURL(`${server.origin}/console/`);
-}
-
-/** Looks at the page at a width, axe clean, with nothing wider than the screen; a full-page screenshot kept with the test's results. */
-async function atWidth(page: Page, info: TestInfo, width: number, name: string): Promise<void> {
-  await page.setViewportSize({ width, height: 900 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-  await expectNoAxeViolations(page);
-  const file = info.outputPath(`${name}-${width}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await info.attach(`${name} at ${width} px`, { path: file, contentType: 'image/png' });
-}
 
 /** The nominee's counted votes in Neurosurgery, as `results tally` prints them. */
 async function tallied(server: WriteInsConsole): Promise<number> {
