@@ -16,6 +16,7 @@ import { sharedContextAccessors } from './src/integrations/context-accessors/ind
 import { fixedApiRoutes } from './src/integrations/api-routes.ts';
 import { sourceAddresses } from './src/integrations/source-addresses.ts';
 import editorSchemas from './src/integrations/editor-schemas.ts';
+import messages from './src/integrations/messages.ts';
 
 // One reading of the environment for the build and the server (src/server/config.ts): a wrong
 // value stops the build with the variable's name.
@@ -36,6 +37,7 @@ export default defineConfig({
   integrations: [
     // First: a survey with a problem stops the build before anything else is set up.
     surveyCheck(),
+    messages(),
     react(),
     editorSchemas(),
     fixedApiRoutes(API_ROUTES),

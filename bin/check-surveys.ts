@@ -45,5 +45,6 @@ function slugOf(arg: string): string {
 
 const check = checkSurveys(dir, positionals.length ? positionals.map(slugOf) : undefined);
 for (const problem of check.problems) console.log(formatProblem(problem));
+for (const warning of check.warnings) console.log(`${formatProblem(warning)} (warning)`);
 console.log(checkSummary(check));
 process.exitCode = check.problems.length ? 1 : 0;

@@ -20,3 +20,9 @@ declare namespace App {
     console?: import('./survey/operators/console-views.ts').ConsoleLocals;
   }
 }
+
+/** The inlang message-format plugin ships no types; src/i18n/catalogue.ts hands it to the inlang SDK as a plugin. */
+declare module '@inlang/plugin-message-format' {
+  const plugin: import('@inlang/sdk').InlangPlugin;
+  export default plugin;
+}

@@ -1,4 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
+import type { MiddlewareHandler } from 'astro';
+import { localeOf, renderIn } from './i18n/messages.ts';
+import { inRequestLanguage } from './server/language.ts';
 import { serverConfig } from './server/config.ts';
 import { reportServerError } from './server/error-reporting.ts';
 import { corsHeaders, isSafeMethod, originAllowed, preflight, sameOriginFormPost } from './server/origin.ts';
@@ -23,8 +26,17 @@ let testHooks: Promise<void> | undefined;
  * Content-Security-Policy. Prerendered pages pass through untouched, and an address no route
  * answers gets the not-found page.
  */
-export const onRequest = defineMiddleware(async (context, next) => {
-  if (context.isPrerendered) return next();
+export const onRequest = defineMiddleware((context, next) => {
+  // A prerendered page is built in the language its address starts with (`/es/{slug}/`), else the default.
+  if (context.isPrerendered) {
+    renderIn(localeOf(context.url.pathname.split('/')[1]));
+    return next();
+  }
+  return inRequestLanguage(context.url, () => answerRequest(context, next));
+});
+
+/** The API's and the console's answer to one request, in the language it asks for. */
+const answerRequest: MiddlewareHandler = async (context, next) => {
   const consolePage = isConsolePage(context.url.pathname);
   if (!consolePage && !context.url.pathname.startsWith('/api')) return next();
   const config = serverConfig();
@@ -72,4 +84,4 @@ export const onRequest = defineMiddleware(async (context, next) => {
   // The HTML page a form post may get carries its own, as strict, policy.
   if (!answer.headers.has('Content-Security-Policy')) answer.headers.set('Content-Security-Policy', API_CONTENT_SECURITY_POLICY);
   return consoleRoute ? consoleHeaders(answer) : answer;
-});
+};

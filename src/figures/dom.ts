@@ -1,3 +1,4 @@
+import { intlLocale } from '../i18n/messages.ts';
 /** Attributes of an element made here; undefined leaves one out. */
 export type Attributes = Record<string, string | number | boolean | undefined>;
 
@@ -24,12 +25,12 @@ export function svg(tag: string, attributes: Attributes = {}, ...children: Child
 
 /** Writes a number as people read it: 1,234. */
 export function formatCount(n: number): string {
-  return n.toLocaleString('en');
+  return n.toLocaleString(intlLocale('en'));
 }
 
 /** Writes a day (`YYYY-MM-DD`, UTC) as people read it: Mar 1, 2030. */
 export function formatDay(day: string, withYear = true): string {
   const date = new Date(`${day}T00:00:00Z`);
   if (Number.isNaN(date.getTime())) return day;
-  return date.toLocaleDateString('en', { month: 'short', day: 'numeric', year: withYear ? 'numeric' : undefined, timeZone: 'UTC' });
+  return date.toLocaleDateString(intlLocale('en'), { month: 'short', day: 'numeric', year: withYear ? 'numeric' : undefined, timeZone: 'UTC' });
 }

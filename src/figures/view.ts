@@ -1,5 +1,6 @@
 import type { FiguresState } from './figures.ts';
 import { formatCount, html } from './dom.ts';
+import { intlLocale, m } from '../i18n/messages.ts';
 
 /** The part of a stats page's shell marked `data-part="{name}"`. */
 export function part<E extends HTMLElement = HTMLElement>(root: HTMLElement, name: string): E {
@@ -16,11 +17,9 @@ export function showState(root: HTMLElement, state: FiguresState, refreshes: boo
   part(root, 'error').hidden = figures || state.status !== 'error';
   part(root, 'figures').hidden = !figures;
   if (figures) {
-    const time = new Date(state.receivedAt!).toLocaleTimeString('en', { hour: 'numeric', minute: '2-digit' });
+    const time = new Date(state.receivedAt!).toLocaleTimeString(intlLocale('en'), { hour: 'numeric', minute: '2-digit' });
     part(root, 'updated').textContent =
-      state.status === 'error'
-        ? `These figures are from ${time}: they could not be refreshed, as the survey’s server could not be reached.`
-        : `Figures as of ${time}${refreshes ? '; they refresh every minute while this page is open' : ''}.`;
+      state.status === 'error' ? m.stats_stale({ time }) : refreshes ? m.stats_as_of_refreshing({ time }) : m.stats_as_of({ time });
   }
   return figures;
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AstroIntegration } from 'astro';
-import { listSurveySlugs, loadSite } from '../survey/config/loader.ts';
+import { loadAllSurveys, loadSite } from '../survey/config/loader.ts';
 import { HEADER_ONLY_DIRECTIVES, MEDIA_CONTENT_SECURITY_POLICY, mergePolicies, staticHeaders } from '../survey/api/headers.ts';
 
 /** The page a static host sends for an address that names no file; `bin/serve.mjs` does the same. */
@@ -118,7 +118,8 @@ export default function staticHostRules(): AstroIntegration {
         policies = routePolicies(routeToHeaders);
       },
       'astro:build:done': ({ dir, logger }) => {
-        const slugs = listSurveySlugs();
+        // Each survey's folder, and one under each further language it offers (`es/{slug}`), with pages and personal links of its own.
+        const slugs = loadAllSurveys().flatMap(({ slug, config }) => [slug, ...config.languages.slice(1).map((lang) => `${lang}/${slug}`)]);
         const rules = redirectRules(slugs, loadSite().default_survey);
         const notFound = policies.get('/404');
         writeFileSync(new URL('_redirects', dir), rules);

@@ -27,6 +27,7 @@ export function surveyCheck(): AstroIntegration {
             stack: '',
           });
         }
+        for (const warning of check.warnings) logger.warn(formatProblem(warning));
         logger.info(checkSummary(check));
         updateConfig({ redirects: { '/': `/${loadSite().default_survey}/` } });
       },

@@ -2,7 +2,8 @@
 // (SHA-256 of the published salt followed by the code, as the ledger hashed it), and only the
 // first two hex digits of the hash choose which lookup file to fetch.
 import { normalizeReceipt } from '../survey/published/receipt-code.ts';
-import { NOT_COUNTED_WORDS, STANDING_WORDS, type NotCounted } from '../survey/published/published-results.ts';
+import { notCountedWords, standingWords, type NotCounted } from '../survey/published/published-results.ts';
+import { m } from '../i18n/messages.ts';
 import type { ReceiptEntry } from '../survey/published/published-folder.ts';
 
 /** SHA-256 of a text, hex, by the browser's own crypto. */
@@ -23,24 +24,27 @@ export async function checkBallot(root: HTMLElement, typed: string, answer: HTML
     const list = document.createElement('ul');
     for (const [subcategory, nomineeId, why] of left) {
       const item = document.createElement('li');
-      item.textContent = `${subcategory}, ${names[nomineeId] || nomineeId}: not counted, because ${NOT_COUNTED_WORDS[why as NotCounted] ?? why}.`;
+      item.textContent = m.check_not_counted_because({
+        vote: `${subcategory}, ${names[nomineeId] || nomineeId}`,
+        why: notCountedWords()[why as NotCounted] ?? why,
+      });
       list.append(item);
     }
     answer.append(list);
   };
   const code = normalizeReceipt(typed);
-  if (!code) return say('That is not a receipt code. A receipt code has 12 letters and digits, such as 7K3M-Q9TD-2XHB.');
-  say('Checking…');
+  if (!code) return say(m.receipt_bad_code());
+  say(m.receipt_checking());
   try {
     const hash = await sha256(`${root.dataset.salt}${code}`);
     const response = await fetch(`${root.dataset.base}receipts/${hash.slice(0, 2)}.json`);
-    if (response.status === 404) return say(STANDING_WORDS.not_found);
-    if (!response.ok) return say('The check could not be made just now. Please try again later.');
+    if (response.status === 404) return say(standingWords().not_found);
+    if (!response.ok) return say(m.receipt_failed());
     const entry = ((await response.json()) as Record<string, ReceiptEntry>)[hash];
-    if (!entry) return say(STANDING_WORDS.not_found);
+    if (!entry) return say(standingWords().not_found);
     const [line, standing, left] = entry;
-    say(`${STANDING_WORDS[standing]} (ledger line ${line})`, standing === 'replaced' ? [] : left);
+    say(m.check_ledger_line({ standing: standingWords()[standing], line }), standing === 'replaced' ? [] : left);
   } catch {
-    say('The check could not be made just now. Please try again later.');
+    say(m.receipt_failed());
   }
 }

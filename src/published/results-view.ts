@@ -1,5 +1,6 @@
 // The results page's figures put in order for reading: plain functions the build runs.
 import type { PublishedResults } from '../survey/published/published-results.ts';
+import { intlLocale, m } from '../i18n/messages.ts';
 
 /** One sub-category as the page shows it: its rows with each bar's length, and the winners' names. */
 export function subcategoryView(sub: PublishedResults['subcategories'][number]) {
@@ -22,24 +23,24 @@ export function methodologyItems(markdown: string): string[] {
 export function publishedTime(iso: string): string {
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return iso;
-  const date = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(time);
-  const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(time);
-  return `${date} at ${clock} UTC`;
+  const date = new Intl.DateTimeFormat(intlLocale('en-GB'), { dateStyle: 'long', timeZone: 'UTC' }).format(time);
+  const clock = new Intl.DateTimeFormat(intlLocale('en-GB'), { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(time);
+  return m.state_closing_time({ date, time: clock });
 }
 
-/** The page's words for each reason a vote is not counted. */
-const REASON_LABELS: Record<string, string> = {
-  demo_ballot: 'Sent from the demonstration link',
-  operator_excluded: 'Ballot taken out after a review',
-  duplicate_ballot: 'Later ballot from someone who had voted',
-  not_on_list: 'Nominee not on the list',
-  repeat_on_ballot: 'Nominee named twice in a sub-category',
-  outside_subcategory: 'Nominee outside the sub-category',
-  outside_region: "Nominee outside the voter's region",
-  self_vote: 'Vote for oneself',
-  same_practice: "Vote for a colleague of one's own practice",
-  replaced_ballot: 'Ballot replaced by a newer one',
+/** The page's words for each reason a vote is not counted, in its language. */
+const REASON_LABELS: Record<string, () => string> = {
+  demo_ballot: m.reason_demo_ballot,
+  operator_excluded: m.reason_operator_excluded,
+  duplicate_ballot: m.reason_duplicate_ballot,
+  not_on_list: m.reason_not_on_list,
+  repeat_on_ballot: m.reason_repeat_on_ballot,
+  outside_subcategory: m.reason_outside_subcategory,
+  outside_region: m.reason_outside_region,
+  self_vote: m.reason_self_vote,
+  same_practice: m.reason_same_practice,
+  replaced_ballot: m.reason_replaced_ballot,
 };
 
 /** A reason for not counting a vote, in the page's words. */
-export const reasonLabel = (reason: string): string => REASON_LABELS[reason] ?? reason.replaceAll('_', ' ');
+export const reasonLabel = (reason: string): string => REASON_LABELS[reason]?.() ?? reason.replaceAll('_', ' ');

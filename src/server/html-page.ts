@@ -41,14 +41,16 @@ export interface PlainPage {
   form?: boolean;
   /** The title says no problem (drawn in the text's colour, not the problems' red). */
   calm?: boolean;
+  /** The page's language, for `<html lang>`; English unless said. */
+  lang?: string;
 }
 
 /**
  * A page the survey API answers a browser with when no script of the site runs (a ballot or a
  * receipt check sent without JavaScript): one small inline stylesheet, nothing to load, never cached.
  */
-export function plainPage({ status, site, title, text, html = '', headers, form = false, calm = false }: PlainPage): Response {
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} · ${escapeHtml(site)}</title><style>${STYLE}</style></head><body><header><h1>${escapeHtml(site)}</h1></header><main><h2${calm ? ' class="calm"' : ''}>${escapeHtml(title)}</h2><p>${escapeHtml(text)}</p>${html}</main></body></html>`;
+export function plainPage({ status, site, title, text, html = '', headers, form = false, calm = false, lang = 'en' }: PlainPage): Response {
+  const body = `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)} · ${escapeHtml(site)}</title><style>${STYLE}</style></head><body><header><h1>${escapeHtml(site)}</h1></header><main><h2${calm ? ' class="calm"' : ''}>${escapeHtml(title)}</h2><p>${escapeHtml(text)}</p>${html}</main></body></html>`;
   const all = new Headers(headers);
   all.set('Content-Type', 'text/html; charset=utf-8');
   all.set('Content-Security-Policy', pagePolicy(form));

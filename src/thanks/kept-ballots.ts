@@ -1,10 +1,11 @@
 import { $staleBallots, downloadBallot, resendBallot, startOutbox } from '../ballot/submit/outbox.ts';
+import { intlLocale, m } from '../i18n/messages.ts';
 
 let day: Intl.DateTimeFormat | undefined;
 
 /** A kept ballot's time as the box says it; the format is built at its first use, as building one costs tens of milliseconds. */
 function dayText(time: number): string {
-  day ??= new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short' });
+  day ??= new Intl.DateTimeFormat(intlLocale('en'), { dateStyle: 'long', timeStyle: 'short' });
   return day.format(time);
 }
 
@@ -19,20 +20,20 @@ function showKeptBallots(box: HTMLElement): void {
     box.querySelectorAll('.kept-ballot').forEach((row) => row.remove());
     for (const ballot of mine) {
       const row = (template.content.cloneNode(true) as DocumentFragment).firstElementChild as HTMLElement;
-      row.querySelector('[data-when]')!.textContent = `Your ballot of ${dayText(ballot.createdAt)} has not reached us yet. It is kept on this device.`;
+      row.querySelector('[data-when]')!.textContent = m.kept_when({ date: dayText(ballot.createdAt) });
       const resend = row.querySelector<HTMLButtonElement>('[data-resend]')!;
       resend.addEventListener('click', async () => {
         resend.disabled = true;
-        status.textContent = 'Sending…';
+        status.textContent = m.kept_sending();
         const verdict = await resendBallot(ballot.key).catch(() => undefined);
         status.textContent =
           verdict?.kind === 'stored'
-            ? 'Your ballot has been received.'
+            ? m.thanks_sent()
             : verdict?.kind === 'already-received'
-              ? 'A ballot has already been received from this link.'
+              ? m.thanks_already_link()
               : verdict?.kind === 'refused'
-                ? 'We could not accept your ballot.'
-                : 'It could not be sent yet. Please try again later, or download it and send it to the publication.';
+                ? m.thanks_refused()
+                : m.kept_not_yet();
         resend.disabled = false;
         box.hidden = false;
       });

@@ -6,6 +6,8 @@ import type { FieldDef } from '../../survey/config/field.struct.ts';
 import { FieldError, useShownProblems } from './FieldError.tsx';
 import { otherAnswerName } from '../../survey/ballots/ballot-keys.ts';
 import { fieldRow } from '../../survey/config/fields.ts';
+import { optionLabel } from '../../survey/config/layout.ts';
+import { m } from '../../i18n/messages.ts';
 
 interface Props {
   field: FieldDef;
@@ -50,21 +52,21 @@ export function ChoiceInput({ field, value, className, labelText, error, cards =
               checked={chosen.includes(option)}
               onChange={(event) => toggle(option, event.target.checked)}
             />
-            <span>{option}</span>
+            <span>{optionLabel(field, option)}</span>
           </label>
         ))}
       </div>
       {multiple && chosen.includes('Other') && (
         <div className="other-answer">
           <label className="visually-hidden" htmlFor={otherId}>
-            Other, please specify
+            {m.other_specify()}
           </label>
           <input
             id={otherId}
             className="input"
             type="text"
             name={otherName}
-            placeholder="Please specify"
+            placeholder={m.please_specify()}
             value={String(answers[otherName] ?? '')}
             aria-invalid={otherError ? true : undefined}
             aria-describedby={otherError ? `${otherId}-error` : undefined}

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useStore } from '@nanostores/react';
 import { $attempted, $failedSubmits, $problems } from '../validation.ts';
 import { focusProblem, problemTargetId } from './problem-target.ts';
+import { m } from '../../i18n/messages.ts';
 
 /** Orders problems as their fields stand on the page, top to bottom. */
 function inPageOrder(problems: Array<[string, string]>): Array<[string, string]> {
@@ -36,7 +37,7 @@ export default function ErrorSummary() {
   if (shown.length === 0) return null;
   return (
     <div className="error-summary" id="error-summary" ref={box} tabIndex={-1} role="alert">
-      <h2 id="error-summary-title">There is a problem</h2>
+      <h2 id="error-summary-title">{m.error_summary_title()}</h2>
       <ul>
         {shown.map(([path, message]) => (
           <li key={path}>

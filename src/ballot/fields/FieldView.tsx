@@ -13,6 +13,8 @@ import { ChoiceInput } from './ChoiceInput.tsx';
 import { FileInput } from './FileInput.tsx';
 import { Indicator, fieldStatus, type FieldStatus } from './Indicator.tsx';
 import { FieldError, useChecked, useShownProblems } from './FieldError.tsx';
+import { optionLabel } from '../../survey/config/layout.ts';
+import { m } from '../../i18n/messages.ts';
 
 interface Props {
   field: FieldDef;
@@ -121,10 +123,12 @@ function SelectInput(props: FieldProps) {
     <ControlFrame props={props}>
       <select {...controlAttributes(props)} value={String(value)} onChange={(event) => (setAnswer(field.name, event.target.value), touch(field.name))}>
         <option value="" disabled>
-          Select One
+          {m.select_one()}
         </option>
         {field.options!.map((option) => (
-          <option key={option}>{option}</option>
+          <option key={option} value={option}>
+            {optionLabel(field, option)}
+          </option>
         ))}
       </select>
     </ControlFrame>
@@ -147,10 +151,10 @@ function SliderInput(props: FieldProps) {
           max={options.length}
           step={1}
           value={position}
-          aria-valuetext={options[position - 1]}
+          aria-valuetext={optionLabel(field, options[position - 1]!)}
           onChange={(event) => setAnswer(field.name, options[Number(event.target.value) - 1])}
         />
-        <output htmlFor={id}>{value ? String(value) : options[0]}</output>
+        <output htmlFor={id}>{optionLabel(field, value ? String(value) : options[0]!)}</output>
       </div>
     </ControlFrame>
   );

@@ -5,6 +5,7 @@ import { touch } from '../store.ts';
 import type { FieldDef } from '../../survey/config/field.struct.ts';
 import { FieldError } from './FieldError.tsx';
 import { acceptedTypes } from '../../survey/ballots/file-rules.ts';
+import { m } from '../../i18n/messages.ts';
 
 interface Props {
   field: FieldDef;
@@ -48,14 +49,14 @@ export function FileInput({ field, className, labelText, error }: Props) {
         />
         {/* Clicking it opens the chooser, with scripts or without; the input's name comes from the field's label (aria-labelledby). */}
         <label htmlFor={id} className="button button-secondary">
-          Choose a file...
+          {m.file_choose()}
         </label>
         <span className="file-name" id={`${id}-name`}>
-          {file?.name ?? 'No file uploaded'}
+          {file?.name ?? m.file_none()}
         </span>
         {file && (
-          <button type="button" className="button button-secondary button-small" onClick={remove} aria-label={`Remove file ${file.name}`}>
-            Remove file
+          <button type="button" className="button button-secondary button-small" onClick={remove} aria-label={m.file_remove({ name: file.name })}>
+            {m.file_remove_button()}
           </button>
         )}
       </div>

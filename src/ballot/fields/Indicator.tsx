@@ -1,3 +1,5 @@
+import { m } from '../../i18n/messages.ts';
+
 /** What a field's indicator shows (docs/spec.md, "Fields"): required and empty, has an error, filled and valid, or nothing yet. */
 export type FieldStatus = 'required' | 'danger' | 'success' | 'neutral';
 
@@ -15,28 +17,28 @@ export function fieldStatus({ required, filled, error, checked }: { required: bo
 export function Indicator({ status }: { status: FieldStatus }) {
   if (status === 'required')
     return (
-      <span className="indicator indicator-required" title="Required">
+      <span className="indicator indicator-required" title={m.indicator_required()}>
         <span aria-hidden="true"> *</span>
-        <span className="visually-hidden"> (required)</span>
+        <span className="visually-hidden"> {m.indicator_required_sr()}</span>
       </span>
     );
   if (status === 'danger')
     return (
-      <span className="indicator indicator-danger" title="Needs attention">
+      <span className="indicator indicator-danger" title={m.indicator_danger()}>
         <svg aria-hidden="true" viewBox="0 0 16 16" width="16" height="16">
           <path d="M8 1.5 15 14H1z" fill="currentColor" />
           <path d="M8 6v4M8 11.5v1" stroke="#fff" strokeWidth="1.6" />
         </svg>
-        <span className="visually-hidden"> (needs attention)</span>
+        <span className="visually-hidden"> {m.indicator_danger_sr()}</span>
       </span>
     );
   if (status === 'success')
     return (
-      <span className="indicator indicator-success" title="Done">
+      <span className="indicator indicator-success" title={m.indicator_done()}>
         <svg aria-hidden="true" viewBox="0 0 16 16" width="16" height="16">
           <path d="M3 8.5l3 3 7-7" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
         </svg>
-        <span className="visually-hidden"> (done)</span>
+        <span className="visually-hidden"> {m.indicator_done_sr()}</span>
       </span>
     );
   return null;

@@ -17,6 +17,7 @@ import {
 import { afterPress } from '../fields/pointer-press.ts';
 import type { NomineeHit } from '../../survey/nominees/nominee-search.ts';
 import { slotId, goToWriteIns, WRITE_INS_ID } from '../anchors.ts';
+import { m } from '../../i18n/messages.ts';
 
 interface Props {
   /** The slot's form-data name, `nominations[group][sub-category][n]`. */
@@ -24,6 +25,8 @@ interface Props {
   /** The input's accessible name: "Cardiology, First Nomination". */
   label: string;
   placeholder: string;
+  /** The sub-category as the page shows it, for the note on a nominee picked twice. */
+  subcategoryLabel?: string;
 }
 
 /** The text under a suggestion's name that tells nominees of one name apart. */
@@ -38,14 +41,14 @@ function pickedDetails(hit: NomineeHit): string {
 
 /** Why typed text left the slot (docs/spec.md, "Nominations": only a picked suggestion is kept). */
 function notKeptNote(text: string): string {
-  return `“${text}” was not kept: pick a name from the list, or add it as a write-in below.`;
+  return m.nomination_not_kept({ text });
 }
 
 /**
  * One nomination slot: a combobox (WAI-ARIA APG "editable combobox with list autocomplete")
  * whose suggestions come from the nominee search. Only a picked suggestion fills the slot.
  */
-export function NominationInput({ slot, label, placeholder }: Props) {
+export function NominationInput({ slot, label, placeholder, subcategoryLabel }: Props) {
   const id = slotId(slot);
   const listId = `${id}-list`;
   const picked = useStore($nominations, { ssr: 'initial' })[slot];
@@ -75,7 +78,7 @@ export function NominationInput({ slot, label, placeholder }: Props) {
     const result = pickNominee(slot, hit.id, hit.name);
     setText(result.ok ? hit.name : '');
     setShown(result.ok ? pickedDetails(hit) : '');
-    setNote(result.ok ? '' : duplicateNote(hit.name, result.duplicateOf));
+    setNote(result.ok ? '' : duplicateNote(hit.name, result.duplicateOf, subcategoryLabel));
     if (result.ok) reportPick(hit);
     closeSuggestions(slot);
   };
@@ -187,8 +190,8 @@ export function NominationInput({ slot, label, placeholder }: Props) {
       <div className="visually-hidden" role="status" aria-live="polite">
         {mine && suggestions.status === 'done' && suggestions.open
           ? suggestions.nbHits === 0
-            ? 'No nominee found.'
-            : `${suggestions.hits.length} suggestions. Use the up and down arrow keys to choose, Enter to pick.`
+            ? m.suggestions_none()
+            : m.suggestions_count({ count: suggestions.hits.length })
           : ''}
       </div>
       {note && (
@@ -199,7 +202,7 @@ export function NominationInput({ slot, label, placeholder }: Props) {
       {(showList || showEmpty || showError) && (
         <div className="suggestions" onMouseDown={(event) => event.preventDefault()}>
           {showList && (
-            <ul id={listId} role="listbox" aria-label={`Suggestions for ${label}`} translate="no">
+            <ul id={listId} role="listbox" aria-label={m.suggestions_for({ label })} translate="no">
               {suggestions.hits.map((hit, i) => (
                 <li
                   key={hit.objectID}
@@ -216,10 +219,10 @@ export function NominationInput({ slot, label, placeholder }: Props) {
               ))}
             </ul>
           )}
-          {showError && <p className="suggestions-message">Search is not available right now. Please try again in a moment.</p>}
+          {showError && <p className="suggestions-message">{m.search_unavailable()}</p>}
           {showEmpty && (
             <p className="suggestions-footer">
-              Can't find your nominee?{' '}
+              {m.cant_find_nominee()}{' '}
               <a
                 href={`#${WRITE_INS_ID}`}
                 onClick={(event) => {
@@ -228,9 +231,9 @@ export function NominationInput({ slot, label, placeholder }: Props) {
                   if (!picked) setText('');
                 }}
               >
-                CLICK HERE
+                {m.cant_find_click_here()}
               </a>{' '}
-              or scroll down to add.
+              {m.cant_find_or_scroll()}
             </p>
           )}
         </div>

@@ -1,14 +1,18 @@
 import { useEffect } from 'react';
 import type { FieldDef } from '../../survey/config/field.struct.ts';
 import type { PublicSurvey } from '../../survey/config/public.ts';
-import { adsFor, slotGroups } from '../../survey/config/layout.ts';
+import { adsFor, categoryLabel, slotGroups } from '../../survey/config/layout.ts';
 import { searchSettings } from '../../survey/nominees/nominee-search.ts';
 import { configureSearch } from '../../search/suggestions.ts';
 import { NominationInput } from './NominationInput.tsx';
-import { SLOT_PLACEHOLDERS } from './nominations.ts';
+import { slotPlaceholder } from './nominations.ts';
+import { m } from '../../i18n/messages.ts';
 
 /** The part of a survey the nominations section needs. */
-type NominationSurvey = Pick<PublicSurvey, 'project_id' | 'categories' | 'votes_per_category' | 'algolia_app_id' | 'algolia_api_key' | 'algolia_index'>;
+type NominationSurvey = Pick<
+  PublicSurvey,
+  'project_id' | 'categories' | 'category_labels' | 'votes_per_category' | 'algolia_app_id' | 'algolia_api_key' | 'algolia_index'
+>;
 
 /** Ad image sizes by URL, read at build time, so an ad keeps its place while it loads. */
 type AdSizes = Record<string, { width: number; height: number }>;
@@ -28,23 +32,24 @@ export function NominationsSection({ field, survey, adSizes = {} }: Props) {
       <h2 id={headingId}>{field.label ?? 'Nominations'}</h2>
       {slotGroups(survey).map((group) => (
         <section key={group.name} className="nomination-group" aria-labelledby={`${headingId}-${slug(group.name)}`}>
-          <h3 id={`${headingId}-${slug(group.name)}`}>{group.name}</h3>
+          <h3 id={`${headingId}-${slug(group.name)}`}>{categoryLabel(survey, group.name)}</h3>
           {adsFor(survey, group.name).map((src) => (
             <figure key={src} className="ad">
-              <figcaption aria-hidden="true">Advertisement</figcaption>
-              <img src={src} alt="Advertisement" loading="lazy" width={adSizes[src]?.width} height={adSizes[src]?.height} />
+              <figcaption aria-hidden="true">{m.advertisement()}</figcaption>
+              <img src={src} alt={m.advertisement()} loading="lazy" width={adSizes[src]?.width} height={adSizes[src]?.height} />
             </figure>
           ))}
           {group.subcategories.map((subcategory) => (
             <fieldset key={subcategory.name} className="subcategory">
-              <legend>{subcategory.name}</legend>
+              <legend>{categoryLabel(survey, subcategory.name)}</legend>
               <div className="slots">
                 {subcategory.slots.map(({ slot, name }) => (
                   <NominationInput
                     key={name}
                     slot={name}
-                    label={`${subcategory.name}, ${SLOT_PLACEHOLDERS[slot - 1]}`}
-                    placeholder={SLOT_PLACEHOLDERS[slot - 1]}
+                    label={`${categoryLabel(survey, subcategory.name)}, ${slotPlaceholder(slot)}`}
+                    placeholder={slotPlaceholder(slot)}
+                    subcategoryLabel={categoryLabel(survey, subcategory.name)}
                   />
                 ))}
               </div>

@@ -1,6 +1,7 @@
 import { map } from 'nanostores';
 import { parseSlotName } from '../../survey/ballots/ballot-keys.ts';
 import { repeatOnBallot } from '../../survey/ballots/votes.ts';
+import { m } from '../../i18n/messages.ts';
 
 /** The voter's nominations: slot name (`nominations[group][sub-category][n]`) → nominee id (docs/spec.md, "Nominations"). */
 export const $nominations = map<Record<string, string>>({});
@@ -48,10 +49,13 @@ export function clearNominee(slot: string): void {
 }
 
 /** The placeholders of a sub-category's slots, in order (docs/spec.md, "Nominations": up to Fifth). */
-export const SLOT_PLACEHOLDERS = ['First Nomination', 'Second Nomination', 'Third Nomination', 'Fourth Nomination', 'Fifth Nomination'];
+export function slotPlaceholder(slot: number): string {
+  return [m.nomination_slot_1, m.nomination_slot_2, m.nomination_slot_3, m.nomination_slot_4, m.nomination_slot_5][slot - 1]!();
+}
 
-/** Why a pick was refused: "Already your First Nomination for Cardiology." */
-export function duplicateNote(name: string, duplicateOf: string): string {
+/** Why a pick was refused: "Already your First Nomination for Cardiology.", the sub-category by the label it shows. */
+export function duplicateNote(name: string, duplicateOf: string, subcategoryLabel?: string): string {
   const slot = parseSlotName(duplicateOf);
-  return `${name} is already your ${SLOT_PLACEHOLDERS[(slot?.slot ?? 1) - 1]} for ${slot?.subcategory ?? 'this category'}.`;
+  const category = subcategoryLabel ?? slot?.subcategory ?? m.nomination_this_category();
+  return m.nomination_already({ name, slot: slotPlaceholder(slot?.slot ?? 1), category });
 }

@@ -8,6 +8,7 @@ import { customReservationName } from '../../survey/ballots/ballot-keys.ts';
 import type { ReservationKind, TileView } from '../../survey/ballots/tiles.ts';
 import type { ReservationWords } from '../../survey/ballots/reservation-words.ts';
 import { FieldError } from '../fields/FieldError.tsx';
+import { m } from '../../i18n/messages.ts';
 
 interface Props {
   field: { name: string; label?: string; type: ReservationKind };
@@ -43,9 +44,9 @@ export default function Reservations({ field, words, projectId, tiles, confirmed
       <p className="note">{words.intro}</p>
       {lookup?.status === 'error' ? (
         <div className="notice-warning" role="alert">
-          <p>The reservations could not be loaded.</p>
+          <p>{m.reservations_failed()}</p>
           <button type="button" className="button button-secondary" onClick={load}>
-            Try again
+            {m.try_again()}
           </button>
         </div>
       ) : (
@@ -74,10 +75,10 @@ export default function Reservations({ field, words, projectId, tiles, confirmed
                   />
                   {kind === 'faces' && <span className="tile-kicker">THE FACE OF </span>}
                   <span>{tile.title}</span>
-                  {gone && <span className="tile-banner">GONE</span>}
+                  {gone && <span className="tile-banner">{m.tile_gone()}</span>}
                   {reserved && (
                     <span className="tile-banner" aria-hidden="true">
-                      RESERVED
+                      {m.tile_reserved()}
                     </span>
                   )}
                 </label>

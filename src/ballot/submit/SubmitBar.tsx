@@ -6,9 +6,7 @@ import { FieldError, useShownProblems } from '../fields/FieldError.tsx';
 import { $notice, $submission } from './submit-state.ts';
 import { AFFIRM_NAME } from '../../survey/ballots/ballot-keys.ts';
 import { $draft } from '../drafts/draft-state.ts';
-
-/** The statement shown when a survey configures no affirmation points (docs/spec.md, "Submitting"). */
-const DEFAULT_AFFIRMATION = 'This is my one and only submission.';
+import { intlLocale, m } from '../../i18n/messages.ts';
 
 interface Props {
   /** The statements the voter affirms; an empty list hides the section (docs/spec.md, "Submitting"). */
@@ -21,7 +19,8 @@ export default function SubmitBar({ affirmationPoints }: Props) {
   const status = useStore($submission, { ssr: 'initial' });
   const notice = useStore($notice, { ssr: 'initial' });
   const button = useRef<HTMLButtonElement>(null);
-  const points = affirmationPoints ?? [DEFAULT_AFFIRMATION];
+  // The statement shown when a survey configures no affirmation points (docs/spec.md, "Submitting").
+  const points = affirmationPoints ?? [m.affirm_default()];
 
   useEffect(() => {
     const form = button.current?.form;
@@ -56,7 +55,7 @@ export default function SubmitBar({ affirmationPoints }: Props) {
       <DraftLine />
       {points.length > 0 && (
         <fieldset className="affirmation field">
-          <legend>Affirmation</legend>
+          <legend>{m.affirm_legend()}</legend>
           <ul>
             {points.map((point) => (
               <li key={point}>{point}</li>
@@ -77,7 +76,7 @@ export default function SubmitBar({ affirmationPoints }: Props) {
               }}
             />
             <span>
-              I Affirm
+              {m.affirm_label()}
               <span className="required" aria-hidden="true">
                 {' '}
                 *
@@ -91,7 +90,7 @@ export default function SubmitBar({ affirmationPoints }: Props) {
         {notice && <p className="notice-danger">{notice}</p>}
       </div>
       <button ref={button} type="submit" className="button button-submit" disabled={status === 'submitting'}>
-        {status === 'submitting' ? 'Submitting…' : 'Submit'}
+        {status === 'submitting' ? m.submitting() : m.submit()}
       </button>
     </div>
   );
@@ -101,7 +100,7 @@ let day: Intl.DateTimeFormat | undefined;
 
 /** A day as the draft line says it; the format is built at its first use, as building one costs the page's start tens of milliseconds. */
 function dayText(time: number): string {
-  day ??= new Intl.DateTimeFormat('en', { dateStyle: 'long' });
+  day ??= new Intl.DateTimeFormat(intlLocale('en'), { dateStyle: 'long' });
   return day.format(time);
 }
 
@@ -113,11 +112,11 @@ function DraftLine() {
   if (!draft.keeping) return null;
   return (
     <div className="draft-line">
-      {draft.sentAt !== undefined && <p className="draft-sent">A ballot was already sent from this device on {dayText(draft.sentAt)}.</p>}
+      {draft.sentAt !== undefined && <p className="draft-sent">{m.draft_sent({ date: dayText(draft.sentAt) })}</p>}
       <p>
-        Your answers are saved on this device until you submit. Files are not kept.{' '}
+        {m.draft_kept()}{' '}
         <button type="button" className="button button-secondary button-small" onClick={() => clearMyAnswers()}>
-          Clear my answers
+          {m.draft_clear()}
         </button>
       </p>
     </div>

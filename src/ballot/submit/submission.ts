@@ -9,6 +9,8 @@ import type { PageSurvey } from '../validation.ts';
 import { keepBallot, forgetBallot, reportOnce, retryLater, sendBallot, type QueuedBallot } from './outbox.ts';
 import { deliveryOf, recordDelivery, type Delivery } from './delivery.ts';
 import { $submission, $submitted, $thanksInPlace } from './submit-state.ts';
+import { getLocale } from '../../i18n/messages.ts';
+import { surveyPath } from '../../survey/config/translations.ts';
 
 /** How long a failed submission's error report may hold up the way to the thank-you page. */
 const REPORT_WAIT_MS = 2000;
@@ -39,6 +41,8 @@ export async function deliverBallot(survey: PageSurvey): Promise<void> {
   // The report leaves before the page does (the thank-you page would cut it off), within REPORT_WAIT_MS.
   const report = reportOnce(ballot, verdict, { ballot: ballotSummary(input), user: userOf(input, survey, ballot.key), tags: { survey: survey.slug } }, kept);
   await Promise.race([report, new Promise((resolve) => setTimeout(resolve, REPORT_WAIT_MS))]);
+  // The thank-you page in the page's language.
+  const thankYouPath = surveyPath(survey, getLocale(), 'thankyou');
   const result: Delivery = deliveryOf(verdict, ballot.key) ?? { status: kept ? 'saved' : 'unsent', key: ballot.key };
   // The answers are done with once the ballot is in or on its way; a refused or lost one keeps them to try again.
   if (result.status === 'sent' || result.status === 'already' || result.status === 'saved') endDraft(result.status !== 'saved');
@@ -47,10 +51,10 @@ export async function deliverBallot(survey: PageSurvey): Promise<void> {
   if (verdict.kind === 'try-later' && verdict.offline) {
     // Offline, the thank-you page cannot load: show it here, at its own address.
     $thanksInPlace.set(true);
-    history.pushState({ thanks: true }, '', `/${survey.slug}/thankyou`);
+    history.pushState({ thanks: true }, '', thankYouPath);
     scrollTo(0, 0);
     $submission.set('idle');
     return;
   }
-  location.assign(`/${survey.slug}/thankyou`);
+  location.assign(thankYouPath);
 }

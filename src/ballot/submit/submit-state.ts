@@ -7,6 +7,8 @@ export interface SubmitSurvey {
   project_id: string;
   project_type: string;
   google_sheet_title?: string;
+  /** The survey's languages, the first its default: a page in a further one has its addresses under `/{lang}/`. */
+  languages: readonly string[];
   /** The fields whose answers name the voter in an error report, when the survey sets them (voterFields). */
   name_fields?: string[];
 }

@@ -1,4 +1,4 @@
-import { VERIFY_WORDS } from '../../survey/people/verification.ts';
+import { m } from '../../i18n/messages.ts';
 import { proveVoter } from './proof.ts';
 
 // The verification step in the browser: the two forms of VerifyStep.astro sent by script, the
@@ -20,7 +20,7 @@ async function post(form: HTMLFormElement): Promise<StepAnswer> {
     const body = (await response.json().catch(() => ({}))) as StepAnswer['body'];
     return { status: response.status, body };
   } catch {
-    return { status: 0, body: { message: 'The survey could not be reached. Check your connection and try again.' } };
+    return { status: 0, body: { message: m.verify_unreachable() } };
   }
 }
 
@@ -56,9 +56,9 @@ export function startVerifyStep(step: HTMLElement): void {
     event.preventDefault();
     clear();
     const answer = await post(send);
-    if (answer.status !== 202) return fail(answer.body.message ?? 'The code could not be sent. Please try again.', address);
+    if (answer.status !== 202) return fail(answer.body.message ?? m.verify_not_sent(), address);
     check.querySelector<HTMLInputElement>('[data-verify-typed]')!.value = address.value;
-    status.textContent = `We sent a code to ${answer.body.sent_to}. It is valid for 15 minutes.`;
+    status.textContent = m.verify_sent({ address: answer.body.sent_to ?? '' });
     check.hidden = false;
     code.value = '';
     code.focus();
@@ -70,7 +70,7 @@ export function startVerifyStep(step: HTMLElement): void {
     const answer = await post(check);
     if (answer.status === 200 && answer.body.proof) {
       proveVoter(answer.body.proof);
-      status.textContent = `Thank you: ${answer.body.sent_to} is confirmed. Your ballot is open below.`;
+      status.textContent = m.verify_confirmed({ address: answer.body.sent_to ?? '' });
       send.hidden = true;
       check.hidden = true;
       if (root) root.dataset.verified = 'yes';
@@ -80,8 +80,8 @@ export function startVerifyStep(step: HTMLElement): void {
     if (answer.body.error === 'too_many_tries' || answer.body.error === 'code_expired') {
       check.hidden = true;
       status.textContent = '';
-      return fail(answer.body.error === 'too_many_tries' ? VERIFY_WORDS.tooManyTries : VERIFY_WORDS.expired, address);
+      return fail(answer.body.error === 'too_many_tries' ? m.verify_too_many() : m.verify_expired(), address);
     }
-    fail(answer.body.message ?? VERIFY_WORDS.wrongCode, code);
+    fail(answer.body.message ?? m.verify_wrong(), code);
   });
 }

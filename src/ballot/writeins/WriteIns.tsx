@@ -4,15 +4,18 @@ import { $writeInFocus, $writeIns, addWriteIn, recountVotes, removeWriteIn, upda
 import { touch } from '../store.ts';
 import { FieldError, useShownProblems } from '../fields/FieldError.tsx';
 import { categoryKey, writeInNames } from '../../survey/ballots/ballot-keys.ts';
+import { m } from '../../i18n/messages.ts';
 
 interface Props {
   /** Category groups with their sub-categories, for the Category select. */
   groups: Array<{ name: string; subcategories: string[] }>;
   limit: number;
+  /** The words each category and sub-category shows, by key, when they differ from it (the page's language). */
+  labels?: Record<string, string>;
 }
 
 /** The write-in section: nominees the voter could not find, each with its category. */
-export default function WriteIns({ groups, limit }: Props) {
+export default function WriteIns({ groups, limit, labels = {} }: Props) {
   const rows = useStore($writeIns, { ssr: 'initial' });
   const error = useShownProblems();
   const full = rows.length >= limit;
@@ -32,19 +35,19 @@ export default function WriteIns({ groups, limit }: Props) {
 
   return (
     <section className="write-ins" id="write-ins" aria-labelledby="write-ins-title" translate="no">
-      <h3 id="write-ins-title">Can't find your nominee?</h3>
+      <h3 id="write-ins-title">{m.cant_find_nominee()}</h3>
       {rows.map((row, index) => {
         const names = writeInNames(index);
         return (
           <fieldset className="write-in" key={row.id}>
-            <legend className="visually-hidden">Write-in {index + 1}</legend>
+            <legend className="visually-hidden">{m.write_in_legend({ n: index + 1 })}</legend>
             <div className="field">
-              <label htmlFor={`writein-${row.id}-name`}>Name</label>
+              <label htmlFor={`writein-${row.id}-name`}>{m.write_in_name()}</label>
               <input
                 id={`writein-${row.id}-name`}
                 className="input"
                 name={names.name}
-                placeholder="Nominee's Name"
+                placeholder={m.write_in_name_placeholder()}
                 value={row.name}
                 aria-invalid={Boolean(error(names.name)) || undefined}
                 aria-describedby={error(names.name) ? `writein-${row.id}-name-error` : undefined}
@@ -57,7 +60,7 @@ export default function WriteIns({ groups, limit }: Props) {
               <FieldError id={`writein-${row.id}-name-error`} message={error(names.name)} />
             </div>
             <div className="field">
-              <label htmlFor={`writein-${row.id}-category`}>Category</label>
+              <label htmlFor={`writein-${row.id}-category`}>{m.write_in_category()}</label>
               <select
                 id={`writein-${row.id}-category`}
                 className="input"
@@ -69,13 +72,13 @@ export default function WriteIns({ groups, limit }: Props) {
                 onBlur={() => touch(names.category)}
               >
                 <option value="" disabled>
-                  Select One
+                  {m.select_one()}
                 </option>
                 {groups.map((group) => (
-                  <optgroup key={group.name} label={group.name}>
+                  <optgroup key={group.name} label={labels[group.name] ?? group.name}>
                     {group.subcategories.map((sub) => (
                       <option key={sub} value={categoryKey(group.name, sub)}>
-                        {sub}
+                        {labels[sub] ?? sub}
                       </option>
                     ))}
                   </optgroup>
@@ -84,16 +87,13 @@ export default function WriteIns({ groups, limit }: Props) {
               <FieldError id={`writein-${row.id}-category-error`} message={error(names.category)} />
             </div>
             <button type="button" className="button button-secondary button-small" onClick={() => remove(row.id, index)}>
-              Remove<span className="visually-hidden"> write-in {index + 1}</span>
+              {m.write_in_remove()}
+              <span className="visually-hidden"> {m.write_in_remove_which({ n: index + 1 })}</span>
             </button>
           </fieldset>
         );
       })}
-      {rows.length > 0 && (
-        <p className="note">
-          Write-ins are processed manually. All write-ins are valid votes and will be counted, but they may take up to 4 business days to appear.
-        </p>
-      )}
+      {rows.length > 0 && <p className="note">{m.write_in_note()}</p>}
       <button
         ref={addButton}
         type="button"
@@ -103,11 +103,11 @@ export default function WriteIns({ groups, limit }: Props) {
         aria-disabled={full || undefined}
         aria-describedby={full ? 'write-in-limit' : undefined}
       >
-        Add Write-In
+        {m.write_in_add()}
       </button>
       {full && (
         <p className="note" id="write-in-limit">
-          You have reached the limit of {limit} {limit === 1 ? 'write-in' : 'write-ins'}.
+          {m.write_in_limit_note({ count: limit })}
         </p>
       )}
     </section>

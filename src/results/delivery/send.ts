@@ -19,6 +19,8 @@ import { greetingName, personalLink } from '../voters/roster.ts';
 import { votedSecrets } from '../voters/voters.repository.ts';
 import { OperatorError } from '../operator.ts';
 import { quoted } from '../../survey/errors.ts';
+import { localeOf, m, type Locale } from '../../i18n/messages.ts';
+import { localizeSurvey, offers } from '../../survey/config/translations.ts';
 
 /** What `send` mails: the first message to each person, or a reminder to those who have not voted. */
 export type Campaign = 'invitation' | 'reminder';
@@ -87,23 +89,49 @@ export function rosterRecipients(survey: LoadedSurvey, prepopulation: Record<str
   return { recipients, noAddress };
 }
 
-/** The footer every invitation and reminder closes with: the unsubscribe link. */
-const FOOTER =
-  'You receive this message because you are invited to vote in {{survey_title}}. [Unsubscribe]({{unsubscribe_url}}) from these messages: {{unsubscribe_url}}';
+/** The footer every invitation and reminder closes with, in a language: the unsubscribe link. */
+const footer = (locale: Locale) => m.mail_footer({ title: '{{survey_title}}', url: '{{unsubscribe_url}}' }, { locale });
 
 /**
- * The campaign's template compiled once: each person's message (text, HTML, subject) and the
- * unsubscribe link it carries, for sending and for `--preview`.
+ * The language a person is written to in: the roster's `language` column (a survey keeps it with
+ * `roster_columns: [language]`) when the survey offers that language, else the survey's default.
+ */
+function personLanguage(survey: LoadedSurvey, person: PersonValues): string {
+  const asked = typeof person.language === 'string' ? person.language.trim().toLowerCase() : '';
+  return offers(survey.config.languages, asked) ? asked : survey.config.languages[0]!;
+}
+
+/**
+ * The campaign's template compiled once per language: each person's message (text, HTML, subject)
+ * and the unsubscribe link it carries, for sending and for `--preview`. A person whose roster
+ * `language` is one the survey offers gets the survey's translation of the template
+ * (`translations.<lang>.mail.<campaign>`, else the default's words), the product's footer and the
+ * closing date in that language, and their personal link under `/{lang}/`.
  */
 export function campaignMessages(survey: LoadedSurvey, campaign: Campaign, baseUrl: string) {
-  const render = compileMail(loadMailTemplate(survey.dir, campaign), FOOTER);
-  const common = { survey_title: survey.config.survey_title ?? survey.slug, closes: closesInWords(survey.config.expiration_date), receipt: '' };
+  const template = loadMailTemplate(survey.dir, campaign);
+  const renderers = new Map<string, ReturnType<typeof compileMail>>();
+  const rendererOf = (lang: string) => {
+    if (!renderers.has(lang)) {
+      const own = survey.config.translations?.[lang]?.mail?.[campaign];
+      const translated =
+        lang === survey.config.languages[0] ? template : { ...template, subject: own?.subject ?? template.subject, body: own?.body ?? template.body };
+      renderers.set(lang, compileMail(translated, footer(localeOf(lang))));
+    }
+    return renderers.get(lang)!;
+  };
   return (recipient: Recipient, token: string): { mail: RenderedMail; unsubscribeUrl: string } => {
-    const unsubscribeUrl = `${baseUrl.replace(/\/+$/, '')}/api/unsubscribe/${token}`;
-    const mail = render({
-      ...common,
+    const lang = personLanguage(survey, recipient.person);
+    const config = localizeSurvey(survey.config, lang);
+    // A person written to in a further language gets the unsubscribe pages in it too.
+    const unsubscribeUrl = `${baseUrl.replace(/\/+$/, '')}/api/unsubscribe/${token}${lang === survey.config.languages[0] ? '' : `?lang=${lang}`}`;
+    const link = personalLink(baseUrl, survey.slug, recipient.secret);
+    const mail = rendererOf(lang)({
+      survey_title: config.survey_title ?? survey.slug,
+      closes: closesInWords(survey.config.expiration_date, lang === survey.config.languages[0] ? 'en-US' : lang, survey.config.time_zone),
+      receipt: '',
       name: greetingName(recipient.person, survey.config),
-      url: personalLink(baseUrl, survey.slug, recipient.secret),
+      url: lang === survey.config.languages[0] ? link : link.replace(`/${survey.slug}/`, `/${lang}/${survey.slug}/`),
       unsubscribe_url: unsubscribeUrl,
     });
     return { mail, unsubscribeUrl };

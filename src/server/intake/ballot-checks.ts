@@ -10,8 +10,11 @@ import type { PersonValues } from '../../survey/config/config.struct.ts';
 import type { ServerSurvey } from '../surveys.ts';
 import { checkFileContents, type CheckedFile } from './uploads.ts';
 import { refused, type Refused } from './intake-outcome.ts';
+import { requestLanguage } from '../language.ts';
+import { localizeSurvey } from '../../survey/config/translations.ts';
+import { m } from '../../i18n/messages.ts';
 
-const structs = new WeakMap<ServerSurvey, Struct<BallotInput, null>>();
+const structs = new WeakMap<ServerSurvey, Map<string, Struct<BallotInput, null>>>();
 
 /**
  * The ballot struct the server checks a survey's ballots with, built once per survey. Tiles the
@@ -22,10 +25,14 @@ const structs = new WeakMap<ServerSurvey, Struct<BallotInput, null>>();
  * one vote as `not_on_list`.
  */
 function serverBallotStruct(survey: ServerSurvey): Struct<BallotInput, null> {
-  let struct = structs.get(survey);
+  // Its messages are the request's language's, naming the fields by their labels in that language.
+  const lang = requestLanguage();
+  let byLanguage = structs.get(survey);
+  if (!byLanguage) structs.set(survey, (byLanguage = new Map()));
+  let struct = byLanguage.get(lang);
   if (!struct) {
-    struct = ballotStruct(survey.config);
-    structs.set(survey, struct);
+    struct = ballotStruct(localizeSurvey(survey.config, lang));
+    byLanguage.set(lang, struct);
   }
   return struct;
 }
@@ -62,7 +69,7 @@ export async function checkBallot(survey: ServerSurvey, person: PersonValues | u
     fileFields(survey),
   );
   problems.push(...files.problems);
-  if (problems.length) return refused('invalid_ballot', 'Some answers need another look.', problems);
+  if (problems.length) return refused('invalid_ballot', m.api_needs_another_look(), problems);
   const seconds = form.get(FILL_SECONDS_NAME);
   const fillSeconds = typeof seconds === 'string' && seconds.trim() ? Math.min(Number(seconds.trim()), MAX_FILL_SECONDS) : null;
   return { parts, files: files.files, fillSeconds };

@@ -8,6 +8,10 @@ import { findSurvey, type ServerSurvey } from '../surveys.ts';
 import { receiveBallot } from './ballot-intake.ts';
 import { adaptClassicForm, isClassicPost } from './classic-form.ts';
 import { outcomeStatus, type IntakeOutcome, type Refused, type TryLater } from './intake-outcome.ts';
+import { m } from '../../i18n/messages.ts';
+import { requestLanguage } from '../language.ts';
+import { localizeSurvey, surveyPath } from '../../survey/config/translations.ts';
+import { categoryLabel } from '../../survey/config/layout.ts';
 
 // The edge of the ballot intake: what became of a ballot, said in HTTP, as JSON for the islands
 // or as a redirect or a page for a form posted without JavaScript. Nothing inside the intake
@@ -34,35 +38,39 @@ export function jsonReply(outcome: IntakeOutcome): Response {
 }
 
 /** Where a voter's browser goes after a stored ballot: the survey's thank-you page, on the site's origin. */
-function thankYouAddress(slug: string, request: Request): string {
+function thankYouAddress(slug: string, request: Request, survey: ServerSurvey | undefined): string {
   const origin = request.headers.get('origin');
   const base = origin && origin !== 'null' ? origin : new URL(request.url).origin;
-  return `${base}/${encodeURIComponent(slug)}/thankyou`;
+  // In the language of the page that posted it, when the survey offers it.
+  const lang = requestLanguage();
+  const offered = survey?.config.languages ?? [];
+  const prefix = offered.includes(lang) && lang !== offered[0] ? `/${lang}` : '';
+  return `${base}${prefix}/${encodeURIComponent(slug)}/thankyou`;
 }
 
 /** A problem's place in words the voter reads on the ballot: the field's label, a choice, a write-in; none for what is no part of the ballot. */
 function placeOf(path: string, config: SurveyConfig | undefined): string | undefined {
   const slot = parseSlotName(path);
-  if (slot) return `${slot.subcategory}, choice ${slot.slot}`;
+  if (slot) return m.page_choice({ category: categoryLabel(config ?? {}, slot.subcategory), n: slot.slot });
   const writeIn = parseWriteInName(path);
-  if (writeIn) return `Write-in ${writeIn.index + 1}`;
-  if (path === AFFIRM_NAME) return 'Affirmation';
+  if (writeIn) return m.page_write_in({ n: writeIn.index + 1 });
+  if (path === AFFIRM_NAME) return m.affirm_legend();
   const field = config && allFields(config.layout).find((one) => one.name === fieldNameOf(path));
   return field && (field.label ?? field.name);
 }
 
 /** What each kind of refusal tells the voter, above the list of problems. */
 function headline(outcome: Refused | TryLater): { title: string; text: string } {
-  if (outcome.code === 'already_submitted') return { title: 'This ballot has been received already', text: outcome.message };
-  if (outcome.code === 'expired') return { title: 'Survey form has expired!', text: 'Ballots are no longer taken. Your answers were kept for the organisers.' };
+  if (outcome.code === 'already_submitted') return { title: m.page_received_already(), text: outcome.message };
+  if (outcome.code === 'expired') return { title: m.state_expired_title(), text: m.page_expired_text() };
   if (outcome.kind === 'try_later')
     return {
-      title: 'Your ballot could not be sent just now',
-      text: 'Please go back and press Submit again in a few minutes: your answers are still in the form.',
+      title: m.page_try_later_title(),
+      text: m.page_try_later_text(),
     };
   return {
-    title: 'There is a problem',
-    text: 'Your ballot was not stored. Go back to the ballot with your browser’s Back button: your answers are still there. Then correct these and submit again:',
+    title: m.error_summary_title(),
+    text: m.page_problem_text(),
   };
 }
 
@@ -76,16 +84,22 @@ function headline(outcome: Refused | TryLater): { title: string; text: string } 
  */
 export function pageReply(outcome: IntakeOutcome, request: Request, survey: ServerSurvey | undefined): Response {
   if (outcome.kind === 'stored' || outcome.kind === 'duplicate')
-    return new Response(null, { status: 303, headers: { Location: thankYouAddress(outcome.slug, request), 'Cache-Control': 'no-store' } });
+    return new Response(null, { status: 303, headers: { Location: thankYouAddress(outcome.slug, request, survey), 'Cache-Control': 'no-store' } });
   const { title, text } = headline(outcome);
+  const lang = requestLanguage();
+  const config = survey && localizeSurvey(survey.config, lang);
   const lines = (outcome.kind === 'refused' ? outcome.problems : [])
-    .map((problem) => problemLine(problem, placeOf(problem.path, survey?.config)))
+    .map((problem) => problemLine(problem, placeOf(problem.path, config)))
     .filter((line) => line !== undefined);
   const problems = lines.length ? `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>` : '';
-  const back = survey ? `<p><a class="button" href="/${encodeURIComponent(survey.slug)}/">Open a new ballot</a></p>` : '';
+  const back =
+    survey && config
+      ? `<p><a class="button" href="${escapeHtml(surveyPath({ slug: encodeURIComponent(survey.slug), languages: config.languages ?? [] }, lang))}">${escapeHtml(m.page_new_ballot())}</a></p>`
+      : '';
   return plainPage({
     status: outcomeStatus(outcome),
-    site: survey?.config.survey_title ?? 'Survey',
+    site: config?.survey_title ?? m.page_survey(),
+    lang,
     title,
     text,
     html: problems + back,

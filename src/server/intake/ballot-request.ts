@@ -7,11 +7,10 @@ import type { PersonValues } from '../../survey/config/config.struct.ts';
 import { readIdempotencyKey } from './idempotency.ts';
 import { parseMultipart, readLimited } from './multipart.ts';
 import { refused, type Refused } from './intake-outcome.ts';
+import { m } from '../../i18n/messages.ts';
 
 // What a ballot post carries, checked before the ballot itself: the survey and link its query
 // names, and a body the API can read.
-
-const INVALID_LINK = 'Sorry, this link is invalid! Please use your custom link to access your survey form.';
 
 /** The survey a ballot is for and the kind of link it came by; the personal secret, for a personal link. */
 export interface BallotTarget {
@@ -34,7 +33,7 @@ export interface BallotBody {
 export async function checkLink(query: URLSearchParams, now: Date): Promise<BallotTarget | Refused> {
   const projectId = query.get('project_id') ?? '';
   const held = findSurvey(projectId);
-  if (!held) return refused('unknown_survey', 'There is no survey with this project id.', [{ path: 'project_id', message: 'names no survey.' }]);
+  if (!held) return refused('unknown_survey', m.api_no_survey(), [{ path: 'project_id', message: 'names no survey.' }]);
   const secret = query.get('secret')?.trim() || undefined;
   // A secret the roster held does not name is looked for in the files again: a link `invite` has just written.
   const { survey, person } = secret ? await personOfLink(held, secret) : { survey: held, person: undefined };
@@ -44,9 +43,9 @@ export async function checkLink(query: URLSearchParams, now: Date): Promise<Ball
       { path: 'project_type', message: `expected "${survey.config.project_type}".` },
     ]);
   }
-  if (isExpired(survey.config, now.getTime())) return refused('expired', 'Survey form has expired!');
+  if (isExpired(survey.config, now.getTime())) return refused('expired', m.state_expired_title());
   if (!isLinkValid(survey.config, secret, () => person !== undefined)) {
-    return refused('invalid_link', INVALID_LINK, [
+    return refused('invalid_link', m.state_invalid_text(), [
       { path: 'secret', message: secret ? 'is not a valid personal link.' : 'is required: this survey is by personal link only.' },
     ]);
   }
@@ -56,7 +55,7 @@ export async function checkLink(query: URLSearchParams, now: Date): Promise<Ball
 
 /** The refusal of a body past BODY_SIZE_LIMIT. */
 function tooLarge(config: Pick<ServerConfig, 'bodySizeLimit'>): Refused {
-  return refused('body_too_large', `The ballot is larger than ${formatBytes(config.bodySizeLimit)}, the most the survey API accepts.`);
+  return refused('body_too_large', m.api_too_large({ size: formatBytes(config.bodySizeLimit) }));
 }
 
 /**
@@ -77,6 +76,6 @@ export async function readBallot(request: Request, config: Pick<ServerConfig, 'b
   if (body === 'too-large') return tooLarge(config);
   const form = await parseMultipart(body, contentType);
   if (form === 'malformed') return refused('malformed_body', 'The body is not well-formed multipart/form-data.');
-  if (Array.isArray(form)) return refused('invalid_text', 'Some answers hold a NUL character, which no text may hold.', form);
+  if (Array.isArray(form)) return refused('invalid_text', m.api_nul(), form);
   return { form, key };
 }

@@ -12,7 +12,7 @@ import { refused, type Refused, type Stored } from './intake-outcome.ts';
 import { newReceiptCode } from '../tokens.ts';
 import { receiptDue } from '../mail/receipt-mail.ts';
 import { nudgeOutbox } from '../mail/outbox.ts';
-import { VERIFY_WORDS } from '../../survey/people/verification.ts';
+import { m } from '../../i18n/messages.ts';
 
 /** One checked ballot on its way into the database, with the request it came in. */
 export interface BallotToStore {
@@ -66,13 +66,9 @@ export async function storeChecked(db: Kysely<Database>, config: ServerConfig, b
   } catch (error) {
     await removeFiles(config.uploadsDir, files);
     if (error instanceof AlreadySubmittedError && target.verifiedEmail && !target.secret)
-      return refused('already_submitted', `${VERIFY_WORDS.alreadyFromAddress} The first one is kept.`, [
-        { path: 'verification', message: 'has already been used to vote.' },
-      ]);
+      return refused('already_submitted', m.api_already_address(), [{ path: 'verification', message: 'has already been used to vote.' }]);
     if (error instanceof AlreadySubmittedError)
-      return refused('already_submitted', 'A ballot has already been received for this personal link; the first one is kept.', [
-        { path: 'secret', message: 'has already been used to vote.' },
-      ]);
+      return refused('already_submitted', m.api_already_link(), [{ path: 'secret', message: 'has already been used to vote.' }]);
     throw error;
   }
 }

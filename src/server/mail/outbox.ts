@@ -12,19 +12,32 @@ import { serverConfig } from '../config.ts';
 import { compileMail, type MailValues, type RenderedMail } from '../../mail/render.ts';
 import { closesInWords, loadMailTemplate } from '../../survey/mail/mail-templates.ts';
 import { formatReceipt } from '../../survey/published/receipt-code.ts';
+import { localizeSurvey, offers } from '../../survey/config/translations.ts';
 
 /** How often the outbox looks for queued receipts when nothing nudges it. */
 const POLL_MS = 5_000;
 /** Tries of a receipt a server refuses for now (4xx) before it is `failed`. */
 const MAX_ATTEMPTS = 5;
 
-// A survey object lives until its files change (surveys.ts reads them again then): its compiled receipt with it.
-const compiled = new WeakMap<ServerSurvey, (values: MailValues) => RenderedMail>();
-const receiptOf = (survey: ServerSurvey) => {
-  let render = compiled.get(survey);
-  if (!render) compiled.set(survey, (render = compileMail(loadMailTemplate(survey.dir, 'receipt'))));
+// A survey object lives until its files change (surveys.ts reads them again then): its compiled receipts with it, one a language.
+const compiled = new WeakMap<ServerSurvey, Map<string, (values: MailValues) => RenderedMail>>();
+const receiptOf = (survey: ServerSurvey, lang: string) => {
+  let byLanguage = compiled.get(survey);
+  if (!byLanguage) compiled.set(survey, (byLanguage = new Map()));
+  let render = byLanguage.get(lang);
+  if (!render) {
+    const template = loadMailTemplate(survey.dir, 'receipt');
+    const own = lang === survey.config.languages[0] ? undefined : survey.config.translations?.[lang]?.mail?.receipt;
+    byLanguage.set(lang, (render = compileMail({ ...template, subject: own?.subject ?? template.subject, body: own?.body ?? template.body })));
+  }
   return render;
 };
+
+/** The language a receipt is written in: that of the receipt page it links to (`/es/{slug}/receipt`), else the survey's default. */
+function receiptLanguage(survey: ServerSurvey, url: string): string {
+  const lang = /\/([a-z]{2,3})\/[^/]+\/receipt$/.exec(url)?.[1];
+  return lang && offers(survey.config.languages, lang) ? lang : survey.config.languages[0]!;
+}
 
 /** How long a nudge waits before the outbox drains, so that a burst of ballots is sent as one batch. */
 const BATCH_MS = 250;
@@ -48,11 +61,15 @@ async function sendReceipt(row: MailMessageRow): Promise<{ settlement: Settlemen
   const survey = findSurvey(row.project_id);
   if (!survey) return { settlement: { messageId: row.message_id, status: 'failed', detail: 'the survey is no longer served' }, reached: true };
   const payload = JSON.parse(row.payload ?? '{}') as ReceiptPayload;
-  const mail = receiptOf(survey)({
+  const lang = receiptLanguage(survey, payload.url);
+  const mail = receiptOf(
+    survey,
+    lang,
+  )({
     name: payload.name,
     url: payload.url,
-    survey_title: survey.config.survey_title ?? survey.slug,
-    closes: closesInWords(survey.config.expiration_date),
+    survey_title: localizeSurvey(survey.config, lang).survey_title ?? survey.slug,
+    closes: closesInWords(survey.config.expiration_date, lang === survey.config.languages[0] ? 'en-US' : lang, survey.config.time_zone),
     receipt: formatReceipt(payload.receipt),
     unsubscribe_url: '',
   });
@@ -167,7 +184,7 @@ export function startOutbox(): void {
   try {
     const mailing = allServerSurveys().filter((survey) => survey.config.mail.receipt);
     if (mailing.length) mailTransport();
-    for (const survey of mailing) receiptOf(survey);
+    for (const survey of mailing) for (const lang of survey.config.languages) receiptOf(survey, lang);
   } catch {}
   nudgeOutbox();
   setInterval(nudgeOutbox, POLL_MS).unref();

@@ -8,6 +8,8 @@ import type { NewMailMessage } from '../db/tables/mail-messages.table.ts';
 import type { ServerSurvey } from '../surveys.ts';
 import type { BallotTarget } from '../intake/ballot-request.ts';
 import { recipientKey } from './mail.repository.ts';
+import { requestLanguage } from '../language.ts';
+import { surveyPath } from '../../survey/config/translations.ts';
 
 /** What a queued receipt carries: never the ballot's answers. */
 export interface ReceiptPayload {
@@ -35,7 +37,10 @@ export function receiptDue(request: Request, target: BallotTarget): string | und
   const { survey, secret } = target;
   if (!survey.config.mail.receipt || !receiptAddress(survey, target.person, secret, target.verifiedEmail).address) return undefined;
   const site = (process.env.PEERVOTE_BASE_URL ?? new URL(request.url).origin).replace(/\/+$/, '');
-  return `${site}/${survey.slug}/receipt`;
+  // The receipt page in the language of the page that sent the ballot: the mail follows it (outbox.ts).
+  const { languages } = survey.config;
+  const lang = languages.includes(requestLanguage()) ? requestLanguage() : languages[0]!;
+  return `${site}${surveyPath({ slug: survey.slug, languages }, lang, 'receipt')}`;
 }
 
 /**

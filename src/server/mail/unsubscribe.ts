@@ -5,6 +5,9 @@ import { json, refuse } from '../http.ts';
 import { readLimited } from '../intake/multipart.ts';
 import { findSurvey } from '../surveys.ts';
 import { recipientByToken, unsubscribe } from './mail.repository.ts';
+import { baseLocale, m } from '../../i18n/messages.ts';
+import { requestLanguage } from '../language.ts';
+import { localizeSurvey } from '../../survey/config/translations.ts';
 
 /** A token as `send` makes them: 32 bytes of HMAC in base64url. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -12,15 +15,19 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** What RFC 8058 has a mail provider post: the one-click body. */
 const ONE_CLICK = 'List-Unsubscribe=One-Click';
 
-const siteOf = (projectId: string) => findSurvey(projectId)?.config.survey_title ?? 'Peervote';
+const siteOf = (projectId: string) => {
+  const survey = findSurvey(projectId);
+  return (survey && localizeSurvey(survey.config, requestLanguage()).survey_title) ?? 'Peervote';
+};
 
 function unknownToken(request: Request): Response {
   if (!wantsPage(request)) return refuse(404, 'unknown_token', 'This unsubscribe link is not known.');
   return plainPage({
     status: 404,
     site: 'Peervote',
-    title: 'Unknown unsubscribe link',
-    text: 'This unsubscribe link is not known. Please copy the whole link from the message you received.',
+    title: m.unsubscribe_unknown_title(),
+    text: m.unsubscribe_unknown_text(),
+    lang: requestLanguage(),
   });
 }
 
@@ -38,9 +45,11 @@ export async function unsubscribePage(request: Request, token: string): Promise<
     site,
     calm: true,
     form: true,
-    title: 'Stop the invitations and reminders?',
-    text: `You will get no more invitations or reminders for ${site}. Your personal link keeps working if you decide to vote.`,
-    html: `<form method="post" action="/api/unsubscribe/${escapeHtml(token)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button class="button" type="submit">Unsubscribe</button></form>`,
+    title: m.unsubscribe_ask_title(),
+    text: m.unsubscribe_ask_text({ site }),
+    lang: requestLanguage(),
+    // The language goes on with the form, so that the page after it is in it too.
+    html: `<form method="post" action="/api/unsubscribe/${escapeHtml(token)}${requestLanguage() === baseLocale ? '' : `?lang=${requestLanguage()}`}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button class="button" type="submit">${escapeHtml(m.unsubscribe_button())}</button></form>`,
   });
 }
 
@@ -49,9 +58,10 @@ function unsubscribedPage(site: string): Response {
   return plainPage({
     status: 200,
     site,
-    title: 'You are unsubscribed',
+    title: m.unsubscribe_done_title(),
     calm: true,
-    text: `You will get no more invitations or reminders for ${site}. Your personal link still works.`,
+    text: m.unsubscribe_done_text({ site }),
+    lang: requestLanguage(),
   });
 }
 

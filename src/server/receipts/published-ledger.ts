@@ -4,8 +4,9 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { fileStamp, followFiles } from '../file-stamp.ts';
+import { m } from '../../i18n/messages.ts';
 import {
-  NOT_COUNTED_WORDS,
+  notCountedWords,
   standingOf,
   type BallotStanding,
   type LedgerLine,
@@ -125,12 +126,12 @@ export function publishedStanding(surveyDir: string, code: string): PublishedSta
       const status = standingOf(line);
       const reasons =
         status === 'replaced'
-          ? [NOT_COUNTED_WORDS.replaced]
+          ? [notCountedWords().replaced]
           : line.votes
               .filter((vote) => !vote.counted)
               .map(
                 (vote) =>
-                  `${vote.subcategory}, ${index.names.get(vote.nominee_id) || vote.nominee_id}: ${NOT_COUNTED_WORDS[vote.not_counted as NotCounted] ?? 'not counted'}`,
+                  `${vote.subcategory}, ${index.names.get(vote.nominee_id) || vote.nominee_id}: ${notCountedWords()[vote.not_counted as NotCounted] ?? m.not_counted_at_all()}`,
               );
       return { status, reasons };
     }

@@ -6,7 +6,7 @@ import { requestTime } from '../request-hooks.ts';
 import { findSurvey, type ServerSurvey } from '../surveys.ts';
 import { readLimited, parseMultipart } from '../intake/multipart.ts';
 import { isExpired } from '../../survey/people/link.ts';
-import { VERIFY_WORDS } from '../../survey/people/verification.ts';
+import { verifyWords } from '../../survey/people/verification.ts';
 import { nulProblems } from '../../survey/ballots/control-characters.ts';
 import { checkCode, sendCode, type VerifyRefusal } from './verify-voter.ts';
 import { PROOF_COOKIE } from './verify-token.ts';
@@ -37,6 +37,7 @@ function text(fields: URLSearchParams | FormData, name: string): string {
 
 /** The address form: what the voter types to be sent a code. */
 function addressForm(survey: ServerSurvey, typed = ''): string {
+  const VERIFY_WORDS = verifyWords();
   const label = survey.config.verify === 'roster' ? VERIFY_WORDS.rosterAsk : VERIFY_WORDS.emailAsk;
   const type = survey.config.verify === 'roster' ? 'text' : 'email';
   return `<form method="post" action="/api/survey/verify/${encodeURIComponent(survey.config.project_id)}"><label for="address">${escapeHtml(label)}</label><input id="address" name="address" type="${type}" autocomplete="email" required value="${escapeHtml(typed)}"><button type="submit">${VERIFY_WORDS.send}</button></form>`;
@@ -45,6 +46,7 @@ function addressForm(survey: ServerSurvey, typed = ''): string {
 /** The code form, with the typed address carried along in the body (never in the address bar). */
 function codeForm(survey: ServerSurvey, typed: string): string {
   const action = `/api/survey/verify/${encodeURIComponent(survey.config.project_id)}/code`;
+  const VERIFY_WORDS = verifyWords();
   return `<form method="post" action="${action}"><input type="hidden" name="address" value="${escapeHtml(typed)}"><label for="code">${VERIFY_WORDS.code}</label><input id="code" name="code" type="text" inputmode="numeric" pattern="[0-9 ]*" maxlength="7" autocomplete="one-time-code" required autofocus><button type="submit">${VERIFY_WORDS.check}</button></form>`;
 }
 

@@ -13,7 +13,7 @@ import {
   CODE_WINDOW_MS,
   CODES_PER_ADDRESS,
   MAX_WRONG_TRIES,
-  VERIFY_WORDS,
+  verifyWords,
   addressKey,
   isAddress,
   licenceKey,
@@ -23,6 +23,9 @@ import {
 import { codesSince, countWrongTry, insertCode, spendCode } from './codes.repository.ts';
 import { signProof } from './verify-token.ts';
 import { peopleKey, personByContact } from '../people/people.repository.ts';
+import { m } from '../../i18n/messages.ts';
+import { requestLanguage } from '../language.ts';
+import { localizeSurvey } from '../../survey/config/translations.ts';
 
 // A voter proving an address: who the typed text names, the code mailed to that address, and
 // the code checked. Each step returns an outcome; verify-reply.ts says it in HTTP.
@@ -94,15 +97,17 @@ function codeHash(config: Pick<ServerConfig, 'signalsSecret' | 'signalsKeyFile'>
   return createHmac('sha256', signalsSecret(config)).update(`${id}\u0000${code}`).digest('base64url');
 }
 
-/** The message a code goes out in: the code in the subject and the text. */
+/** The message a code goes out in, in the language of the page that asked for it: the code in the subject and the text. */
 function codeMessage(survey: ServerSurvey, code: string, to: string) {
-  const title = survey.config.survey_title ?? survey.slug;
-  const text = `Your code for ${title} is ${code}.\n\nType it in the box labelled "Code" on the ballot page. It is valid for 15 minutes.\nIf you did not ask for it, you can ignore this message.\n`;
+  const title = localizeSurvey(survey.config, requestLanguage()).survey_title ?? survey.slug;
+  const [box, ignore] = [m.code_mail_box(), m.code_mail_ignore()];
+  const text = `${m.code_mail_first({ title, code })}\n\n${box}\n${ignore}\n`;
+  const safeTitle = title.replace(/[&<>"']/g, '');
   return {
     to,
-    subject: `${code} is your code for ${title}`,
+    subject: m.code_mail_subject({ code, title }),
     text,
-    html: `<p>Your code for ${title.replace(/[&<>"']/g, '')} is <strong>${code}</strong>.</p><p>Type it in the box labelled "Code" on the ballot page. It is valid for 15 minutes.</p><p>If you did not ask for it, you can ignore this message.</p>`,
+    html: `<p>${m.code_mail_first({ title: safeTitle, code: `<strong>${code}</strong>` })}</p><p>${box}</p><p>${ignore}</p>`,
   };
 }
 
@@ -174,8 +179,8 @@ export async function checkCode(
   const code = typedCode.replace(/\s/g, '');
   const recent = await codesSince(db, survey.config.project_id, found.email, new Date(now.getTime() - CODE_LIFETIME_MS - CODE_WINDOW_MS));
   const latest = recent[0];
-  if (!latest) return refusal(410, 'code_expired', VERIFY_WORDS.expired, { field: 'code' });
-  if (latest.wrong_tries >= MAX_WRONG_TRIES) return refusal(403, 'too_many_tries', VERIFY_WORDS.tooManyTries, { field: 'code' });
+  if (!latest) return refusal(410, 'code_expired', verifyWords().expired, { field: 'code' });
+  if (latest.wrong_tries >= MAX_WRONG_TRIES) return refusal(403, 'too_many_tries', verifyWords().tooManyTries, { field: 'code' });
   const match = /^\d{6}$/.test(code) ? recent.find((row) => row.code_hash === codeHash(config, row.id, code)) : undefined;
   if (match && match.used_at === null && match.expires_at > now.toISOString() && (await spendCode(db, match.id, now))) {
     return {
@@ -184,8 +189,8 @@ export async function checkCode(
       sentTo: maskAddress(found.email),
     };
   }
-  if (match) return refusal(410, 'code_expired', VERIFY_WORDS.expired, { field: 'code' });
+  if (match) return refusal(410, 'code_expired', verifyWords().expired, { field: 'code' });
   const tries = await countWrongTry(db, latest.id);
-  if (tries >= MAX_WRONG_TRIES) return refusal(403, 'too_many_tries', VERIFY_WORDS.tooManyTries, { field: 'code' });
-  return refusal(422, 'wrong_code', VERIFY_WORDS.wrongCode, { field: 'code' });
+  if (tries >= MAX_WRONG_TRIES) return refusal(403, 'too_many_tries', verifyWords().tooManyTries, { field: 'code' });
+  return refusal(422, 'wrong_code', verifyWords().wrongCode, { field: 'code' });
 }

@@ -1,5 +1,6 @@
 import type { BallotStanding } from '../published/published-results.ts';
 import type { Problem } from '../errors.ts';
+import { baseLocale, getLocale } from '../../i18n/messages.ts';
 
 // The survey API's replies (its response bodies), shared by the server that writes them and the
 // pages that read them; "answers" are the voter's, a reply is the API's.
@@ -74,7 +75,10 @@ export interface ReceiptCheck {
  */
 export function apiUrl(path: string, query: Record<string, string | undefined> = {}): string {
   const base = (import.meta.env.PUBLIC_SURVEY_API_URL as string | undefined)?.replace(/\/$/, '') ?? '';
-  const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  // A page in a further language asks the API to answer in it (`lang`, docs/api.md).
+  const lang = getLocale();
+  const all: Record<string, string | undefined> = { ...query, lang: lang === baseLocale ? undefined : lang };
+  const params = new URLSearchParams(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const search = params.toString();
   return `${base}${path}${search ? `?${search}` : ''}`;
 }

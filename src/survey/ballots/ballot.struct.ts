@@ -6,7 +6,8 @@ import { AFFIRM_NAME, FILL_SECONDS_NAME, customReservationName, otherAnswerName,
 import { asksOtherText, isKind } from '../config/fields.ts';
 import { isBlank, textOf, type BallotInput } from './ballot-input.ts';
 import { MAX_SHORT_TEXT, MAX_TEXT_LENGTH, OptionalText, answerStruct, shortText } from './ballot-rules.ts';
-import { AFFIRM_MESSAGE, fieldMessages, plural, writeInNameTooLong } from './field-messages.ts';
+import { affirmMessage, fieldMessages, writeInLimitMessage, writeInNameTooLong } from './field-messages.ts';
+import { m } from '../../i18n/messages.ts';
 import { configTakenSlugs, tileSlug, tilesFor, type ReservationKind } from './tiles.ts';
 import { toProblems, type Problem } from '../errors.ts';
 import { repeatOnBallot, voteCount, VOTE_REQUIREMENT, voteRequirementMessage } from './votes.ts';
@@ -55,19 +56,19 @@ function knownKeys(config: BallotSurvey, context: BallotContext): Map<string, St
   if (nominationField(config)) {
     const known = context.isKnownNominee;
     const nominee = refine(
-      shortText(MAX_SHORT_TEXT, 'This nominee id is too long.'),
+      shortText(MAX_SHORT_TEXT, m.nominee_id_too_long()),
       'nominee',
-      (id) => isBlank(id) || !known || known(id!.trim()) || 'Choose a nominee from the search suggestions.',
+      (id) => isBlank(id) || !known || known(id!.trim()) || m.nominee_from_suggestions(),
     );
     for (const { name } of ballotSlots(config)) add(name, nominee);
   }
   add(
     FILL_SECONDS_NAME,
-    refine(OptionalText, 'seconds', (value) => isBlank(value) || /^\d{1,9}$/.test(value!.trim()) || 'The time spent on the ballot must be whole seconds.'),
+    refine(OptionalText, 'seconds', (value) => isBlank(value) || /^\d{1,9}$/.test(value!.trim()) || m.seconds_whole()),
   );
   add(
     AFFIRM_NAME,
-    refine(OptionalText, 'required', (value) => !affirmationRequired(config) || !isBlank(value) || AFFIRM_MESSAGE),
+    refine(OptionalText, 'required', (value) => !affirmationRequired(config) || !isBlank(value) || affirmMessage()),
   );
   return keys;
 }
@@ -83,7 +84,7 @@ function tileStruct(config: BallotSurvey, field: FieldDef, kind: ReservationKind
 function writeInStruct(config: BallotSurvey, part: string): Struct<unknown, null> {
   if (part === 'name') return shortText(MAX_SHORT_TEXT, writeInNameTooLong(MAX_SHORT_TEXT)) as Struct<unknown, null>;
   const categories = new Set(ballotCategories(config).map(({ key }) => key));
-  return refine(OptionalText, 'category', (value) => isBlank(value) || categories.has(value!) || 'Choose one of the categories.') as Struct<unknown, null>;
+  return refine(OptionalText, 'category', (value) => isBlank(value) || categories.has(value!) || m.category_choose()) as Struct<unknown, null>;
 }
 
 type CrossFailure = Pick<Failure, 'path' | 'message'> & { refinement: string };
@@ -98,14 +99,14 @@ function* crossRules(config: BallotSurvey, input: BallotInput, keys: Map<string,
     .map(writeInNames)
     .filter((names) => !isBlank(input[names.name]));
   for (const [n, names] of writeIns.entries()) {
-    if (isBlank(input[names.category])) yield fail(names.category, 'Choose the category of this write-in.');
-    if (n >= config.write_in_limit) yield fail(names.name, `You can add at most ${plural(config.write_in_limit, 'write-in')}.`);
+    if (isBlank(input[names.category])) yield fail(names.category, m.write_in_category_required());
+    if (n >= config.write_in_limit) yield fail(names.name, writeInLimitMessage(config.write_in_limit));
   }
   const filled = ballotSlots(config)
     .map((slot) => ({ ...slot, nomineeId: textOf(input[slot.name]) }))
     .filter((slot) => slot.nomineeId);
   for (const i of filled.keys()) {
-    if (repeatOnBallot(filled, i) >= 0) yield fail(filled[i].name, 'This nominee is already named in this category.');
+    if (repeatOnBallot(filled, i) >= 0) yield fail(filled[i].name, m.nominee_repeated());
   }
   const nomination = nominationField(config);
   const votes = voteCount(
@@ -122,7 +123,7 @@ function* crossRules(config: BallotSurvey, input: BallotInput, keys: Map<string,
   for (const field of allFields(config.layout).filter((f) => isKind(f, 'reservation'))) {
     const tile = !isBlank(input[field.name]);
     const custom = !isBlank(input[customReservationName(field.name)]);
-    if (tile && custom) yield fail(customReservationName(field.name), 'Choose a tile or write your own, not both.');
+    if (tile && custom) yield fail(customReservationName(field.name), m.tile_or_custom());
     if (field.validation?.required && !tile && !custom) yield fail(field.name, fieldMessages.tileRequired(field));
   }
 }

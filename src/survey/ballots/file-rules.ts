@@ -1,4 +1,5 @@
 import type { FieldDef } from '../config/field.struct.ts';
+import { intlLocale, m } from '../../i18n/messages.ts';
 
 /** The largest file a file field accepts when its definition sets no `validation.maxFileSize`: 5 MB. */
 const DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024;
@@ -18,9 +19,10 @@ export function maxFileSize(field: Pick<FieldDef, 'validation'>): number {
 
 /** A size in bytes as people read it: '5 MB', '300 KB'. */
 export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KB`;
-  return `${bytes} bytes`;
+  const size = (n: number) => (+n.toFixed(1)).toLocaleString(intlLocale('en-US'), { useGrouping: false });
+  if (bytes >= 1024 * 1024) return m.bytes_mb({ size: size(bytes / (1024 * 1024)) });
+  if (bytes >= 1024) return m.bytes_kb({ size: size(bytes / 1024) });
+  return m.bytes_bytes({ size: size(bytes) });
 }
 
 /** File types as people read them: 'PDF, PNG, JPEG'. */

@@ -1,5 +1,6 @@
 import type { ReservationOutcome } from '../api/api-replies.ts';
 import type { OutcomeField, ReservationKind } from './tiles.ts';
+import { m } from '../../i18n/messages.ts';
 
 /** The words a tile reads: 'THE FACE OF {title}' for Faces (docs/spec.md, "Reservations"), the question itself for Experts. */
 export function tileLabel(kind: ReservationKind, title: string): string {
@@ -21,16 +22,16 @@ export function outcomeLine(outcome: ReservationOutcome, fields: OutcomeField[])
   const field = fields.find((candidate) => candidate.field === outcome.field);
   const kind = field?.kind ?? 'faces';
   const title = field?.titles[outcome.tile] ?? outcome.tile;
-  const tile = kind === 'faces' ? tileLabel(kind, title) : `The expert question “${title}”`;
+  const tile = kind === 'faces' ? tileLabel(kind, title) : m.reservation_expert_question({ title });
   if (outcome.status === 'custom') {
-    const what = kind === 'faces' ? 'specialty' : 'expert question';
-    return { status: 'custom', text: `Your own ${what}, “${outcome.tile}”, was received with your ballot.` };
+    const text = outcome.tile;
+    return { status: 'custom', text: kind === 'faces' ? m.reservation_custom_faces({ text }) : m.reservation_custom_expert({ text }) };
   }
   if (outcome.status === 'lost') {
     return {
       status: 'lost',
-      text: `${tile} was taken by another ballot that arrived before yours, so it could not be reserved for you. Your ballot was received and counts all the same.`,
+      text: m.reservation_lost({ tile }),
     };
   }
-  return { status: 'reserved', text: `${tile} is reserved for you${kind === 'asktheexpert' ? ' for five days' : ''}.` };
+  return { status: 'reserved', text: kind === 'asktheexpert' ? m.reservation_reserved_expert({ tile }) : m.reservation_reserved({ tile }) };
 }

@@ -1,4 +1,5 @@
 import type { ReservationKind } from './tiles.ts';
+import { m } from '../../i18n/messages.ts';
 
 /** What a reservation section says: its default title, its introduction, the custom field's label and placeholder, the heading of who came before. */
 export interface ReservationWords {
@@ -9,20 +10,9 @@ export interface ReservationWords {
   past: string;
 }
 
-/** The words of each kind of reservation section (docs/spec.md, "Reservations"): Faces, and Experts with its five-day hold. */
-export const RESERVATION_WORDS: Record<ReservationKind, ReservationWords> = {
-  faces: {
-    title: 'Reserve Your Faces Specialty',
-    intro: 'Be THE FACE OF a specialty in our issue: choose one that is still free, or name your own.',
-    custom: 'Or name your own specialty',
-    placeholder: 'THE FACE OF...',
-    past: 'Past participants',
-  },
-  asktheexpert: {
-    title: 'Reserve Your Expert Question',
-    intro: 'Answer a reader question as our expert: choose one that is still free, or write your own. A selection is reserved for you for five days.',
-    custom: 'Or write your own expert question',
-    placeholder: 'Your question...',
-    past: 'Past experts',
-  },
-};
+/** The words of each kind of reservation section (docs/spec.md, "Reservations"), in the page's language: Faces, and Experts with its five-day hold. */
+export function reservationWords(kind: ReservationKind): ReservationWords {
+  return kind === 'faces'
+    ? { title: m.faces_title(), intro: m.faces_intro(), custom: m.faces_custom(), placeholder: m.faces_placeholder(), past: m.faces_past() }
+    : { title: m.experts_title(), intro: m.experts_intro(), custom: m.experts_custom(), placeholder: m.experts_placeholder(), past: m.experts_past() };
+}

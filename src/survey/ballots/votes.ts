@@ -1,4 +1,5 @@
 import { isBlank, type BallotValue } from './ballot-input.ts';
+import { m } from '../../i18n/messages.ts';
 
 /**
  * The vote count of docs/spec.md, "Submitting", as the vote requirement counts it: the nomination slots holding a
@@ -41,7 +42,7 @@ export const VOTE_REQUIREMENT = 'vote-requirement';
 
 /** The text of the vote-requirement error (docs/spec.md, "Submitting"). */
 export function voteRequirementMessage(n: number): string {
-  return `You must fill out at least ${n} ${n === 1 ? 'name' : 'names'} to submit this form.`;
+  return m.vote_requirement({ count: n });
 }
 
 /** True when a problem is the vote requirement's, by its code. */

@@ -3,6 +3,7 @@ import { FIELD_NAME_PATTERN } from '../ballots/ballot-keys.ts';
 import { FIELD_TABLE, hasOptions, type FieldTypeName } from './fields.ts';
 import { ADS_GROUP } from './layout.ts';
 import type { JsonSchema, KeyDocs } from './struct-schema.ts';
+import { SHIPPED_LANGUAGES } from './translations.ts';
 
 /**
  * What every key of `survey.yaml` and `site.yaml` means, beside the structs that check them
@@ -145,6 +146,11 @@ export const SURVEY_KEYS: KeyDocs = {
   'layout[][].personal': { meaning: 'personal data: `purge-personal` removes the answer after the vote' },
   'layout[][].labelAbove': { meaning: '`false` sets the label beside the input (for a `nested` field, hides its legend)' },
   'layout[][].fields': { meaning: 'the subfields of a `nested` field (which needs them; no other type may have them)' },
+  'layout[][].option_labels': {
+    meaning:
+      'the words each option shows, by option, where they differ from it; the option itself is what the ballot sends (a translation sets them per language)',
+    otherwise: 'each option shows as written',
+  },
 
   categories: {
     meaning: `group name → list of sub-categories (no \`[\` or \`]\` in a name: they build the ballot's form-data names); the group \`${ADS_GROUP}\` maps a group name to advertisement image URLs`,
@@ -358,6 +364,50 @@ export const SURVEY_KEYS: KeyDocs = {
       '`until_close` lets a voter on a personal link or verified send again before `expiration_date`: the new ballot replaces theirs; `never` refuses a second ballot',
     default: 'never',
     values: { never: 'a second ballot is refused', until_close: "a new ballot replaces the voter's own until `expiration_date`" },
+  },
+  languages: {
+    guide: '[languages](#languages)',
+    meaning:
+      "the languages the survey's pages are offered in, the first its default (today's addresses); each further one is served under `/{lang}/{slug}/` with its texts from `translations`. The product's own words come in `en` and `es`",
+    default: ['en'],
+    schema: { minItems: 1, maxItems: SHIPPED_LANGUAGES.length },
+  },
+  translations: {
+    guide: '[languages](#languages)',
+    meaning: "the survey's texts in each further language of `languages`, by language; a text left out shows in the default language, and the build warns",
+    otherwise: 'every page in the default language',
+  },
+  'translations.*.survey_title': { meaning: '`survey_title` in this language' },
+  'translations.*.survey_subtitle': { meaning: '`survey_subtitle` in this language' },
+  'translations.*.social_title': { meaning: '`social_title` in this language' },
+  'translations.*.welcome_title': { meaning: '`welcome_title` in this language' },
+  'translations.*.welcome': { meaning: '`welcome` in this language (HTML)' },
+  'translations.*.rules': { meaning: '`rules` in this language, as many and in the same order' },
+  'translations.*.affirmation_points': { meaning: '`affirmation_points` in this language, as many and in the same order' },
+  'translations.*.thank_you_message': { meaning: '`thank_you_message` in this language (HTML)' },
+  'translations.*.categories': { meaning: 'each category group and sub-category of `categories` → its words in this language; the keys stay as they are' },
+  'translations.*.fields': { meaning: 'each layout field, by name → its texts in this language' },
+  'translations.*.fields.*.label': { meaning: "the field's `label` in this language" },
+  'translations.*.fields.*.placeholder': { meaning: "the field's `placeholder` in this language" },
+  'translations.*.fields.*.html': { meaning: "an `html` field's HTML in this language" },
+  'translations.*.fields.*.message': { meaning: "the field's `validation.message` in this language" },
+  'translations.*.fields.*.options': { meaning: 'each option → its words in this language; the ballot still sends the option itself' },
+  'translations.*.mail': { meaning: 'each mail template (`invitation`, `reminder`, `receipt`) → its `subject` and `body` in this language' },
+  'translations.*.mail.*.subject': { meaning: "the template's subject in this language" },
+  'translations.*.mail.*.body': { meaning: "the template's body (Markdown) in this language" },
+  strict_translations: {
+    guide: '[languages](#languages)',
+    meaning: '`true`: a text a further language leaves untranslated stops the build, instead of a warning',
+    default: false,
+  },
+  time_zone: {
+    meaning: 'the time zone the mail writes its dates in (`{{closes}}`), an IANA name such as `America/New_York`',
+    default: 'UTC',
+    schema: { minLength: 1 },
+  },
+  category_labels: {
+    meaning: 'each category group or sub-category of `categories` → the words it shows, where they differ from its key (a translation sets them per language)',
+    otherwise: 'each shows its key',
   },
 };
 

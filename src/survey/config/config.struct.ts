@@ -20,6 +20,7 @@ import {
 import { Layout, FieldName } from './field.struct.ts';
 import { ADS_GROUP, type CategoriesShape } from './layout.ts';
 import { TallyConfig } from './tally.struct.ts';
+import { SHIPPED_LANGUAGES, Translation } from './translations.ts';
 
 /** The shape of an image or page address: absolute http(s), or a path on the site. */
 export const URL_PATTERN = /^(https?:\/\/\S+|\/\S*)$/;
@@ -105,6 +106,16 @@ export const PERSON_ROSTER_KEYS = ['email', 'name', PERSON_NOMINEE_ID] as const;
 /** The prepopulation map: secret → that person's values; or the name of a YAML file in the survey folder holding it. */
 export const Prepopulation = union([string(), record(nonempty(string()), PersonValues)]);
 
+/** True for a time zone `Intl` knows by its IANA name. */
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The whole survey configuration of docs/spec.md, "Survey configuration", as written in `surveys/<slug>/survey.yaml`. */
 export const SurveyConfig = object({
   project_id: nonempty(string()),
@@ -168,6 +179,19 @@ export const SurveyConfig = object({
   verify: defaulted(enums(['none', 'email', 'roster']), 'none'),
   /** Whether a voter on a personal link or verified may send a new ballot that replaces theirs before the close (`until_close`). */
   amend: defaulted(enums(['never', 'until_close']), 'never'),
+  /** The languages the survey's pages are offered in, the first its default: `[en, es]`. */
+  languages: defaulted(size(array(enums(SHIPPED_LANGUAGES)), 1, SHIPPED_LANGUAGES.length), ['en']),
+  /** The survey's texts in each further language; what is left out shows in the default language. */
+  translations: optional(record(string(), Translation)),
+  /** A text left untranslated stops the build instead of warning. */
+  strict_translations: defaulted(boolean(), false),
+  /** The time zone the survey's mail writes its dates and times in, an IANA name such as `America/New_York`. */
+  time_zone: defaulted(
+    refine(string(), 'TimeZone', (value) => (isTimeZone(value) ? true : `expected an IANA time zone such as America/New_York or UTC, got "${value}"`)),
+    'UTC',
+  ),
+  /** The words a category group or sub-category shows, by its key, when they differ from it. */
+  category_labels: optional(record(string(), string())),
 });
 
 /** A survey configuration after validation and defaults. */

@@ -1,4 +1,4 @@
-import { array, boolean, enums, lazy, nonempty, number, object, optional, refine, string, type Describe, type Infer } from 'superstruct';
+import { array, boolean, enums, lazy, nonempty, number, object, optional, record, refine, string, type Describe, type Infer } from 'superstruct';
 import { FIELD_TABLE, hasOptions, type FieldBasics, type FieldTypeName } from './fields.ts';
 import { isFieldName } from '../ballots/ballot-keys.ts';
 
@@ -45,6 +45,8 @@ export interface FieldShape extends FieldBasics {
   personal?: boolean;
   labelAbove?: boolean;
   fields?: FieldShape[];
+  /** The words each option shows, by option, when they differ from it; the option itself is what the ballot sends. */
+  option_labels?: Record<string, string>;
 }
 
 const FieldObject: Describe<FieldShape> = object({
@@ -62,6 +64,7 @@ const FieldObject: Describe<FieldShape> = object({
   personal: optional(boolean()),
   labelAbove: optional(boolean()),
   fields: optional(array(lazy(() => Field))),
+  option_labels: optional(record(string(), string())),
 });
 
 /**

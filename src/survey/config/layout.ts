@@ -23,6 +23,16 @@ export function categoryGroups(config: { categories: CategoriesShape }): Array<{
     .map(([name, subcategories]) => ({ name, subcategories: subcategories as string[] }));
 }
 
+/** A category's or sub-category's words as the page shows them: its label in the page's language, else its key. */
+export function categoryLabel(config: { category_labels?: Record<string, string> }, key: string): string {
+  return config.category_labels?.[key] ?? key;
+}
+
+/** An option's words as the field shows them: its label in the page's language, else the option itself (the value sent). */
+export function optionLabel(field: { option_labels?: Record<string, string> }, option: string): string {
+  return field.option_labels?.[option] ?? option;
+}
+
 /** One sub-category a vote can go to, with the key a write-in's category select gives it. */
 export interface BallotCategory {
   group: string;

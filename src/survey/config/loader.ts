@@ -9,6 +9,7 @@ import { toPublicSurvey, type PublicSurvey } from './public.ts';
 import { readPersonMapYaml } from '../people/person-map-yaml.ts';
 import { isFieldName } from '../ballots/ballot-keys.ts';
 import { hideSecretKey, readYamlFile, type YamlFile } from './yaml-file.ts';
+import { localizeSurvey, translationGaps, translationProblems } from './translations.ts';
 
 /** A survey as loaded from its folder: its slug, folder and validated configuration. */
 export interface LoadedSurvey {
@@ -97,6 +98,8 @@ function crossCheck(config: SurveyConfig): KeyedProblem[] {
       }
     }),
   );
+  problems.push(...translationProblems(config));
+  if (config.strict_translations) problems.push(...translationGaps(config));
   const groups = Object.keys(config.categories).filter((group) => group !== ADS_GROUP);
   if (groups.length === 0) problems.push(keyed(['categories'], 'needs at least one category group besides ADS'));
   const ads = config.categories[ADS_GROUP] as Record<string, string[]> | undefined;
@@ -150,6 +153,8 @@ export interface SurveyReading {
   survey: LoadedSurvey | undefined;
   raw: Record<string, unknown>;
   problems: FileProblem[];
+  /** What the build tells without stopping: the texts a further language leaves untranslated (none under `strict_translations`). */
+  warnings: FileProblem[];
   /** Places problems about the file's keys at their line and column. */
   place(problems: readonly KeyedProblem[]): FileProblem[];
 }
@@ -164,7 +169,8 @@ export function readSurvey(slug: string, dir = surveysDir()): SurveyReading {
   const problems = [...read.problems, ...(read.value ? place(crossCheck(read.value)) : [])];
   const raw = read.raw && typeof read.raw === 'object' && !Array.isArray(read.raw) ? (read.raw as Record<string, unknown>) : {};
   const survey = read.value && !problems.length ? { slug, dir: folder, config: read.value } : undefined;
-  return { slug, dir: folder, file, survey, raw, problems, place };
+  const warnings = survey && !survey.config.strict_translations ? place(translationGaps(survey.config)) : [];
+  return { slug, dir: folder, file, survey, raw, problems, warnings, place };
 }
 
 /** Loads and validates `surveys/<slug>/survey.yaml`; throws a ConfigError naming every problem, with its file, line, column and key path. */
@@ -358,8 +364,11 @@ export function loadPrepopulation(survey: LoadedSurvey): Record<string, PersonVa
 
 /** What every survey page is rendered from: the survey without private data, and the site settings. */
 export interface SurveyPageProps {
+  /** The survey in the page's language (translations.ts). */
   survey: PublicSurvey;
   site: SiteConfig;
+  /** The page's language, one of the survey's `languages`. */
+  lang: string;
 }
 
 /** One static path per survey folder, for `getStaticPaths`; a broken survey file fails the build here. */
@@ -367,6 +376,20 @@ export function surveyStaticPaths(): Array<{ params: { slug: string }; props: Su
   const site = loadSite();
   return loadAllSurveys().map(({ slug, config }) => ({
     params: { slug },
-    props: { survey: toPublicSurvey(slug, config), site },
+    props: { survey: toPublicSurvey(slug, config), site, lang: config.languages[0]! },
   }));
+}
+
+/**
+ * One static path per survey and further language it offers (`/es/{slug}/`), for the pages under
+ * `src/pages/[lang]/`: the survey in that language. The default language keeps the plain addresses.
+ */
+export function translatedStaticPaths(): Array<{ params: { lang: string; slug: string }; props: SurveyPageProps }> {
+  const site = loadSite();
+  return loadAllSurveys().flatMap(({ slug, config }) =>
+    config.languages.slice(1).map((lang) => ({
+      params: { lang, slug },
+      props: { survey: toPublicSurvey(slug, localizeSurvey(config, lang)), site, lang },
+    })),
+  );
 }

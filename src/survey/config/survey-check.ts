@@ -16,6 +16,8 @@ export interface SurveysCheck {
   failing: string[];
   /** How many of the problems are in site.yaml. */
   siteProblems: number;
+  /** What does not stop a build: each text a further language leaves untranslated, by file and key path. */
+  warnings: FileProblem[];
 }
 
 /**
@@ -59,7 +61,7 @@ export function checkSurveys(dir = surveysDir(), slugs?: readonly string[]): Sur
     return own;
   });
   const site = inFileOrder(readSite(dir).problems);
-  return { slugs: checked, problems: [...problems, ...site], failing, siteProblems: site.length };
+  return { slugs: checked, problems: [...problems, ...site], failing, siteProblems: site.length, warnings: mine.flatMap((reading) => reading.warnings) };
 }
 
 /** The check's last line: `4 surveys checked: no problems`, or `2 problems in 1 of 4 surveys`. */

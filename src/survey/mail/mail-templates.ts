@@ -166,8 +166,10 @@ export function loadMailTemplates(surveyDir: string): Record<MailTemplateKind, M
   return Object.fromEntries(MAIL_TEMPLATE_KINDS.map((kind) => [kind, loadMailTemplate(surveyDir, kind)])) as Record<MailTemplateKind, MailTemplate>;
 }
 
-/** The expiration date in words ("December 31, 2099"), or empty when the survey has none: `{{closes}}`. */
-export function closesInWords(expirationDate: string | undefined): string {
+/** The expiration date in words ("December 31, 2099") in a language and the survey's time zone, or empty when the survey has none: `{{closes}}`. */
+export function closesInWords(expirationDate: string | undefined, locale = 'en-US', timeZone = 'UTC'): string {
   if (!expirationDate) return '';
-  return new Date(expirationDate).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  // A bare date is that day wherever the reader is; a full time is the day it falls on in the survey's time zone.
+  const zone = /^\d{4}-\d{2}-\d{2}$/.test(expirationDate) ? 'UTC' : timeZone;
+  return new Date(expirationDate).toLocaleDateString(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: zone });
 }

@@ -1,4 +1,5 @@
 import type { SurveyConfig } from '../config/config.struct.ts';
+import { intlLocale, m } from '../../i18n/messages.ts';
 
 /** The secret that opens any survey as a demonstration, prepopulated or not (docs/spec.md, "Links"). */
 export const DEMO_SECRET = 'demo';
@@ -28,10 +29,10 @@ export function closingText(config: Pick<SurveyConfig, 'expiration_date'>): stri
   const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(config.expiration_date);
   const time = Date.parse(bareDate ? `${config.expiration_date}T00:00:00Z` : config.expiration_date);
   if (Number.isNaN(time)) return undefined;
-  const date = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(time);
+  const date = new Intl.DateTimeFormat(intlLocale('en-GB'), { dateStyle: 'long', timeZone: 'UTC' }).format(time);
   if (bareDate) return date;
-  const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(time);
-  return `${date} at ${clock} UTC`;
+  const clock = new Intl.DateTimeFormat(intlLocale('en-GB'), { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(time);
+  return m.state_closing_time({ date, time: clock });
 }
 
 /**
@@ -56,7 +57,8 @@ export function linkState(
 
 /** Reads the secret from a personal link's path, `/{slug}/{secret}`; undefined on the public link or a page. */
 export function secretFromPath(pathname: string, slug: string): string | undefined {
-  const match = new RegExp(`^/${slug}/([^/]+)/?$`).exec(pathname);
+  // A further language's address starts with it: `/es/{slug}/{secret}`.
+  const match = new RegExp(`^(?:/[a-z]{2,3}(?:-[A-Za-z0-9]+)?)?/${slug}/([^/]+)/?$`).exec(pathname);
   if (!match) return undefined;
   const segment = decodeURIComponent(match[1]);
   return (PAGE_SEGMENTS as readonly string[]).includes(segment) ? undefined : segment;

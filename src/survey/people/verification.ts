@@ -1,19 +1,22 @@
+import { intlLocale, m } from '../../i18n/messages.ts';
 // Verified voters (`verify: email` or `roster`): the words the page and the API share, the
 // codes' rules, and the checks on what a voter types to be found.
 
-/** The page's and the API's words for each step, word for word as the product promises them. */
-export const VERIFY_WORDS = {
-  send: 'Send me a code',
-  code: 'Code',
-  check: 'Check the code',
-  tooManyTries: 'Too many tries: ask for a new code.',
-  wrongCode: 'That code is not right. Check the message and type the 6 digits again.',
-  expired: 'That code has expired: ask for a new code.',
-  alreadyFromAddress: 'A ballot has already been received from this address.',
-  received: 'Your ballot has been received.',
-  emailAsk: 'Your email address',
-  rosterAsk: 'Your licence number or email address',
-} as const;
+/** The page's and the API's words for each step, in the page's or the request's language. */
+export function verifyWords() {
+  return {
+    send: m.verify_send(),
+    code: m.verify_code(),
+    check: m.verify_check(),
+    tooManyTries: m.verify_too_many(),
+    wrongCode: m.verify_wrong(),
+    expired: m.verify_expired(),
+    alreadyFromAddress: m.thanks_already_address(),
+    received: m.thanks_sent(),
+    emailAsk: m.verify_email_ask(),
+    rosterAsk: m.verify_roster_ask(),
+  };
+}
 
 /** How long a mailed code is valid. */
 export const CODE_LIFETIME_MS = 15 * 60_000;
@@ -29,12 +32,12 @@ export const CODE_WINDOW_MS = 10 * 60_000;
 
 /** The sentence for a ballot replaced by a later one of the same voter, with the earlier one's time. */
 export function replacedSentence(sentAt: string): string {
-  return `Your ballot replaced the one sent on ${whenSent(sentAt)}.`;
+  return m.replaced_sentence({ when: whenSent(sentAt) });
 }
 
 /** A ballot's time as voters read it: `1 March 2027 at 09:30 UTC`. */
 function whenSent(at: string): string {
-  return `${new Date(at).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })} UTC`;
+  return m.when_utc({ when: new Date(at).toLocaleString(intlLocale('en-GB'), { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }) });
 }
 
 /** An address as it is compared: trimmed, lower case. */

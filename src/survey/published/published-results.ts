@@ -1,3 +1,4 @@
+import { m } from '../../i18n/messages.ts';
 // The published results folder (surveys/<slug>/results/) as the results page, the receipt check
 // and the operator's tools read it: results.json and the lines of ledger.jsonl.
 
@@ -80,20 +81,18 @@ export function standingOf(line: Pick<LedgerLine, 'status' | 'votes'>): BallotSt
   return counted === line.votes.length ? 'counted' : 'partly_counted';
 }
 
-/** Why a vote was not counted, in the voter's words, by its published category. */
-export const NOT_COUNTED_WORDS: Record<NotCounted, string> = {
-  ballot:
-    'the whole ballot was set aside: a demonstration ballot, a later ballot from someone who had voted already, or a ballot the editors took out after a review',
-  vote: 'the nominee is not on the nominee list, or was named twice in this sub-category on the ballot',
-  methodology: 'a rule of the published methodology leaves this vote out (see "How the votes are counted")',
-  replaced: 'the voter sent a newer ballot before the close, which replaced this one',
-};
+/** Why a vote was not counted, in the voter's words and language, by its published category. */
+export function notCountedWords(): Record<NotCounted, string> {
+  return { ballot: m.not_counted_ballot(), vote: m.not_counted_vote(), methodology: m.not_counted_methodology(), replaced: m.not_counted_replaced() };
+}
 
-/** A ballot's standing in one sentence for its voter. */
-export const STANDING_WORDS: Record<BallotStanding | 'not_found', string> = {
-  counted: 'Your ballot was counted: every vote on it is in the published results.',
-  partly_counted: 'Your ballot was partly counted: some of its votes are in the published results, others were left out.',
-  not_counted: 'Your ballot was received, but none of its votes is in the published results.',
-  replaced: 'This ballot was replaced by a newer ballot you sent before the close; the newer one is the one counted.',
-  not_found: 'No ballot with this receipt code is in the published ledger. Check the code against your thank-you page.',
-};
+/** A ballot's standing in one sentence for its voter, in the page's or the request's language. */
+export function standingWords(): Record<BallotStanding | 'not_found', string> {
+  return {
+    counted: m.standing_counted(),
+    partly_counted: m.standing_partly_counted(),
+    not_counted: m.standing_not_counted(),
+    replaced: m.standing_replaced(),
+    not_found: m.standing_not_found(),
+  };
+}

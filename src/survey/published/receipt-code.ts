@@ -1,5 +1,6 @@
 // Receipt codes as voters read and type them: shared by the API, the check form and the tools.
-import { STANDING_WORDS, type BallotStanding } from './published-results.ts';
+import { standingWords, type BallotStanding } from './published-results.ts';
+import { intlLocale, m } from '../../i18n/messages.ts';
 
 /** The letters of a receipt code: Crockford's base 32, no I, L, O or U to misread. */
 export const RECEIPT_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -28,15 +29,15 @@ export function receiptAnswerText(
   answer: { received: boolean; received_at?: string; replaced_at?: string; status?: BallotStanding; reasons?: string[] } | 'bad-code' | 'too-many' | 'failed',
   code: string,
 ): string {
-  if (answer === 'bad-code') return 'That is not a receipt code. A receipt code has 12 letters and digits, such as 7K3M-Q9TD-2XHB.';
-  if (answer === 'too-many') return 'Too many checks from this address. Please try again in a minute.';
-  if (answer === 'failed') return 'The check could not be made just now. Please try again later.';
+  if (answer === 'bad-code') return m.receipt_bad_code();
+  if (answer === 'too-many') return m.receipt_too_many();
+  if (answer === 'failed') return m.receipt_failed();
   const shown = formatReceipt(normalizeReceipt(code) ?? code);
-  if (!answer.received || !answer.received_at) return `No ballot with the receipt ${shown} has been received. Check the code against your thank-you page.`;
-  const when = (at: string) => new Date(at).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
-  const received = `Your ballot with the receipt ${shown} was received on ${when(answer.received_at)} UTC`;
-  if (answer.replaced_at) return `${received}, and replaced by a later ballot on ${when(answer.replaced_at)} UTC.`;
+  if (!answer.received || !answer.received_at) return m.receipt_not_received({ code: shown });
+  const when = (at: string) => new Date(at).toLocaleString(intlLocale('en-GB'), { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+  const received = m.receipt_received({ code: shown, when: when(answer.received_at) });
+  if (answer.replaced_at) return m.receipt_replaced({ received, when: when(answer.replaced_at) });
   if (!answer.status) return `${received}.`;
-  const reasons = answer.status === 'replaced' || !answer.reasons?.length ? '' : ` Not counted: ${answer.reasons.join('; ')}.`;
-  return `${received}. ${STANDING_WORDS[answer.status]}${reasons}`;
+  const reasons = answer.status === 'replaced' || !answer.reasons?.length ? '' : ` ${m.receipt_not_counted({ reasons: answer.reasons.join('; ') })}`;
+  return `${received}. ${standingWords()[answer.status]}${reasons}`;
 }

@@ -272,6 +272,7 @@ describe('broken and sound examples', () => {
 const LOOSER: Record<string, string> = {
   expiration_date: 'any text Date.parse reads is a date; a pattern would refuse some',
   'layout[][].validation.pattern': 'whether the text is a regular expression is known only by compiling it',
+  time_zone: 'the time zones Intl knows are a list of hundreds, growing with each release',
 };
 
 /** Values to try at every key: of each kind, around each bound, of each pattern, and every enum's values. */
@@ -358,8 +359,11 @@ function nodeAt(schema: JsonSchema, path: string): JsonSchema {
   const resolve = (node: JsonSchema): JsonSchema =>
     typeof node.$ref === 'string' ? resolve((schema.definitions as Record<string, JsonSchema>)[node.$ref.replace('#/definitions/', '')]) : node;
   return steps(path).reduce<JsonSchema>((node, key) => {
-    // A tile may be a title or an object: the branch that has keys, or items.
-    const here = [resolve(node), ...((resolve(node).anyOf as JsonSchema[] | undefined) ?? [])].find((branch) => branch.items || branch.properties)!;
+    // A tile may be a title or an object: the branch that has keys, or items; a map's entries (`*`) are its additional properties.
+    const here = [resolve(node), ...((resolve(node).anyOf as JsonSchema[] | undefined) ?? [])].find(
+      (branch) => branch.items || branch.properties || branch.additionalProperties,
+    )!;
+    if (key === '*') return here.additionalProperties as JsonSchema;
     return typeof key === 'number' ? (here.items as JsonSchema) : (here.properties as Record<string, JsonSchema>)[key];
   }, schema);
 }
