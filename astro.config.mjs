@@ -17,6 +17,7 @@ import { fixedApiRoutes } from './src/integrations/api-routes.ts';
 import { sourceAddresses } from './src/integrations/source-addresses.ts';
 import editorSchemas from './src/integrations/editor-schemas.ts';
 import messages from './src/integrations/messages.ts';
+import languageForks from './src/integrations/language-forks.ts';
 
 // One reading of the environment for the build and the server (src/server/config.ts): a wrong
 // value stops the build with the variable's name.
@@ -38,6 +39,7 @@ export default defineConfig({
     // First: a survey with a problem stops the build before anything else is set up.
     surveyCheck(),
     messages(),
+    languageForks(),
     react(),
     editorSchemas(),
     fixedApiRoutes(API_ROUTES),

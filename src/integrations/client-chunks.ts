@@ -9,16 +9,12 @@ type ChunkingContext = Parameters<Extract<ChunkGroup['name'], (...args: never[])
 
 /** React and its DOM renderer, in the browser's production builds. */
 const REACT = /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/;
-/** Modules that render with React: the islands' components and the stores' React bindings. */
-const UI = /\.tsx$|[\\/]node_modules[\\/]@nanostores[\\/]react[\\/]/;
-/** What the ballot page runs as it loads: its islands and its own code, all started from src/ballot/islands.ts. */
-const BALLOT_FIRST_LOAD = /[\\/]src[\\/]ballot[\\/]islands\.ts$/;
-
-/** True for a component more than one module imports (a part several islands share), not one that lives inside a single island. */
-function sharedComponent(id: string, ctx: ChunkingContext): boolean {
-  const info = ctx.getModuleInfo(id);
-  return !!info && !info.isEntry && info.importers.length + info.dynamicImporters.length > 1;
-}
+/** A package's module, or Vite's helper for lazy imports: no language's own. */
+const PACKAGE = /[\\/]node_modules[\\/]|^\0?vite\/preload-helper/;
+/** What the ballot page runs as it loads: its islands and its own code, all started from src/ballot/islands.ts (in any language's copy, src/integrations/language-forks.ts). */
+const BALLOT_FIRST_LOAD = /[\\/]src[\\/]ballot[\\/]islands\.ts(?:\?locale=[\w-]+)?$/;
+/** The language of a module's copy (src/integrations/language-forks.ts), as a chunk's name ends. */
+const languageOf = (id: string) => /[?&]locale=([\w-]+)$/.exec(id)?.[1];
 
 /** True when the ballot page's first load imports the module, directly or through others (static imports only). */
 function onBallotFirstLoad(id: string, ctx: ChunkingContext, seen = new Set<string>()): boolean {
@@ -30,20 +26,26 @@ function onBallotFirstLoad(id: string, ctx: ChunkingContext, seen = new Set<stri
 /**
  * How the browser's JavaScript is cut into files. Left alone, Rolldown gives every set of
  * entries that shares a module its own chunk: about thirty files of 1 KB on the ballot page,
- * each a request. Here the plain modules (stores, survey rules, nanostores, superstruct) shared
- * by what the ballot page runs as it loads make one chunk, and React with the components several
- * islands share another; each entry and each lazy part (search, ballot checks, drafts, error
- * summary, reservations) keeps its own file, and the other pages are cut as Rolldown sees fit.
+ * each a request. Here the project's own modules (stores, survey rules, components several
+ * islands share) that the ballot page runs as it loads make one chunk per language, `shared` and
+ * `shared-es`, as the islands are built once per language; React and the packages they use make
+ * another, `react`, the same for every language. Each entry and each lazy part (search, ballot
+ * checks, drafts, error summary, reservations) keeps its own file, and the other pages are cut as
+ * Rolldown sees fit.
  */
 export const clientCodeSplitting: CodeSplittingOptions = {
   groups: [
     {
-      name: (id, ctx) => (onBallotFirstLoad(id, ctx) ? 'shared' : null),
-      test: (id) => !UI.test(id) && !REACT.test(id),
+      name: (id, ctx) => {
+        if (!onBallotFirstLoad(id, ctx)) return null;
+        const language = languageOf(id);
+        return language ? `shared-${language}` : 'shared';
+      },
+      test: (id) => !PACKAGE.test(id),
       tags: ['$initial'],
       minShareCount: 2,
       priority: 2,
     },
-    { name: (id, ctx) => (REACT.test(id) || sharedComponent(id, ctx) ? 'react' : null), test: (id) => REACT.test(id) || UI.test(id), priority: 1 },
+    { name: (id, ctx) => (REACT.test(id) || onBallotFirstLoad(id, ctx) ? 'react' : null), test: (id) => PACKAGE.test(id), priority: 3 },
   ],
 };

@@ -1,7 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import type { AstroIntegration } from 'astro';
-import type { Plugin } from 'vite';
 
 /**
  * Compiles the message catalogue (src/i18n/catalogue.ts, through `bin/messages.ts`) as a build,
@@ -12,7 +10,7 @@ export default function messages(): AstroIntegration {
   return {
     name: 'peervote:messages',
     hooks: {
-      'astro:config:setup': ({ logger, updateConfig }) => {
+      'astro:config:setup': ({ logger }) => {
         const started = performance.now();
         try {
           const said = execFileSync(process.execPath, ['bin/messages.ts'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -24,40 +22,7 @@ export default function messages(): AstroIntegration {
             stack: '',
           });
         }
-        updateConfig({ vite: { plugins: [browserRuntime()] } });
       },
-    },
-  };
-}
-
-const RUNTIME_ID = '\0peervote:paraglide-browser-runtime';
-
-/**
- * In the browser's bundles, Paraglide's runtime (some 3 KiB compressed: cookies, URL patterns,
- * redirects, strategies) is replaced by the little the messages and src/i18n/messages.ts use of
- * it: the languages, and a getLocale that messages.ts sets to read the page's `<html lang>`. The
- * server and the build keep the whole runtime.
- */
-function browserRuntime(): Plugin {
-  return {
-    name: 'peervote:paraglide-browser-runtime',
-    enforce: 'pre',
-    applyToEnvironment: (environment) => environment.name === 'client',
-    resolveId(source, importer) {
-      if (source.endsWith('/runtime.js') && importer?.includes('/src/i18n/')) return RUNTIME_ID;
-      return undefined;
-    },
-    load(id) {
-      if (id !== RUNTIME_ID) return undefined;
-      const { baseLocale, locales } = JSON.parse(readFileSync('project.inlang/settings.json', 'utf8')) as { baseLocale: string; locales: string[] };
-      return [
-        `export const baseLocale = ${JSON.stringify(baseLocale)};`,
-        `export const locales = ${JSON.stringify(locales)};`,
-        'export const experimentalStaticLocale = undefined;',
-        'export const isLocale = (locale) => locales.includes(locale);',
-        'export let getLocale = () => baseLocale;',
-        'export const overwriteGetLocale = (fn) => { getLocale = fn; };',
-      ].join('\n');
     },
   };
 }

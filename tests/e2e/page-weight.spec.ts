@@ -42,28 +42,56 @@ async function holdBack(page: Page, url: string): Promise<() => void> {
 
 const total = (sizes: Map<string, number>) => [...sizes.values()].reduce((a, b) => a + b, 0);
 
-test('the demo home page loads in at most 12 requests and 80 KiB of JavaScript, and stays within it once every section has loaded', async ({ page }) => {
-  const recorded = recordRequests(page);
-  // Loaded and hydrated: every script the page runs as it loads has come.
-  await page.goto('/top-doctors-demo/');
-  await islandsHydrated(page);
-  const first = await recorded.scripts();
-  expect(recorded.urls().length, recorded.urls().join('\n')).toBeLessThanOrEqual(REQUESTS);
-  // The scripts come compressed: far less on the wire than React's own size.
-  expect(total(first), [...first].join('\n')).toBeGreaterThan(40 * 1024);
-  expect(total(first), [...first].join('\n')).toBeLessThanOrEqual(BUDGET);
+/** The demo ballot in each language, and a word of its scripts that only that language's islands hold. */
+const BALLOTS = [
+  {
+    path: '/top-doctors-demo/',
+    own: 'First Nomination',
+    other: 'Primera nominación',
+    reservations: ['Reserve Your Faces Specialty', 'Reserve Your Expert Question'],
+  },
+  {
+    path: '/es/top-doctors-demo/',
+    own: 'Primera nominación',
+    other: 'First Nomination',
+    reservations: ['Reserve su especialidad en Faces', 'Reserve su pregunta de experto'],
+  },
+];
 
-  // The reservation sections load as they come near the screen.
-  for (const name of ['Reserve Your Faces Specialty', 'Reserve Your Expert Question']) {
-    const tiles = page.getByRole('radiogroup', { name });
-    await tiles.scrollIntoViewIfNeeded();
-    await expect(page.locator('astro-island[ssr]', { has: tiles })).toHaveCount(0);
-  }
-  // Each section's scripts came before it hydrated.
-  const all = await recorded.scripts();
-  expect(all.size).toBeGreaterThan(first.size);
-  expect(total(all), [...all].join('\n')).toBeLessThanOrEqual(BUDGET);
-});
+for (const ballot of BALLOTS) {
+  test(`${ballot.path} loads in at most 12 requests and 80 KiB of JavaScript, its language's words only, and stays within it once every section has loaded`, async ({
+    page,
+  }) => {
+    const recorded = recordRequests(page);
+    const bodies: Promise<string>[] = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script') bodies.push(response.text());
+    });
+    // Loaded and hydrated: every script the page runs as it loads has come.
+    await page.goto(ballot.path);
+    await islandsHydrated(page);
+    const first = await recorded.scripts();
+    expect(recorded.urls().length, recorded.urls().join('\n')).toBeLessThanOrEqual(REQUESTS);
+    // The scripts come compressed: far less on the wire than React's own size.
+    expect(total(first), [...first].join('\n')).toBeGreaterThan(40 * 1024);
+    expect(total(first), [...first].join('\n')).toBeLessThanOrEqual(BUDGET);
+
+    // The reservation sections load as they come near the screen.
+    for (const name of ballot.reservations) {
+      const tiles = page.getByRole('radiogroup', { name });
+      await tiles.scrollIntoViewIfNeeded();
+      await expect(page.locator('astro-island[ssr]', { has: tiles })).toHaveCount(0);
+    }
+    // Each section's scripts came before it hydrated.
+    const all = await recorded.scripts();
+    expect(all.size).toBeGreaterThan(first.size);
+    expect(total(all), [...all].join('\n')).toBeLessThanOrEqual(BUDGET);
+    // Each page's islands are built for its language (src/integrations/language-forks.ts): the other's words never come.
+    const scripts = (await Promise.all(bodies)).join('\n');
+    expect(scripts).toContain(ballot.own);
+    expect(scripts).not.toContain(ballot.other);
+  });
+}
 
 test('the welcome splash, the page’s largest paint, and the stylesheet come in the page itself: its paint waits for no other request', async ({ page }) => {
   const recorded = recordRequests(page);
