@@ -10,6 +10,7 @@ import { AFFIRM_NAME } from '../survey/ballots/ballot-keys.ts';
 import { answerNames, fieldRow, isKind, optionAtPosition } from '../survey/config/fields.ts';
 import { allFields } from '../survey/config/layout.ts';
 import { yieldToMain } from '../integrations/after-paint/yield-to-main.ts';
+import { LEAVING, type LeavingEvent } from '../components/leaving.ts';
 
 /**
  * Starts what the ballot page runs beside its islands: the answers given before they hydrated,
@@ -32,17 +33,21 @@ export function startBallotPage(): void {
   form?.addEventListener('change', keepLater, true);
   // The drafts' code loads at once when this device keeps something of the survey (to put the
   // answers back), else as the voter starts, with the thank-you view an offline submit shows.
-  let started = false;
+  let started: ReturnType<typeof loadDeferred> | undefined;
   const start = () => {
     if (started) return;
-    started = true;
     removeEventListener('input', start, true);
     removeEventListener('change', start, true);
-    void loadDeferred().then((later) => {
+    started = loadDeferred().then((later) => {
       later.startDrafts(survey);
       later.startThanksInPlace(document.getElementById('thank-you')!);
+      return later;
     });
   };
+  // Left by the language switch: the draft is saved before the page in the other language opens.
+  addEventListener(LEAVING, (event) => {
+    if (started) (event as LeavingEvent).detail.waitFor(started.then((later) => later.saveDraftNow()));
+  });
   addEventListener('input', start, true);
   addEventListener('change', start, true);
   if (early) start();

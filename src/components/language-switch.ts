@@ -1,8 +1,10 @@
+import { beforeLeaving } from './leaving.ts';
+
 /**
  * The language switch's links keep what the voter has on the page: the address's secret (a
  * personal link), its query, and the field the voter was in, named in the new address's hash and
  * focused there. The answers themselves go across in the device's draft, which the ballot saves
- * as the page is left (src/ballot/drafts/draft.ts).
+ * before the link is followed (src/components/leaving.ts, src/ballot/drafts/draft.ts).
  */
 export function followLanguageSwitch(): void {
   let lastField = '';
@@ -12,8 +14,12 @@ export function followLanguageSwitch(): void {
   });
   const here = location.pathname;
   for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-language-switch]')) {
-    link.addEventListener('click', () => {
+    link.addEventListener('click', (event) => {
       link.href = `${swapLanguage(here, link.pathname, link.dataset.languageSwitch!)}${location.search}${lastField ? `#${encodeURIComponent(lastField)}` : ''}`;
+      // A plain click waits for the draft to be saved (a new tab or window gets it as it is saved anyway).
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      void beforeLeaving().then(() => location.assign(link.href));
     });
   }
   // Arrived by a switch: back to the field the voter was in.

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectNoAxeViolations } from './fixtures.ts';
 import { nominate, voter } from './ballot-helpers.ts';
+import { islandsHydrated } from './waits.ts';
 
 // The demo survey in Spanish (`languages: [en, es]`): its texts from translations.es, the
 // product's own words from the catalogue's es.json, the API's answers in the page's language.
@@ -47,6 +48,8 @@ test('a Spanish ballot: a mistake said in Spanish in the summary and under the f
 
 test('the language switch is a link that keeps the answers typed so far and the field the voter was in', async ({ page }) => {
   await page.goto('/top-doctors-demo/');
+  // The ballot's scripts have run: until then the switch is a plain link, and the answers stay behind.
+  await islandsHydrated(page);
   await page.getByRole('textbox', { name: 'First name' }).fill('Ada');
   await page.getByRole('textbox', { name: 'Email' }).fill('ada@example.org');
   await page.getByRole('textbox', { name: 'Email' }).focus();

@@ -148,6 +148,8 @@ let expiresAt: number | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let ended = false;
 let startedDrafts = false;
+/** The draft's key being worked out (the link's secret hashed), once the drafts have begun. */
+let keyed: Promise<void> | undefined;
 
 function save(): void {
   clearTimeout(timer);
@@ -160,6 +162,16 @@ function save(): void {
 function saveSoon(): void {
   clearTimeout(timer);
   if (key && !ended) timer = setTimeout(save, SAVE_DELAY_MS);
+}
+
+/**
+ * Saves the draft now, once its key is known: the page is being left by a link of its own (the
+ * language switch) and the answers must be there on the page it opens. Nothing to save before
+ * the drafts have begun.
+ */
+export async function saveDraftNow(): Promise<void> {
+  await keyed;
+  save();
 }
 
 /**
@@ -180,7 +192,10 @@ export function startDrafts(survey: { slug: string; expiration_date?: string }):
     const ballot = $ballotSurvey.get();
     if (started || link.state !== 'form' || !ballot) return;
     started = true;
-    key = await linkKey(survey.slug, link.secret);
+    keyed = linkKey(survey.slug, link.secret).then((known) => {
+      key = known;
+    });
+    await keyed;
     skip = readOnlyNames(ballot, link.prefill);
     const draft = read<Draft>(DRAFT + key);
     if (draft) applyDraft(draft, skip);

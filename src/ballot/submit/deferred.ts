@@ -5,6 +5,6 @@
  * than three keeps the page's first load within its JavaScript budget. Nothing here imports the
  * page's store: what this code needs sits beneath it.
  */
-export { clearMyAnswers, startDrafts } from '../drafts/draft.ts';
+export { clearMyAnswers, saveDraftNow, startDrafts } from '../drafts/draft.ts';
 export { deliverBallot } from './submission.ts';
 export { startThanksInPlace } from '../../thanks/in-place.ts';
