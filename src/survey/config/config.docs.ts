@@ -144,6 +144,11 @@ export const SURVEY_KEYS: KeyDocs = {
   'layout[][].html': { meaning: 'the content an `html` field shows, as HTML (which it needs)' },
   'layout[][].prepopulated': { meaning: 'read-only when a personal link carries a value' },
   'layout[][].personal': { meaning: 'personal data: `purge-personal` removes the answer after the vote' },
+  'layout[][].autocomplete': {
+    meaning:
+      'what a text, email, textarea or select field holds, as an HTML autocomplete token (`given-name`, `family-name`, `email`, `tel`, `organization`…), so that a browser can fill it in; the build refuses any other word',
+    otherwise: '`email` for an email field, none for the others',
+  },
   'layout[][].labelAbove': { meaning: '`false` sets the label beside the input (for a `nested` field, hides its legend)' },
   'layout[][].fields': { meaning: 'the subfields of a `nested` field (which needs them; no other type may have them)' },
   'layout[][].option_labels': {
