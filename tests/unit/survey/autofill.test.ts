@@ -82,7 +82,12 @@ describe('the field struct', () => {
     const file = editSurvey(dir, 'top-doctors-demo', ['layout', 2, 1, 'autocomplete'], 'phone-number');
     const check = spawnSync(process.execPath, ['bin/check-surveys.ts'], { env: { ...process.env, SURVEYS_DIR: dir }, encoding: 'utf8' });
     expect(check.status).not.toBe(0);
-    const line = readFileSync(file, 'utf8').split('\n').findIndex((text) => text.includes('autocomplete: phone-number')) + 1;
-    expect(check.stdout).toMatch(new RegExp(`${file.replaceAll('/', '\\/')}:${line}:\\d+  layout\\[2\\]\\[1\\]\\.autocomplete  "phone-number" is not an HTML autocomplete token`));
+    const line =
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .findIndex((text) => text.includes('autocomplete: phone-number')) + 1;
+    expect(check.stdout).toMatch(
+      new RegExp(`${file.replaceAll('/', '\\/')}:${line}:\\d+  layout\\[2\\]\\[1\\]\\.autocomplete  "phone-number" is not an HTML autocomplete token`),
+    );
   });
 });
