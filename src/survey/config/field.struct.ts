@@ -19,7 +19,7 @@ export const FieldName = refine(string(), 'FieldName', (value) =>
 const AutofillToken = refine(string(), 'AutofillToken', (value) =>
   isAutofillValue(value)
     ? true
-    : `"${value}" is not an HTML autocomplete token: use one such as given-name, family-name, email, tel, organization or off (https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#autofill)`,
+    : `"${value}" is not an HTML autocomplete token: use one such as given-name, family-name, email, tel, organization or off, in lower case (https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#autofill)`,
 );
 
 /** The rules a field's answer must follow; `message` replaces the default error text. */

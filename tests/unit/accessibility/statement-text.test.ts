@@ -74,7 +74,9 @@ describe('a shipped language without the statement', () => {
       'es: `statement_heading` is missing (src/i18n/messages/es.json)',
       'es: `statement_non_compliant_1` is missing (src/i18n/messages/es.json)',
     ]);
-    await expect(compileCatalogue(root)).rejects.toThrow('The message catalogue is incomplete:\nes: `statement_heading` is missing (src/i18n/messages/es.json)');
+    await expect(compileCatalogue(root)).rejects.toThrow(
+      'The message catalogue is incomplete:\nes: `statement_heading` is missing (src/i18n/messages/es.json)',
+    );
   });
 
   it('is not the project: every shipped language has every statement message', () => {

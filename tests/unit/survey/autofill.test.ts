@@ -21,7 +21,6 @@ describe('isAutofillValue', () => {
     'organization',
     'off',
     'on',
-    'Given-Name',
     'work email',
     'mobile tel',
     'section-voter shipping postal-code',
@@ -31,6 +30,8 @@ describe('isAutofillValue', () => {
 
   test.each([
     'first-name',
+    'Given-Name',
+    ' given-name',
     'phone',
     'telephone',
     '',
