@@ -84,3 +84,29 @@ test('the site’s statement speaks for the default survey, and links the confor
   expect(await response.text()).toContain('catalog: 2.5-edition-wcag-2.2-en');
   for (const width of [360, 1280]) await atWidth(page, info, width, 'site-statement');
 });
+
+test('a Spanish page’s footer leads to the statement wholly in Spanish, which reads on a phone and a laptop; the ballot names what its personal fields hold', async ({
+  page,
+}, info) => {
+  await page.goto('/es/top-doctors-demo/');
+  // WCAG 1.3.5: the demo's survey.yaml gives each personal field its autofill token.
+  for (const [id, token] of Object.entries({
+    'name-first': 'given-name',
+    'name-middle': 'additional-name',
+    'name-last': 'family-name',
+    email: 'email',
+    phone: 'tel',
+  })) {
+    await expect(page.locator(`#field-${id}`)).toHaveAttribute('autocomplete', token);
+  }
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Declaración de accesibilidad' }).click();
+  await expect(page).toHaveURL(/\/es\/top-doctors-demo\/accessibility\/?$/);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page).toHaveTitle('Declaración de accesibilidad · Top Doctors 2027');
+  await expect(page.getByRole('heading', { level: 2, name: 'Declaración de accesibilidad de Top Doctors 2027' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Procedimiento de aplicación' })).toBeVisible();
+  await expect(page.getByText('Esta declaración se preparó el 28 de noviembre de 2026.')).toBeVisible();
+  // No part of the page is marked as being in another language.
+  await expect(page.locator('main [lang]')).toHaveCount(0);
+  for (const width of [360, 1280]) await atWidth(page, info, width, 'spanish-statement');
+});

@@ -8,7 +8,7 @@ import type { PersonValues } from '../../survey/config/config.struct.ts';
 import { isBlank } from '../../survey/ballots/ballot-input.ts';
 import { isReadOnly } from '../../survey/ballots/read-only.ts';
 import { otherAnswerName } from '../../survey/ballots/ballot-keys.ts';
-import { fieldRow, formNames, type FieldTypeName } from '../../survey/config/fields.ts';
+import { autofillToken, fieldRow, formNames, type FieldTypeName } from '../../survey/config/fields.ts';
 import { ChoiceInput } from './ChoiceInput.tsx';
 import { FileInput } from './FileInput.tsx';
 import { Indicator, fieldStatus, type FieldStatus } from './Indicator.tsx';
@@ -68,6 +68,7 @@ function controlAttributes({ field, id, required, error }: FieldProps) {
     name: field.name,
     'aria-required': required || undefined,
     placeholder: field.placeholder,
+    autoComplete: autofillToken(field),
     className: 'input',
     onBlur: () => touch(field.name),
     'aria-invalid': error ? true : undefined,
@@ -83,7 +84,6 @@ function LineInput({ props, type }: { props: FieldProps; type: 'text' | 'email' 
       <input
         {...controlAttributes(props)}
         type={type}
-        autoComplete={type === 'email' ? 'email' : undefined}
         value={String(value)}
         onChange={(event) => (setAnswer(field.name, event.target.value), edit(field.name))}
       />

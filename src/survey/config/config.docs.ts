@@ -1,5 +1,6 @@
 import { MAIL_ADDRESS_PATTERN, PERSON_ROSTER_KEYS, THIRD_PARTY_ID_PATTERNS, URL_PATTERN } from './config.struct.ts';
 import { FIELD_NAME_PATTERN } from '../ballots/ballot-keys.ts';
+import { AUTOFILL_PATTERN } from './autofill.ts';
 import { FIELD_TABLE, hasOptions, type FieldTypeName } from './fields.ts';
 import { ADS_GROUP } from './layout.ts';
 import type { JsonSchema, KeyDocs } from './struct-schema.ts';
@@ -144,6 +145,15 @@ export const SURVEY_KEYS: KeyDocs = {
   'layout[][].html': { meaning: 'the content an `html` field shows, as HTML (which it needs)' },
   'layout[][].prepopulated': { meaning: 'read-only when a personal link carries a value' },
   'layout[][].personal': { meaning: 'personal data: `purge-personal` removes the answer after the vote' },
+  'layout[][].autocomplete': {
+    meaning:
+      'what a text, email, textarea or select field holds, as an HTML autocomplete token (`given-name`, `family-name`, `email`, `tel`, `organization`…), so that a browser can fill it in; the build refuses any other word',
+    otherwise: '`email` for an email field, none for the others',
+    schema: {
+      pattern: AUTOFILL_PATTERN.source,
+      patternErrorMessage: 'expected an HTML autocomplete token in lower case, such as given-name, family-name, email, tel, organization or off',
+    },
+  },
   'layout[][].labelAbove': { meaning: '`false` sets the label beside the input (for a `nested` field, hides its legend)' },
   'layout[][].fields': { meaning: 'the subfields of a `nested` field (which needs them; no other type may have them)' },
   'layout[][].option_labels': {

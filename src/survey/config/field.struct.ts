@@ -1,5 +1,6 @@
 import { array, boolean, enums, lazy, nonempty, number, object, optional, record, refine, string, type Describe, type Infer } from 'superstruct';
-import { FIELD_TABLE, hasOptions, type FieldBasics, type FieldTypeName } from './fields.ts';
+import { autofillTypes, FIELD_TABLE, fieldRow, hasOptions, type FieldBasics, type FieldTypeName } from './fields.ts';
+import { isAutofillValue } from './autofill.ts';
 import { isFieldName } from '../ballots/ballot-keys.ts';
 
 /**
@@ -12,6 +13,13 @@ export const FIELD_TYPES = Object.keys(FIELD_TABLE) as FieldTypeName[];
 /** A field name: letters, digits, dashes and underscores, as used in form data keys. */
 export const FieldName = refine(string(), 'FieldName', (value) =>
   isFieldName(value) ? true : `expected a name of letters, digits, dashes and underscores that starts with a letter, got "${value}"`,
+);
+
+/** An HTML autofill token: what the field holds, for the browser to fill in (autofill.ts). */
+const AutofillToken = refine(string(), 'AutofillToken', (value) =>
+  isAutofillValue(value)
+    ? true
+    : `"${value}" is not an HTML autocomplete token: use one such as given-name, family-name, email, tel, organization or off, in lower case (https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#autofill)`,
 );
 
 /** The rules a field's answer must follow; `message` replaces the default error text. */
@@ -45,6 +53,8 @@ export interface FieldShape extends FieldBasics {
   personal?: boolean;
   labelAbove?: boolean;
   fields?: FieldShape[];
+  /** What the field holds, as an HTML autocomplete token (`given-name`, `tel`…), so that a browser can fill it in. */
+  autocomplete?: string;
   /** The words each option shows, by option, when they differ from it; the option itself is what the ballot sends. */
   option_labels?: Record<string, string>;
 }
@@ -65,6 +75,7 @@ const FieldObject: Describe<FieldShape> = object({
   labelAbove: optional(boolean()),
   fields: optional(array(lazy(() => Field))),
   option_labels: optional(record(string(), string())),
+  autocomplete: optional(AutofillToken),
 });
 
 /**
@@ -84,6 +95,9 @@ export const Field: Describe<FieldShape> = refine(FieldObject, 'Field', (field) 
   }
   if (field.type === 'html' && field.html === undefined) {
     return 'an html field needs `html`, the content to show';
+  }
+  if (field.autocomplete !== undefined && !fieldRow(field).autofill) {
+    return `only a field of type ${autofillTypes().join(', ')} may have \`autocomplete\` (this one is of type ${field.type})`;
   }
   if (field.validation?.pattern !== undefined) {
     try {

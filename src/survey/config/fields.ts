@@ -38,6 +38,8 @@ export interface FieldTypeRow {
   value?: FieldValue;
   /** The answer must be an email address (as `validation.email` asks of any text). */
   email?: true;
+  /** One control a browser can fill in (an input, a select or a textarea): the field may carry an `autocomplete` token. */
+  autofill?: true;
   /** Answered by its option's position (a range input): not moved, it answers its first option; a plain form post sends the position 1…n. */
   positional?: true;
 }
@@ -45,15 +47,15 @@ export interface FieldTypeRow {
 /** The field table: each type a survey layout may use, in the order error messages list them. */
 export const FIELD_TABLE = {
   nested: { kind: 'group' },
-  text: { kind: 'answer', value: 'text' },
-  select: { kind: 'answer', value: 'choice' },
-  email: { kind: 'answer', value: 'text', email: true },
+  text: { kind: 'answer', value: 'text', autofill: true },
+  select: { kind: 'answer', value: 'choice', autofill: true },
+  email: { kind: 'answer', value: 'text', email: true, autofill: true },
   nomination: { kind: 'nomination' },
   faces: { kind: 'reservation', value: 'tile' },
   asktheexpert: { kind: 'reservation', value: 'tile' },
   html: { kind: 'static' },
   slider: { kind: 'answer', value: 'choice', positional: true },
-  textarea: { kind: 'answer', value: 'text' },
+  textarea: { kind: 'answer', value: 'text', autofill: true },
   radio: { kind: 'answer', value: 'choice' },
   'fancy-radio': { kind: 'answer', value: 'choice' },
   checkbox: { kind: 'answer', value: 'choices' },
@@ -100,6 +102,21 @@ export function hasOptions(type: FieldTypeName): boolean {
 /** True for a field whose ticked 'Other' option comes with the voter's text under its other-answer name. */
 export function asksOtherText(field: FieldBasics): boolean {
   return fieldRow(field).value === 'choices' && Boolean(field.options?.includes('Other'));
+}
+
+/** The types whose field may carry an `autocomplete` token, for the configuration's error. */
+export function autofillTypes(): FieldTypeName[] {
+  return (Object.keys(FIELD_TABLE) as FieldTypeName[]).filter((type) => (FIELD_TABLE[type] as FieldTypeRow).autofill);
+}
+
+/**
+ * The `autocomplete` token a field's control carries: the survey's own (`given-name`, `tel`…),
+ * else `email` for an email field, else none (the form's own setting applies).
+ */
+export function autofillToken(field: FieldBasics & { autocomplete?: string }): string | undefined {
+  const row = fieldRow(field);
+  if (!row.autofill) return undefined;
+  return field.autocomplete ?? (row.email ? 'email' : undefined);
 }
 
 /** A positional field's posted value as its answer: a position 1…n becomes the option it stands for; an option, or anything else, stays as sent. */
