@@ -1,23 +1,15 @@
 import type { SurveyConfig, Tile } from '../config/config.struct.ts';
 import { allFields } from '../config/layout.ts';
 import { isKind, type TypesOfKind } from '../config/fields.ts';
+import { tileSlug } from './tile-slug.ts';
+
+export { tileSlug };
 
 /** The two kinds of reservation section (docs/spec.md, "Reservations"): a field's type names its kind, as the field table says. */
 export type ReservationKind = TypesOfKind<'reservation'>;
 
 /** How long an Experts reservation holds, as the Experts text promises: five days. */
 export const EXPERT_HOLD_MS = 5 * 24 * 60 * 60 * 1000;
-
-/** A tile's identifier in a ballot and in look-ups: its `slug`, else its title in lower-case words joined by dashes. */
-export function tileSlug(tile: Pick<Tile, 'title' | 'slug'>): string {
-  if (tile.slug) return tile.slug;
-  return tile.title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
 
 /** The tiles a reservation section offers. */
 export function tilesFor(config: Pick<SurveyConfig, 'faces' | 'asktheexpert'>, kind: ReservationKind): Tile[] {

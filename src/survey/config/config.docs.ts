@@ -405,6 +405,15 @@ export const SURVEY_KEYS: KeyDocs = {
   'translations.*.mail': { meaning: 'each mail template (`invitation`, `reminder`, `receipt`) → its `subject` and `body` in this language' },
   'translations.*.mail.*.subject': { meaning: "the template's subject in this language" },
   'translations.*.mail.*.body': { meaning: "the template's body (Markdown) in this language" },
+  'translations.*.faces': {
+    meaning: 'each `faces` tile, by its title → its words in this language; the ballot still sends the tile as in the default language',
+  },
+  'translations.*.faces_past_participants': { meaning: '`faces_past_participants` in this language, as many and in the same order' },
+  'translations.*.asktheexpert': {
+    meaning:
+      'each `asktheexpert` question, by its words in the default language → its words in this language; the ballot still sends the question as in the default language',
+  },
+  'translations.*.asktheexpert_past_experts': { meaning: '`asktheexpert_past_experts` in this language, as many and in the same order' },
   strict_translations: {
     guide: '[languages](#languages)',
     meaning: '`true`: a text a further language leaves untranslated stops the build, instead of a warning',

@@ -2,6 +2,7 @@ import { array, object, optional, record, string, type Infer } from 'superstruct
 import type { FieldShape } from './field.struct.ts';
 import type { KeyedProblem } from '../errors.ts';
 import { ADS_GROUP } from './layout.ts';
+import { tileSlug } from '../ballots/tile-slug.ts';
 
 /**
  * A survey's own texts in each further language it offers (`languages: [en, es]`, the first the
@@ -46,10 +47,23 @@ export const Translation = object({
   fields: optional(record(string(), FieldTranslation)),
   /** Each mail template's subject and body, by template name (`invitation`, `reminder`, `receipt`). */
   mail: optional(record(string(), MailTranslation)),
+  /** Each Faces tile's words, by its title in the default language. */
+  faces: optional(record(string(), string())),
+  faces_past_participants: optional(array(string())),
+  /** Each expert question's words, by the question in the default language. */
+  asktheexpert: optional(record(string(), string())),
+  asktheexpert_past_experts: optional(array(string())),
 });
 
 /** A survey's texts in one language. */
 export type Translation = Infer<typeof Translation>;
+
+/** A reservation tile, as config.struct.ts's Tile: its title, and the slug a ballot names it by. */
+interface TranslatableTile {
+  title: string;
+  slug?: string;
+  taken?: boolean;
+}
 
 /** The part of a survey configuration a translation covers. */
 interface TranslatableSurvey {
@@ -64,12 +78,18 @@ interface TranslatableSurvey {
   categories: Record<string, unknown>;
   category_labels?: Record<string, string>;
   layout: FieldShape[][];
+  faces?: TranslatableTile[];
+  faces_past_participants?: string[];
+  asktheexpert?: TranslatableTile[];
+  asktheexpert_past_experts?: string[];
   languages: readonly string[];
   translations?: Record<string, Translation>;
 }
 
 const TEXT_KEYS = ['survey_title', 'survey_subtitle', 'social_title', 'welcome_title', 'welcome', 'thank_you_message'] as const;
-const LIST_KEYS = ['rules', 'affirmation_points'] as const;
+const LIST_KEYS = ['rules', 'affirmation_points', 'faces_past_participants', 'asktheexpert_past_experts'] as const;
+/** The reservation sections' tiles, whose words a translation gives by title. */
+const TILE_KEYS = ['faces', 'asktheexpert'] as const;
 const FIELD_TEXTS = ['label', 'placeholder', 'html'] as const;
 
 /** The category groups' and sub-categories' keys, ADS aside. */
@@ -114,6 +134,12 @@ export function localizeSurvey<T extends TranslatableSurvey>(config: T, lang: st
   for (const key of TEXT_KEYS) if (translation[key] !== undefined && config[key] !== undefined) out[key] = translation[key];
   for (const key of LIST_KEYS) if (translation[key] !== undefined && config[key] !== undefined) out[key] = translation[key] as never;
   if (translation.categories) out.category_labels = { ...config.category_labels, ...translation.categories };
+  // A tile keeps the slug its default title gives: a reservation counts the same in every language.
+  for (const key of TILE_KEYS) {
+    const words = translation[key];
+    if (words && config[key])
+      out[key] = config[key]!.map((tile) => (words[tile.title] === undefined ? tile : { ...tile, slug: tileSlug(tile), title: words[tile.title]! }));
+  }
   out.layout = config.layout.map((row) => row.map((field) => localizeField(field, translation.fields ?? {})));
   return out;
 }
@@ -143,6 +169,9 @@ export function translationGaps(config: TranslatableSurvey): KeyedProblem[] {
     }
     for (const key of categoryKeys(config.categories))
       if (translation.categories?.[key] === undefined) gap([...base, 'categories', key], `the category "${key}"`);
+    for (const key of TILE_KEYS)
+      for (const tile of config[key] ?? [])
+        if (translation[key]?.[tile.title] === undefined) gap([...base, key, tile.title], `the ${key} tile "${tile.title}"`);
     for (const field of everyField(config.layout)) {
       const own = translation.fields?.[field.name];
       for (const key of FIELD_TEXTS)
@@ -172,6 +201,12 @@ export function translationProblems(config: TranslatableSurvey): KeyedProblem[] 
     }
     for (const key of Object.keys(translation.categories ?? {})) {
       if (!categories.has(key)) problem(['translations', lang, 'categories', key], `"${key}" is not a category group or sub-category`);
+    }
+    for (const kind of TILE_KEYS) {
+      const titles = new Set((config[kind] ?? []).map((tile) => tile.title));
+      for (const title of Object.keys(translation[kind] ?? {})) {
+        if (!titles.has(title)) problem(['translations', lang, kind, title], `"${title}" is not the title of a ${kind} tile`);
+      }
     }
   }
   return problems;

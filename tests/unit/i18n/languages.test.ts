@@ -7,7 +7,7 @@ import { m, renderIn } from '../../../src/i18n/messages.ts';
 import { catalogueGaps, shippedLocales } from '../../../src/i18n/catalogue.ts';
 import { pseudoCatalogue, pseudoText } from '../../../src/i18n/pseudo.ts';
 import { SurveyConfig } from '../../../src/survey/config/config.struct.ts';
-import { SHIPPED_LANGUAGES, localizeSurvey, surveyPath, translationGaps } from '../../../src/survey/config/translations.ts';
+import { SHIPPED_LANGUAGES, localizeSurvey, surveyPath, translationGaps, translationProblems } from '../../../src/survey/config/translations.ts';
 import { fieldMessages } from '../../../src/survey/ballots/field-messages.ts';
 import { voteRequirementMessage } from '../../../src/survey/ballots/votes.ts';
 import { checkSurveys } from '../../../src/survey/config/survey-check.ts';
@@ -87,6 +87,38 @@ describe("a survey's texts in a further language", () => {
       'translations.es.categories.Pediatrics',
       'translations.es.fields.setting.label',
       'translations.es.fields.setting.options.Hospital',
+    ]);
+  });
+
+  it("give the reservation tiles' words, each tile keeping the slug its default title gives", () => {
+    const tiled = create(
+      {
+        project_id: 'tiles',
+        languages: ['en', 'es'],
+        categories: { Care: ['Pediatrics'] },
+        layout: [[{ name: 'faces', type: 'faces', label: 'Faces' }]],
+        faces: ['Family Medicine', { title: 'Sports Medicine', slug: 'sport' }, 'Dermatology'],
+        faces_past_participants: ['Dr. Ada, THE FACE OF Family Medicine 2026'],
+        translations: {
+          es: {
+            faces: { 'Family Medicine': 'Medicina familiar', 'Sports Medicine': 'Medicina deportiva' },
+            faces_past_participants: ['Dra. Ada, THE FACE OF Medicina familiar 2026'],
+          },
+        },
+      },
+      SurveyConfig,
+    );
+    const es = localizeSurvey(tiled, 'es');
+    expect(es.faces).toEqual([
+      { title: 'Medicina familiar', slug: 'family-medicine' },
+      { title: 'Medicina deportiva', slug: 'sport' },
+      { title: 'Dermatology' },
+    ]);
+    expect(es.faces_past_participants).toEqual(['Dra. Ada, THE FACE OF Medicina familiar 2026']);
+    expect(translationGaps(tiled).map((gap) => gap.path)).toContain('translations.es.faces.Dermatology');
+    const wrong = { ...tiled, translations: { es: { faces: { Cardiology: 'Cardiología' } } } };
+    expect(translationProblems(wrong).map((problem) => [problem.path, problem.message])).toEqual([
+      ['translations.es.faces.Cardiology', '"Cardiology" is not the title of a faces tile'],
     ]);
   });
 
