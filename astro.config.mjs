@@ -9,7 +9,7 @@ import afterPaint from './src/integrations/after-paint/index.ts';
 import { publishedResults, surveyCheck } from './src/integrations/survey-files.ts';
 import { readServerConfig } from './src/server/config.ts';
 import { API_ROUTES } from './src/server/routes.ts';
-import { clientCodeSplitting } from './src/integrations/client-chunks.ts';
+import { clientCodeSplitting, messageCalls } from './src/integrations/client-chunks.ts';
 import { routeModulesOnce } from './src/integrations/page-modules.ts';
 import { exportNodeApp } from './src/integrations/node-app.ts';
 import { sharedContextAccessors } from './src/integrations/context-accessors/index.ts';
@@ -76,6 +76,7 @@ export default defineConfig({
     build: { assetsInlineLimit: (file, content) => (file.endsWith('.css') ? content.length <= INLINE_STYLESHEET_LIMIT : undefined) },
     plugins: [
       routeModulesOnce(),
+      messageCalls(),
       exportNodeApp(),
       sharedContextAccessors(),
       sourceAddresses(),

@@ -10,7 +10,7 @@ import { AFFIRM_NAME } from '../survey/ballots/ballot-keys.ts';
 import { answerNames, fieldRow, isKind, optionAtPosition } from '../survey/config/fields.ts';
 import { allFields } from '../survey/config/layout.ts';
 import { yieldToMain } from '../integrations/after-paint/yield-to-main.ts';
-import { LEAVING, type LeavingEvent } from '../components/leaving.ts';
+import type { Leaving, LeavingEvent } from '../components/leaving.ts';
 
 /**
  * Starts what the ballot page runs beside its islands: the answers given before they hydrated,
@@ -45,7 +45,7 @@ export function startBallotPage(): void {
     });
   };
   // Left by the language switch: the draft is saved before the page in the other language opens.
-  addEventListener(LEAVING, (event) => {
+  addEventListener('peervote:leaving' satisfies Leaving, (event) => {
     if (started) (event as LeavingEvent).detail.waitFor(started.then((later) => later.saveDraftNow()));
   });
   addEventListener('input', start, true);

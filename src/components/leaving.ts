@@ -3,7 +3,14 @@
  * ballot (the language switch): what the page must keep first (the draft) hands its promise to
  * `waitFor`, and the link follows once each has settled.
  */
-export const LEAVING = 'peervote:leaving';
+const LEAVING = 'peervote:leaving';
+
+/**
+ * The event's name as a type: the ballot's code names the event by this literal and imports only
+ * types from here, so that the language switch's little script shares no module with the ballot's
+ * (a module both import would become a file of its own that each page then asks for).
+ */
+export type Leaving = typeof LEAVING;
 
 export type LeavingEvent = CustomEvent<{ waitFor: (work: Promise<unknown>) => void }>;
 

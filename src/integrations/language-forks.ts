@@ -5,20 +5,26 @@ import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
 
 /**
- * The browser's islands once per language. A compiled message holds every language's words and
+ * The browser's code once per language. A compiled message holds every language's words and
  * picks one when called, so one bundle for all would give each page the words of every language
  * (the demo ballot some 1.9 KB compressed of Spanish on an English page, and the reverse). Here
- * the browser's build takes each island a second time per further language, as
- * `islands.ts?locale=es`: everything it imports from src/ is taken with the same `?locale=`, down
- * to the messages, whose runtime then names the language as a constant, and the minifier drops
- * the other languages' words. Each page in a further language (`<html lang>`) is then pointed to
- * its language's islands once the build is done. The server and the build render every language
- * from the one catalogue as before.
+ * the browser's build takes each of its entries (the islands, the components' <script>s, the
+ * React renderer) once more per language, as `islands.ts?locale=es`: everything an entry imports
+ * is taken with the same `?locale=`, down to the messages, whose runtime then names the language
+ * as a constant, and the minifier drops the other languages' words. A page's islands and scripts
+ * share their stores, so they are all of the one copy. Once the build is done each page is
+ * pointed to the copy of its `<html lang>`. The copies without a language stay for the pages the
+ * server renders on request (the console). The server and the build render every language from
+ * the one catalogue as before.
  */
 
-const SRC = fileURLToPath(new URL('../', import.meta.url));
-/** A module id's language, as the fork gives it. */
-const FORK = /[?&]locale=([A-Za-z]+(?:-[A-Za-z0-9]+)*)$/;
+/** A module id's language, as the fork gives it: last, or before an Astro script's `&lang.ts`. */
+const FORK = /[?&]locale=([A-Za-z]+(?:-[A-Za-z0-9]+)*)(?=&lang\.\w+$|$)/;
+/** An Astro component's <script>, an entry of the browser's build: `Name.astro?astro&type=script&index=0&lang.ts`. */
+const ASTRO_SCRIPT = /\.astro\?astro&type=script&index=\d+&lang\.\w+$/;
+/** Vite's helper for lazy imports, and the id of a language's copy of it. */
+const PRELOAD_HELPER = '\0vite/preload-helper.js';
+const HELPER_ID = '\0peervote:preload-helper';
 /** The replacement of Paraglide's runtime in the browser's bundles (see `runtimeSource`). */
 const RUNTIME_ID = '\0peervote:paraglide-browser-runtime';
 
@@ -34,8 +40,11 @@ function forkLocale(id: string): string | undefined {
   return FORK.exec(id)?.[1];
 }
 
-/** `id` as its copy in `locale`. */
-const forked = (id: string, locale: string) => `${id}${id.includes('?') ? '&' : '?'}locale=${locale}`;
+/** `id` as its copy in `locale` (an Astro script's id keeps `&lang.ts` last, which says how to compile it). */
+function forked(id: string, locale: string): string {
+  if (ASTRO_SCRIPT.test(id)) return id.replace(/&lang\.\w+$/, (lang) => `&locale=${locale}${lang}`);
+  return `${id}${id.includes('?') ? '&' : '?'}locale=${locale}`;
+}
 
 /**
  * In the browser's bundles, Paraglide's runtime (some 3 KiB compressed: cookies, URL patterns,
@@ -55,7 +64,7 @@ function runtimeSource({ baseLocale, locales }: Settings, locale: string | undef
   ].join('\n');
 }
 
-/** The islands' built files: the default language's file → each further language's file. */
+/** The entries' built files, by language: the file without a language → the language's copy.*/
 type ForkFiles = Map<string, Map<string, string>>;
 
 function forksPlugin(settings: Settings, files: ForkFiles): Plugin {
@@ -64,22 +73,27 @@ function forksPlugin(settings: Settings, files: ForkFiles): Plugin {
     enforce: 'pre',
     applyToEnvironment: (environment) => environment.name === 'client',
     options(options) {
-      // The islands are the build's entries under src/ that are modules of their own (an Astro
-      // component's <script> is an entry too, as `Name.astro?astro&type=script…`).
+      // The build's entries: the islands, the components' <script>s and the React renderer.
       if (!Array.isArray(options.input)) return;
-      const islands = options.input.filter((id) => id.startsWith(SRC) && !id.includes('?'));
-      options.input = [...options.input, ...settings.locales.flatMap((locale) => islands.map((id) => forked(id, locale)))];
+      const entries = options.input.filter((id) => !id.includes('?') || ASTRO_SCRIPT.test(id));
+      options.input = [...options.input, ...settings.locales.flatMap((locale) => entries.map((id) => forked(id, locale)))];
     },
     async resolveId(source, importer, options) {
-      const locale = importer ? forkLocale(importer) : undefined;
+      // An entry's copy (`@astrojs/react/client.js?locale=es`): the entry, then its copy.
+      const entryLocale = importer ? undefined : forkLocale(source);
+      const locale = entryLocale ?? (importer ? forkLocale(importer) : undefined);
       if (source.endsWith('/runtime.js') && importer?.includes('/src/i18n/')) return locale ? forked(RUNTIME_ID, locale) : RUNTIME_ID;
-      if (!locale || !importer) return null;
-      const resolved = await this.resolve(source, importer.replace(FORK, ''), { ...options, skipSelf: true });
-      if (!resolved || resolved.external || !resolved.id.startsWith(SRC) || resolved.id.includes('?')) return resolved;
+      if (!locale) return null;
+      const resolved = await this.resolve(source.replace(FORK, ''), importer?.replace(FORK, ''), { ...options, skipSelf: true });
+      if (!resolved || resolved.external) return resolved;
+      // Vite's helper for lazy imports, which every language's first load holds: a copy of its own (see load).
+      if (resolved.id === PRELOAD_HELPER) return forked(HELPER_ID, locale);
+      if (resolved.id.startsWith('\0') || (resolved.id.includes('?') && !ASTRO_SCRIPT.test(resolved.id))) return resolved;
       return { ...resolved, id: forked(resolved.id, locale) };
     },
-    load(id) {
+    async load(id) {
       if (id.startsWith(RUNTIME_ID)) return runtimeSource(settings, forkLocale(id));
+      if (id.startsWith(HELPER_ID)) return (await this.load({ id: PRELOAD_HELPER })).code ?? undefined;
       return undefined;
     },
     generateBundle(_options, bundle) {
@@ -106,7 +120,7 @@ function* htmlFiles(dir: string): Generator<string> {
   }
 }
 
-/** Points each page in a further language to its language's islands. */
+/** Points each page to its language's islands and scripts. */
 function pointPages(dir: string, files: ForkFiles): number {
   let pages = 0;
   for (const file of htmlFiles(dir)) {
@@ -114,7 +128,7 @@ function pointPages(dir: string, files: ForkFiles): number {
     const locale = /<html[^>]*\slang="([^"]+)"/.exec(html)?.[1];
     const swaps = locale ? files.get(locale) : undefined;
     if (!swaps) continue;
-    const pointed = html.replace(/(component-url=")([^"]+)"/g, (whole, attribute: string, url: string) => {
+    const pointed = html.replace(/((?:component-url|renderer-url|src)=")([^"]+)"/g, (whole, attribute: string, url: string) => {
       const fork = swaps.get(url);
       return fork ? `${attribute}${fork}"` : whole;
     });
@@ -126,7 +140,7 @@ function pointPages(dir: string, files: ForkFiles): number {
   return pages;
 }
 
-/** Builds the browser's islands once per language and points each page to its language's. */
+/** Builds the browser's code once per language and points each page to its language's. */
 export default function languageForks(): AstroIntegration {
   const files: ForkFiles = new Map();
   return {
@@ -137,7 +151,7 @@ export default function languageForks(): AstroIntegration {
       },
       'astro:build:done': ({ dir, logger }) => {
         const pages = pointPages(fileURLToPath(dir), files);
-        logger.info(`${pages} pages pointed to their language's islands`);
+        logger.info(`${pages} pages pointed to their language's scripts`);
       },
     },
   };
