@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
+import { PSEUDO_LOCALE, pseudoLocaleWanted } from '../i18n/pseudo.ts';
 
 /**
  * Compiles the message catalogue (src/i18n/catalogue.ts, through `bin/messages.ts`) as a build,
@@ -30,6 +31,12 @@ export default function messages(): AstroIntegration {
   };
 }
 
+/**
+ * The build's value of `PSEUDO_LOCALE` (src/i18n/pseudo.ts), written into the server's and the
+ * commands' bundles in place of the variable (Vite's and esbuild's `define`).
+ */
+export const PSEUDO_LOCALE_DEFINE = { 'process.env.PSEUDO_LOCALE': JSON.stringify(process.env.PSEUDO_LOCALE ?? '') };
+
 const RUNTIME_ID = '\0peervote:paraglide-browser-runtime';
 
 /**
@@ -49,7 +56,10 @@ function browserRuntime(): Plugin {
     },
     load(id) {
       if (id !== RUNTIME_ID) return undefined;
-      const { baseLocale, locales } = JSON.parse(readFileSync('project.inlang/settings.json', 'utf8')) as { baseLocale: string; locales: string[] };
+      const settings = JSON.parse(readFileSync('project.inlang/settings.json', 'utf8')) as { baseLocale: string; locales: string[] };
+      const { baseLocale } = settings;
+      // A test build's catalogue has the pseudo-locale too (src/i18n/pseudo.ts).
+      const locales = pseudoLocaleWanted() ? [...settings.locales, PSEUDO_LOCALE] : settings.locales;
       return [
         `export const baseLocale = ${JSON.stringify(baseLocale)};`,
         `export const locales = ${JSON.stringify(locales)};`,

@@ -2,6 +2,7 @@ import { array, object, optional, record, string, type Infer } from 'superstruct
 import type { FieldShape } from './field.struct.ts';
 import type { KeyedProblem } from '../errors.ts';
 import { ADS_GROUP } from './layout.ts';
+import { PSEUDO_LOCALE, pseudoText } from '../../i18n/pseudo.ts';
 
 /**
  * A survey's own texts in each further language it offers (`languages: [en, es]`, the first the
@@ -178,6 +179,30 @@ export function translationProblems(config: TranslatableSurvey): KeyedProblem[] 
 }
 
 /**
+ * The survey offered in the pseudo-locale too (src/i18n/pseudo.ts), as a test build's catalogue
+ * has it: when its default language is English and it offers another, `en-XA` is added to its
+ * languages with every text a translation holds made from the English one (`mail` gives the
+ * mail templates' subjects and bodies), so that a page or a mail in it shows in plain English only
+ * what escaped. Any other survey is returned as it is.
+ */
+export function withPseudoLocale<T extends TranslatableSurvey>(config: T, mail: Record<string, { subject: string; body: string }>): T {
+  if (config.languages[0] !== 'en' || config.languages.length < 2 || config.languages.includes(PSEUDO_LOCALE)) return config;
+  const translation: Translation = { categories: {}, fields: {}, mail: {} };
+  for (const key of TEXT_KEYS) if (config[key] !== undefined) translation[key] = pseudoText(config[key]!);
+  for (const key of LIST_KEYS) if (config[key] !== undefined) translation[key] = config[key]!.map(pseudoText);
+  for (const key of categoryKeys(config.categories)) translation.categories![key] = pseudoText(config.category_labels?.[key] ?? key);
+  for (const field of everyField(config.layout)) {
+    const own: Infer<typeof FieldTranslation> = {};
+    for (const key of FIELD_TEXTS) if (field[key] !== undefined) own[key] = pseudoText(field[key]!);
+    if (field.validation?.message !== undefined) own.message = pseudoText(field.validation.message);
+    if (field.options) own.options = Object.fromEntries(field.options.map((option) => [option, pseudoText(field.option_labels?.[option] ?? option)]));
+    translation.fields![field.name] = own;
+  }
+  for (const [kind, { subject, body }] of Object.entries(mail)) translation.mail![kind] = { subject: pseudoText(subject), body: pseudoText(body) };
+  return { ...config, languages: [...config.languages, PSEUDO_LOCALE], translations: { ...config.translations, [PSEUDO_LOCALE]: translation } };
+}
+
+/**
  * The path of a survey's page in one of its languages: `/{slug}/{page}` in its default language,
  * `/{lang}/{slug}/{page}` in a further one (`page` is `''` for the ballot, `thankyou`, a secret…).
  */
@@ -195,6 +220,8 @@ export function pageOfPath(survey: { slug: string; languages: readonly string[] 
 
 /** A language's name in that language, as a language switch shows it: "English", "Español". */
 export function languageName(lang: string): string {
+  // Intl calls it "English (Pseudo-Accents)": in its own language, it is English pseudo-localized.
+  if (lang === PSEUDO_LOCALE) return pseudoText('English');
   const name = new Intl.DisplayNames([lang], { type: 'language' }).of(lang) ?? lang;
   return name.charAt(0).toLocaleUpperCase(lang) + name.slice(1);
 }
