@@ -385,6 +385,9 @@ export const SURVEY_KEYS: KeyDocs = {
   'translations.*.rules': { meaning: '`rules` in this language, as many and in the same order' },
   'translations.*.affirmation_points': { meaning: '`affirmation_points` in this language, as many and in the same order' },
   'translations.*.thank_you_message': { meaning: '`thank_you_message` in this language (HTML)' },
+  'translations.*.faces_past_participants': { meaning: '`faces_past_participants` in this language, as many and in the same order' },
+  'translations.*.asktheexpert_past_experts': { meaning: '`asktheexpert_past_experts` in this language, as many and in the same order' },
+  'translations.*.tiles': { meaning: 'each tile of `faces` and `asktheexpert`, by its title → its words in this language; the ballot still sends its slug' },
   'translations.*.categories': { meaning: 'each category group and sub-category of `categories` → its words in this language; the keys stay as they are' },
   'translations.*.fields': { meaning: 'each layout field, by name → its texts in this language' },
   'translations.*.fields.*.label': { meaning: "the field's `label` in this language" },
@@ -408,6 +411,11 @@ export const SURVEY_KEYS: KeyDocs = {
   category_labels: {
     meaning: 'each category group or sub-category of `categories` → the words it shows, where they differ from its key (a translation sets them per language)',
     otherwise: 'each shows its key',
+  },
+  tile_labels: {
+    meaning:
+      'each tile of `faces` and `asktheexpert`, by its title → the words it shows, where they differ from its title (a translation sets them per language); its slug stays the same',
+    otherwise: 'each shows its title',
   },
 };
 

@@ -41,8 +41,12 @@ export const Translation = object({
   rules: optional(array(string())),
   affirmation_points: optional(array(string())),
   thank_you_message: optional(string()),
+  faces_past_participants: optional(array(string())),
+  asktheexpert_past_experts: optional(array(string())),
   /** Each category group's and sub-category's words, by its key in `categories`. */
   categories: optional(record(string(), string())),
+  /** Each reservation tile's words (a Faces specialty, an Expert question), by its title in `faces` or `asktheexpert`. */
+  tiles: optional(record(string(), string())),
   /** Each layout field's texts, by field name. */
   fields: optional(record(string(), FieldTranslation)),
   /** Each mail template's subject and body, by template name (`invitation`, `reminder`, `receipt`). */
@@ -62,15 +66,20 @@ interface TranslatableSurvey {
   rules: string[];
   affirmation_points?: string[];
   thank_you_message?: string;
+  faces_past_participants?: string[];
+  asktheexpert_past_experts?: string[];
   categories: Record<string, unknown>;
   category_labels?: Record<string, string>;
+  faces?: Array<{ title: string }>;
+  asktheexpert?: Array<{ title: string }>;
+  tile_labels?: Record<string, string>;
   layout: FieldShape[][];
   languages: readonly string[];
   translations?: Record<string, Translation>;
 }
 
 const TEXT_KEYS = ['survey_title', 'survey_subtitle', 'social_title', 'welcome_title', 'welcome', 'thank_you_message'] as const;
-const LIST_KEYS = ['rules', 'affirmation_points'] as const;
+const LIST_KEYS = ['rules', 'affirmation_points', 'faces_past_participants', 'asktheexpert_past_experts'] as const;
 const FIELD_TEXTS = ['label', 'placeholder', 'html'] as const;
 
 /** The category groups' and sub-categories' keys, ADS aside. */
@@ -79,6 +88,9 @@ function categoryKeys(categories: Record<string, unknown>): string[] {
     .filter(([group]) => group !== ADS_GROUP)
     .flatMap(([group, subs]) => [group, ...(Array.isArray(subs) ? (subs as string[]) : [])]);
 }
+
+/** The reservation tiles' titles, Faces and Experts. */
+const tileTitles = (config: TranslatableSurvey): string[] => [...(config.faces ?? []), ...(config.asktheexpert ?? [])].map((tile) => tile.title);
 
 /** Every field of a layout, subfields included. */
 function everyField(layout: FieldShape[][]): FieldShape[] {
@@ -115,6 +127,7 @@ export function localizeSurvey<T extends TranslatableSurvey>(config: T, lang: st
   for (const key of TEXT_KEYS) if (translation[key] !== undefined && config[key] !== undefined) out[key] = translation[key];
   for (const key of LIST_KEYS) if (translation[key] !== undefined && config[key] !== undefined) out[key] = translation[key] as never;
   if (translation.categories) out.category_labels = { ...config.category_labels, ...translation.categories };
+  if (translation.tiles) out.tile_labels = { ...config.tile_labels, ...translation.tiles };
   out.layout = config.layout.map((row) => row.map((field) => localizeField(field, translation.fields ?? {})));
   return out;
 }
@@ -144,6 +157,7 @@ export function translationGaps(config: TranslatableSurvey): KeyedProblem[] {
     }
     for (const key of categoryKeys(config.categories))
       if (translation.categories?.[key] === undefined) gap([...base, 'categories', key], `the category "${key}"`);
+    for (const title of tileTitles(config)) if (translation.tiles?.[title] === undefined) gap([...base, 'tiles', title], `the tile "${title}"`);
     for (const field of everyField(config.layout)) {
       const own = translation.fields?.[field.name];
       for (const key of FIELD_TEXTS)
@@ -174,6 +188,10 @@ export function translationProblems(config: TranslatableSurvey): KeyedProblem[] 
     for (const key of Object.keys(translation.categories ?? {})) {
       if (!categories.has(key)) problem(['translations', lang, 'categories', key], `"${key}" is not a category group or sub-category`);
     }
+    for (const title of Object.keys(translation.tiles ?? {})) {
+      if (!tileTitles(config).includes(title))
+        problem(['translations', lang, 'tiles', title], `"${title}" is not the title of a tile of faces or asktheexpert`);
+    }
   }
   return problems;
 }
@@ -191,6 +209,7 @@ export function withPseudoLocale<T extends TranslatableSurvey>(config: T, mail: 
   for (const key of TEXT_KEYS) if (config[key] !== undefined) translation[key] = pseudoText(config[key]!);
   for (const key of LIST_KEYS) if (config[key] !== undefined) translation[key] = config[key]!.map(pseudoText);
   for (const key of categoryKeys(config.categories)) translation.categories![key] = pseudoText(config.category_labels?.[key] ?? key);
+  translation.tiles = Object.fromEntries(tileTitles(config).map((title) => [title, pseudoText(config.tile_labels?.[title] ?? title)]));
   for (const field of everyField(config.layout)) {
     const own: Infer<typeof FieldTranslation> = {};
     for (const key of FIELD_TEXTS) if (field[key] !== undefined) own[key] = pseudoText(field[key]!);
