@@ -36,11 +36,7 @@ function accent(text: string): string {
     .join('');
 }
 
-/**
- * One English text in `en-XA`: accented, padded by about a third of its letters, between markers.
- * Exported for its unit test and for the survey's own texts in the pseudo-locale.
- * @internal
- */
+/** One English text in `en-XA`: accented, padded by about a third of its letters, between markers (a survey's own texts too, `withPseudoLocale`). */
 export function pseudoText(text: string): string {
   if (!text.trim()) return text;
   const letters = text.replace(/\{[^}]*\}|<[^>]*>/g, '').replace(/\s/g, '').length;
