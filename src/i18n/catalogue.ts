@@ -96,7 +96,15 @@ export async function compileCatalogue(root = process.cwd()): Promise<boolean> {
   const hash = sourcesHash(root, pseudo);
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return false;
   const copy = pseudo ? pseudoProject(root) : undefined;
-  const projectPath = path.join(copy ?? root, PROJECT);
+  try {
+    return await compileProjectAt(root, path.join(copy ?? root, PROJECT), stamp, hash);
+  } finally {
+    if (copy) fs.rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+/** Compiles the inlang project at `projectPath` into src/i18n/paraglide/ and stamps it with `hash`. */
+async function compileProjectAt(root: string, projectPath: string, stamp: string, hash: string): Promise<boolean> {
   // The message-format plugin comes from node_modules, not from a CDN: a build needs no network.
   const project = await loadProjectFromDirectory({ path: projectPath, fs, providePlugins: [messageFormat] });
   try {
@@ -118,6 +126,5 @@ export async function compileCatalogue(root = process.cwd()): Promise<boolean> {
     return true;
   } finally {
     await project.close();
-    if (copy) fs.rmSync(copy, { recursive: true, force: true });
   }
 }
