@@ -92,6 +92,19 @@ describe('the API in en-XA', () => {
     expect(checked).toContain('<html lang="en-XA">');
     expectNoneEscaped([...jsonTexts(again.body, 'the second ballot'), { where: 'the receipt check page', text: htmlText(checked) }]);
   });
+
+  test('an unknown personal link, an expired survey, a code that is none and a survey that is none are refused in the pseudo-locale', async () => {
+    const refusals = {
+      'an unknown link': await api.get('/api/survey/link/top-doctors-demo?secret=not-a-secret-of-anyone&lang=en-XA'),
+      'an expired survey': await api.request('/api/survey/link/top-doctors-demo?secret=k7Qm2RzX4pWv&lang=en-XA', {
+        headers: { 'X-Peervote-Now': '2100-01-01T00:00:00Z' },
+      }),
+      'a code that is none': await api.get('/api/survey/receipt/top-doctors-demo/not-a-code?lang=en-XA'),
+      'a survey that is none': await api.get('/api/survey/receipt/no-such-survey/ZZZZ-ZZZZ-ZZZZ?lang=en-XA'),
+    };
+    expect(Object.values(refusals).map((answer) => answer.status)).toEqual([404, 410, 400, 404]);
+    expectNoneEscaped(Object.entries(refusals).flatMap(([what, answer]) => jsonTexts(answer.body, what)));
+  });
 });
 
 describe('an invitation', () => {

@@ -44,12 +44,12 @@ export async function checkReceipt(
   const { db } = await database();
   const limited = await rateLimited('receipt', request, connection, now);
   if (limited) return asPage ? page(429, receiptAnswerText('too-many', ''), { 'Retry-After': limited.headers.get('Retry-After') ?? '60' }) : limited;
-  if (!survey) return refuse(404, 'unknown_survey', 'There is no survey with this project id.');
+  if (!survey) return refuse(404, 'unknown_survey', m.api_no_survey());
   const code = normalizeReceipt(typed ?? '');
   if (!code) {
     return asPage
       ? page(400, receiptAnswerText('bad-code', ''))
-      : refuse(400, 'bad_receipt', 'A receipt code has 12 letters and digits, such as 7K3M-Q9TD-2XHB.', [{ path: 'code', message: 'is not a receipt code.' }]);
+      : refuse(400, 'bad_receipt', m.receipt_bad_code(), [{ path: 'code', message: m.api_not_a_receipt() }]);
   }
   const ballot = await ballotByReceipt(db, survey.config.project_id, code);
   const standing = ballot ? publishedStanding(survey.dir, code) : undefined;
