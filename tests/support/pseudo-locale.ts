@@ -24,12 +24,20 @@ export interface Escaped {
 /** A plain word: four or more unaccented Latin letters. */
 const PLAIN_WORD = /[A-Za-z]{4,}/g;
 
-/** The text without its pseudo-localized parts, nested ones included (a survey title inside a mail's subject); an unclosed marker runs to the end. */
+/**
+ * The text without its pseudo-localized parts, nested ones included (a survey title inside a mail's
+ * subject). A marker left open runs to the end of its line, not of the text: a chart's label cut
+ * short ("⟦Þŕîɱâŕý Çâŕé ·…") would otherwise hide all that follows. Every letter of a marked text
+ * is accented, so a marked text that goes on to the next line still shows no plain word there.
+ */
 export function unmarked(text: string): string {
   let depth = 0;
   let out = '';
   for (const char of text) {
-    if (char === '⟦') depth++;
+    if (char === '\n') {
+      depth = 0;
+      out += char;
+    } else if (char === '⟦') depth++;
     else if (char === '⟧') depth = Math.max(0, depth - 1);
     else if (depth === 0) out += char;
     // Each marked part leaves a space, so that the words on either side stay apart.

@@ -185,6 +185,7 @@ describe('the pseudo-locale en-XA', () => {
     expect(unmarked(`${pseudoText('Vote in')} ${pseudoText('Top Doctors')} now`).trim()).toBe('now');
     expect(unmarked(pseudoText(`Vote in ${pseudoText('Top Doctors')} now`)).trim()).toBe('');
     expect(unmarked(`Vote${pseudoText('in')}now`)).toBe('Vote now');
+    expect(unmarked('⟦Þŕîɱâŕý Çâŕé ·…\nPowered by').split('\n')).toEqual([' ', 'Powered by']);
     const found = escapedWords(
       [
         {
