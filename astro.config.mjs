@@ -16,7 +16,7 @@ import { sharedContextAccessors } from './src/integrations/context-accessors/ind
 import { fixedApiRoutes } from './src/integrations/api-routes.ts';
 import { sourceAddresses } from './src/integrations/source-addresses.ts';
 import editorSchemas from './src/integrations/editor-schemas.ts';
-import messages from './src/integrations/messages.ts';
+import messages, { PSEUDO_LOCALE_DEFINE } from './src/integrations/messages.ts';
 import languageForks from './src/integrations/language-forks.ts';
 
 // One reading of the environment for the build and the server (src/server/config.ts): a wrong
@@ -88,7 +88,8 @@ export default defineConfig({
     ],
     // Sentry's build flags: no debug logging, no performance tracing. Errors are all we send,
     // and the browser SDK (built only with PUBLIC_SENTRY_DSN) shrinks by about half.
-    define: { __SENTRY_DEBUG__: 'false', __SENTRY_TRACING__: 'false' },
+    // A test build's pages and server offer its pseudo-locale, whatever the server later runs with (src/i18n/pseudo.ts).
+    define: { __SENTRY_DEBUG__: 'false', __SENTRY_TRACING__: 'false', ...PSEUDO_LOCALE_DEFINE },
     environments: { client: { build: { rolldownOptions: { output: { codeSplitting: clientCodeSplitting } } } } },
   },
 });

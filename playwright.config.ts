@@ -29,7 +29,8 @@ export default defineConfig({
   },
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'] } }],
   webServer: {
-    // The site is built by the test command before this runs (`astro build`).
+    // The site is built by the test command before this runs (`astro build`, with the pseudo-locale
+    // en-XA: PSEUDO_LOCALE=1, which tests/e2e/pseudo-locale.spec.ts needs).
     command: 'node bin/serve.mjs',
     url: `http://127.0.0.1:${port}/top-doctors-demo/`,
     // Every test posts, searches and opens links from 127.0.0.1: the rate limits have tests of their own (tests/api).

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { loadProjectFromDirectory } from '@inlang/sdk';
 import { compileProject, writeOutput } from '@inlang/paraglide-js';
 import messageFormat from '@inlang/plugin-message-format';
+import { PSEUDO_LOCALE, pseudoCatalogue, pseudoLocaleWanted } from './pseudo.ts';
 
 /**
  * The product's own words: one JSON file per language under src/i18n/messages/, compiled by
@@ -53,13 +55,32 @@ export function catalogueGaps(root = process.cwd(), locales = shippedLocales(roo
   return gaps;
 }
 
-/** What the compiled output is made from: the settings, each language's messages and the compiler's version. */
-function sourcesHash(root: string): string {
+/** What the compiled output is made from: the settings, each language's messages, the compiler's version and whether it adds en-XA. */
+function sourcesHash(root: string, pseudo: boolean): string {
   const hash = createHash('sha256');
   hash.update(fs.readFileSync(path.join(root, PROJECT, 'settings.json')));
   for (const locale of shippedLocales(root)) hash.update(fs.readFileSync(path.join(root, MESSAGES, `${locale}.json`)));
   hash.update(fs.readFileSync(path.join(root, 'node_modules/@inlang/paraglide-js/package.json')));
+  // A normal build after a test build compiles again, without en-XA; a change of pseudoText too.
+  hash.update(pseudo ? `${PSEUDO_LOCALE}\n${fs.readFileSync(path.join(root, 'src/i18n/pseudo.ts'), 'utf8')}` : 'shipped languages only');
   return hash.digest('hex');
+}
+
+/**
+ * The inlang project the pseudo-locale's compile reads: a copy in a temporary folder of the
+ * settings with `en-XA` added and of each language's messages, with en-XA's made from en.json.
+ * The project's own files stay as they are.
+ */
+function pseudoProject(root: string): string {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'peervote-pseudo-catalogue-'));
+  const settings = JSON.parse(fs.readFileSync(path.join(root, PROJECT, 'settings.json'), 'utf8')) as { locales: string[] };
+  fs.mkdirSync(path.join(copy, PROJECT));
+  fs.writeFileSync(path.join(copy, PROJECT, 'settings.json'), JSON.stringify({ ...settings, locales: [...settings.locales, PSEUDO_LOCALE] }));
+  fs.mkdirSync(path.join(copy, MESSAGES), { recursive: true });
+  for (const locale of shippedLocales(root)) fs.copyFileSync(path.join(root, MESSAGES, `${locale}.json`), path.join(copy, MESSAGES, `${locale}.json`));
+  const english = JSON.parse(fs.readFileSync(path.join(root, MESSAGES, 'en.json'), 'utf8'));
+  fs.writeFileSync(path.join(copy, MESSAGES, `${PSEUDO_LOCALE}.json`), JSON.stringify({ $schema: english.$schema, ...pseudoCatalogue(english) }));
+  return copy;
 }
 
 /**
@@ -71,9 +92,19 @@ export async function compileCatalogue(root = process.cwd()): Promise<boolean> {
   const gaps = catalogueGaps(root);
   if (gaps.length) throw new Error(`The message catalogue is incomplete:\n${gaps.join('\n')}`);
   const stamp = path.join(root, OUTDIR, '.sources');
-  const hash = sourcesHash(root);
+  const pseudo = pseudoLocaleWanted();
+  const hash = sourcesHash(root, pseudo);
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash) return false;
-  const projectPath = path.join(root, PROJECT);
+  const copy = pseudo ? pseudoProject(root) : undefined;
+  try {
+    return await compileProjectAt(root, path.join(copy ?? root, PROJECT), stamp, hash);
+  } finally {
+    if (copy) fs.rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+/** Compiles the inlang project at `projectPath` into src/i18n/paraglide/ and stamps it with `hash`. */
+async function compileProjectAt(root: string, projectPath: string, stamp: string, hash: string): Promise<boolean> {
   // The message-format plugin comes from node_modules, not from a CDN: a build needs no network.
   const project = await loadProjectFromDirectory({ path: projectPath, fs, providePlugins: [messageFormat] });
   try {

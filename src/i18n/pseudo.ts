@@ -6,6 +6,20 @@
  * and the survey's HTML texts their markup.
  */
 
+/** The pseudo-locale's tag. */
+export const PSEUDO_LOCALE = 'en-XA';
+
+/**
+ * Whether the build adds `en-XA` to the shipped languages: `PSEUDO_LOCALE=1`, which the test build
+ * sets (package.json's `test`). The catalogue's compile then makes its messages from en.json (never
+ * written under src/i18n/messages/), and a survey offered in English and another language offers
+ * it too (`withPseudoLocale`, src/survey/config/translations.ts). The build writes the variable's
+ * value into the server and the commands it bundles (`PSEUDO_LOCALE_DEFINE`,
+ * src/integrations/messages.ts): they offer what their pages and catalogue were built with,
+ * whatever the environment they later run in.
+ */
+export const pseudoLocaleWanted = (): boolean => process.env.PSEUDO_LOCALE === '1';
+
 /** The marks a pseudo-localized text starts and ends with. */
 const PSEUDO_OPEN = '⟦';
 const PSEUDO_CLOSE = '⟧';
@@ -22,11 +36,7 @@ function accent(text: string): string {
     .join('');
 }
 
-/**
- * One English text in `en-XA`: accented, padded by about a third of its letters, between markers.
- * Exported for its unit test and for the survey's own texts in the pseudo-locale.
- * @internal
- */
+/** One English text in `en-XA`: accented, padded by about a third of its letters, between markers (a survey's own texts too, `withPseudoLocale`). */
 export function pseudoText(text: string): string {
   if (!text.trim()) return text;
   const letters = text.replace(/\{[^}]*\}|<[^>]*>/g, '').replace(/\s/g, '').length;

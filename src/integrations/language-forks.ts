@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import type { Plugin } from 'vite';
+import { PSEUDO_LOCALE, pseudoLocaleWanted } from '../i18n/pseudo.ts';
 
 /**
  * The browser's code once per language. A compiled message holds every language's words and
@@ -33,7 +34,11 @@ interface Settings {
   locales: string[];
 }
 
-const readSettings = (): Settings => JSON.parse(readFileSync('project.inlang/settings.json', 'utf8')) as Settings;
+/** The catalogue's languages; a test build's has the pseudo-locale too (src/i18n/pseudo.ts). */
+function readSettings(): Settings {
+  const settings = JSON.parse(readFileSync('project.inlang/settings.json', 'utf8')) as Settings;
+  return pseudoLocaleWanted() ? { ...settings, locales: [...settings.locales, PSEUDO_LOCALE] } : settings;
+}
 
 /** The language a module id was taken in, if a fork's. */
 function forkLocale(id: string): string | undefined {

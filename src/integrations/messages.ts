@@ -26,3 +26,9 @@ export default function messages(): AstroIntegration {
     },
   };
 }
+
+/**
+ * The build's value of `PSEUDO_LOCALE` (src/i18n/pseudo.ts), written into the server's and the
+ * commands' bundles in place of the variable (Vite's and esbuild's `define`).
+ */
+export const PSEUDO_LOCALE_DEFINE = { 'process.env.PSEUDO_LOCALE': JSON.stringify(process.env.PSEUDO_LOCALE ?? '') };

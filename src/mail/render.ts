@@ -25,9 +25,10 @@ const substitute = (text: string, value: (name: MailPlaceholder, index: number) 
  * Prepares a template for many people: Markdown runs once, on marks standing for the values, and
  * each person's message is the marks replaced: in the text part by the values, in the HTML part
  * by the values escaped (a bare link made a link), so a name is never read as Markdown or HTML.
- * `footer` (the unsubscribe line of invitations and reminders) closes both parts.
+ * `footer` (the unsubscribe line of invitations and reminders) closes both parts; `lang` is the
+ * language the HTML part says it is in.
  */
-export function compileMail(template: MailTemplate, footer?: string): (values: MailValues) => RenderedMail {
+export function compileMail(template: MailTemplate, footer?: string, lang = 'en'): (values: MailValues) => RenderedMail {
   const source = footer ? `${template.body}\n---\n\n${footer}\n` : template.body;
   let drawn = marked.parse(
     substitute(source, (_name, index) => mark(index)),
@@ -40,7 +41,7 @@ export function compileMail(template: MailTemplate, footer?: string): (values: M
   // (twenty thousand invitations make that the difference).
   const parts = drawn.split(/(PVMAIL(?:VALUE|HREF)\d+X)/);
   const shell = (subject: string, body: string) =>
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="font-family:system-ui,sans-serif;line-height:1.5;max-width:40em;margin:0 auto;padding:1em;color:#1a1a1a">\n${body}</body></html>\n`;
+    `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="font-family:system-ui,sans-serif;line-height:1.5;max-width:40em;margin:0 auto;padding:1em;color:#1a1a1a">\n${body}</body></html>\n`;
   return (values) => {
     const subject = substitute(template.subject, (name) => values[name] ?? '')
       .replace(/\s+/g, ' ')

@@ -1,5 +1,6 @@
 import type { Problem } from '../survey/errors.ts';
 import type { ApiErrorBody } from '../survey/api/api-replies.ts';
+import { m } from '../i18n/messages.ts';
 
 /**
  * A JSON answer that no cache keeps: API answers are per request and may be personal. It states
@@ -25,5 +26,4 @@ export function refuse(status: number, error: string, message: string, problems:
 }
 
 /** The 404 of an endpoint whose project id names no survey. */
-export const unknownSurvey = (): Response =>
-  refuse(404, 'unknown_survey', 'There is no survey with this project id.', [{ path: 'projectId', message: 'names no survey.' }]);
+export const unknownSurvey = (): Response => refuse(404, 'unknown_survey', m.api_no_survey(), [{ path: 'projectId', message: m.api_names_no_survey() }]);

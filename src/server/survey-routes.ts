@@ -12,6 +12,7 @@ import { startOutbox } from './mail/outbox.ts';
 import { watchMailRuns } from './mail/mail-run-watch.ts';
 import { lastBallotOf } from './links/last-ballot.repository.ts';
 import { nomineeIndex } from './search/nominees.ts';
+import { m } from '../i18n/messages.ts';
 
 /** GET /api/survey/{stats|workplace-stats}/{projectId}. */
 export async function statsReply(projectId: string | undefined, which: 'participation' | 'workplaces'): Promise<Response> {
@@ -42,10 +43,9 @@ export async function linkReply(projectId: string | undefined, secret: string, r
   if (limited) return limited;
   const held = findSurvey(projectId ?? '');
   if (!held) return unknownSurvey();
-  if (isExpired(held.config, now.getTime())) return refuse(410, 'expired', 'Survey form has expired!');
+  if (isExpired(held.config, now.getTime())) return refuse(410, 'expired', m.state_expired_title());
   const { survey, person } = await personOfLink(held, secret);
-  if (!person && secret !== DEMO_SECRET)
-    return refuse(404, 'invalid_link', 'Sorry, this link is invalid!', [{ path: 'secret', message: 'is not a valid personal link.' }]);
+  if (!person && secret !== DEMO_SECRET) return refuse(404, 'invalid_link', m.state_invalid_text(), [{ path: 'secret', message: m.api_link_not_valid() }]);
   // Only the layout's fields: the roster keys (nominee id, address, roster columns) are for the operators alone.
   const fields = new Set(allFields(survey.config.layout).map((field) => field.name));
   const prepopulated = Object.fromEntries(Object.entries(person ?? {}).filter(([name]) => fields.has(name)));

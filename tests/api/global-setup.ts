@@ -9,12 +9,15 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** The public host the test build trusts X-Forwarded-Host for, as a deployment behind a TLS proxy would. */
 export const PROXIED_HOST = 'peervote.test';
 
-/** Builds the site into dist/ with ALLOWED_DOMAINS set as a deployment behind a proxy sets it. */
+/**
+ * Builds the site into dist/ with ALLOWED_DOMAINS set as a deployment behind a proxy sets it, and
+ * with the pseudo-locale en-XA, as `npm test` builds it (PSEUDO_LOCALE=1, src/i18n/pseudo.ts).
+ */
 function build(): void {
   try {
     execFileSync(process.execPath, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
       cwd: ROOT,
-      env: { ...process.env, ALLOWED_DOMAINS: PROXIED_HOST, ASTRO_TELEMETRY_DISABLED: '1' },
+      env: { ...process.env, ALLOWED_DOMAINS: PROXIED_HOST, PSEUDO_LOCALE: '1', ASTRO_TELEMETRY_DISABLED: '1' },
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -30,6 +33,9 @@ function builtForProxy(): boolean {
   return existsSync(entry) && readFileSync(entry, 'utf8').includes(`"hostname":"${PROXIED_HOST}"`);
 }
 
+/** True when dist/ has the demo's pages in the pseudo-locale: it was built with PSEUDO_LOCALE=1. */
+const builtWithPseudoLocale = (): boolean => existsSync(path.join(ROOT, 'dist/client/en-XA/top-doctors-demo/index.html'));
+
 /**
  * Builds the site once for every project (database) of the run, with ALLOWED_DOMAINS set as a
  * deployment behind a proxy sets it, and assembles a surveys folder: the real surveys plus the
@@ -41,8 +47,8 @@ function builtForProxy(): boolean {
 export default function setup(project: TestProject) {
   if (!process.env.PEERVOTE_API_BUILD) {
     if (!process.env.PEERVOTE_TEST_BUILT) build();
-    else if (!builtForProxy())
-      throw new Error(`PEERVOTE_TEST_BUILT is set, but dist/ was not built with ALLOWED_DOMAINS=${PROXIED_HOST}: build so, or unset it.`);
+    else if (!builtForProxy() || !builtWithPseudoLocale())
+      throw new Error(`PEERVOTE_TEST_BUILT is set, but dist/ was not built with PSEUDO_LOCALE=1 ALLOWED_DOMAINS=${PROXIED_HOST}: build so, or unset it.`);
     const surveys = mkdtempSync(path.join(tmpdir(), 'peervote-api-surveys-'));
     cpSync(path.join(ROOT, 'surveys'), surveys, { recursive: true });
     for (const name of readdirSync(path.join(ROOT, 'tests/api/fixtures/surveys'))) {

@@ -73,7 +73,7 @@ export default function Reservations({ field, words, projectId, tiles, confirmed
                     disabled={gone}
                     onChange={() => selectTile(field.name, tile.slug)}
                   />
-                  {kind === 'faces' && <span className="tile-kicker">THE FACE OF </span>}
+                  {kind === 'faces' && <span className="tile-kicker">{m.faces_kicker()} </span>}
                   <span>{tile.title}</span>
                   {gone && <span className="tile-banner">{m.tile_gone()}</span>}
                   {reserved && (

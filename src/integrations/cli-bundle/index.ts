@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { build, type Plugin } from 'esbuild';
 import { bundlePath, manifestPath, type BundleManifest } from './manifest.mjs';
+import { PSEUDO_LOCALE_DEFINE } from '../messages.ts';
 
 /**
  * What the build bundles for Node to run without the sources' TypeScript: the operator's commands,
@@ -78,6 +79,8 @@ export default function cliBundle(): AstroIntegration {
               metafile: true,
               logLevel: 'warning',
               plugins: [ownAddresses(root)],
+              // A test build's commands write mail in its pseudo-locale (src/i18n/pseudo.ts).
+              define: PSEUDO_LOCALE_DEFINE,
               // The CommonJS packages bundled in (pg…) require Node's own modules.
               banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
             });

@@ -20,7 +20,7 @@ import { votedSecrets } from '../voters/voters.repository.ts';
 import { OperatorError } from '../operator.ts';
 import { quoted } from '../../survey/errors.ts';
 import { localeOf, m, type Locale } from '../../i18n/messages.ts';
-import { localizeSurvey, offers } from '../../survey/config/translations.ts';
+import { localizeSurvey } from '../../survey/config/translations.ts';
 
 /** What `send` mails: the first message to each person, or a reminder to those who have not voted. */
 export type Campaign = 'invitation' | 'reminder';
@@ -97,8 +97,9 @@ const footer = (locale: Locale) => m.mail_footer({ title: '{{survey_title}}', ur
  * `roster_columns: [language]`) when the survey offers that language, else the survey's default.
  */
 function personLanguage(survey: LoadedSurvey, person: PersonValues): string {
+  // Matched without regard to case (`ES`, `pt-br`), and written as the survey writes it (`pt-BR`).
   const asked = typeof person.language === 'string' ? person.language.trim().toLowerCase() : '';
-  return offers(survey.config.languages, asked) ? asked : survey.config.languages[0]!;
+  return survey.config.languages.find((lang) => lang.toLowerCase() === asked) ?? survey.config.languages[0]!;
 }
 
 /**
@@ -116,7 +117,7 @@ export function campaignMessages(survey: LoadedSurvey, campaign: Campaign, baseU
       const own = survey.config.translations?.[lang]?.mail?.[campaign];
       const translated =
         lang === survey.config.languages[0] ? template : { ...template, subject: own?.subject ?? template.subject, body: own?.body ?? template.body };
-      renderers.set(lang, compileMail(translated, footer(localeOf(lang))));
+      renderers.set(lang, compileMail(translated, footer(localeOf(lang)), lang));
     }
     return renderers.get(lang)!;
   };

@@ -43,7 +43,7 @@ function thankYouAddress(slug: string, request: Request, survey: ServerSurvey | 
   const base = origin && origin !== 'null' ? origin : new URL(request.url).origin;
   // In the language of the page that posted it, when the survey offers it.
   const lang = requestLanguage();
-  const offered = survey?.config.languages ?? [];
+  const offered: readonly string[] = survey?.config.languages ?? [];
   const prefix = offered.includes(lang) && lang !== offered[0] ? `/${lang}` : '';
   return `${base}${prefix}/${encodeURIComponent(slug)}/thankyou`;
 }

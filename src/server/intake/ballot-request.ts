@@ -45,9 +45,7 @@ export async function checkLink(query: URLSearchParams, now: Date): Promise<Ball
   }
   if (isExpired(survey.config, now.getTime())) return refused('expired', m.state_expired_title());
   if (!isLinkValid(survey.config, secret, () => person !== undefined)) {
-    return refused('invalid_link', m.state_invalid_text(), [
-      { path: 'secret', message: secret ? 'is not a valid personal link.' : 'is required: this survey is by personal link only.' },
-    ]);
+    return refused('invalid_link', m.state_invalid_text(), [{ path: 'secret', message: secret ? m.api_link_not_valid() : m.api_link_required() }]);
   }
   const link: BallotLink = !secret ? 'public' : secret === DEMO_SECRET ? 'demo' : 'personal';
   return link === 'personal' ? { survey, link, secret, person } : { survey, link };

@@ -66,9 +66,8 @@ export async function storeChecked(db: Kysely<Database>, config: ServerConfig, b
   } catch (error) {
     await removeFiles(config.uploadsDir, files);
     if (error instanceof AlreadySubmittedError && target.verifiedEmail && !target.secret)
-      return refused('already_submitted', m.api_already_address(), [{ path: 'verification', message: 'has already been used to vote.' }]);
-    if (error instanceof AlreadySubmittedError)
-      return refused('already_submitted', m.api_already_link(), [{ path: 'secret', message: 'has already been used to vote.' }]);
+      return refused('already_submitted', m.api_already_address(), [{ path: 'verification', message: m.api_already_used() }]);
+    if (error instanceof AlreadySubmittedError) return refused('already_submitted', m.api_already_link(), [{ path: 'secret', message: m.api_already_used() }]);
     throw error;
   }
 }

@@ -28,14 +28,14 @@ const receiptOf = (survey: ServerSurvey, lang: string) => {
   if (!render) {
     const template = loadMailTemplate(survey.dir, 'receipt');
     const own = lang === survey.config.languages[0] ? undefined : survey.config.translations?.[lang]?.mail?.receipt;
-    byLanguage.set(lang, (render = compileMail({ ...template, subject: own?.subject ?? template.subject, body: own?.body ?? template.body })));
+    byLanguage.set(lang, (render = compileMail({ ...template, subject: own?.subject ?? template.subject, body: own?.body ?? template.body }, undefined, lang)));
   }
   return render;
 };
 
 /** The language a receipt is written in: that of the receipt page it links to (`/es/{slug}/receipt`), else the survey's default. */
 function receiptLanguage(survey: ServerSurvey, url: string): string {
-  const lang = /\/([a-z]{2,3})\/[^/]+\/receipt$/.exec(url)?.[1];
+  const lang = /\/([a-z]{2,3}(?:-[A-Za-z0-9]+)*)\/[^/]+\/receipt$/.exec(url)?.[1];
   return lang && offers(survey.config.languages, lang) ? lang : survey.config.languages[0]!;
 }
 

@@ -38,7 +38,7 @@ export function receiptDue(request: Request, target: BallotTarget): string | und
   if (!survey.config.mail.receipt || !receiptAddress(survey, target.person, secret, target.verifiedEmail).address) return undefined;
   const site = (process.env.PEERVOTE_BASE_URL ?? new URL(request.url).origin).replace(/\/+$/, '');
   // The receipt page in the language of the page that sent the ballot: the mail follows it (outbox.ts).
-  const { languages } = survey.config;
+  const languages: readonly string[] = survey.config.languages;
   const lang = languages.includes(requestLanguage()) ? requestLanguage() : languages[0]!;
   return `${site}${surveyPath({ slug: survey.slug, languages }, lang, 'receipt')}`;
 }

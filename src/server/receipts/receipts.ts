@@ -5,11 +5,14 @@ import { normalizeReceipt, receiptAnswerText } from '../../survey/published/rece
 import type { ReceiptCheck } from '../../survey/api/api-replies.ts';
 import { requestTime } from '../request-hooks.ts';
 import { rateLimited } from '../rate-limit.ts';
-import { plainPage, wantsPage } from '../html-page.ts';
+import { escapeHtml, plainPage, wantsPage } from '../html-page.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { BallotRow } from '../db/tables/ballots.table.ts';
 import { publishedStanding } from './published-ledger.ts';
+import { m } from '../../i18n/messages.ts';
+import { requestLanguage } from '../language.ts';
+import { localizeSurvey } from '../../survey/config/translations.ts';
 
 /**
  * Answers a voter's receipt check (`GET /api/survey/receipt/{projectId}/{code}`, or `?code=`
@@ -27,24 +30,26 @@ export async function checkReceipt(
   const now = requestTime(request);
   const asPage = wantsPage(request);
   const survey = findSurvey(projectId ?? '');
+  // In the language of the check form's page (its `lang` field), as the ballot's own pages are.
   const page = (status: number, sentence: string, headers?: HeadersInit) =>
     plainPage({
       status,
-      site: survey?.config.survey_title ?? 'Survey',
-      title: 'Receipt check',
+      site: (survey && localizeSurvey(survey.config, requestLanguage()).survey_title) ?? m.page_survey(),
+      title: m.page_title_receipt(),
       text: sentence,
-      html: "<p>Use your browser's Back button to return to the survey.</p>",
+      html: `<p>${escapeHtml(m.receipt_page_back())}</p>`,
+      lang: requestLanguage(),
       headers,
     });
   const { db } = await database();
   const limited = await rateLimited('receipt', request, connection, now);
   if (limited) return asPage ? page(429, receiptAnswerText('too-many', ''), { 'Retry-After': limited.headers.get('Retry-After') ?? '60' }) : limited;
-  if (!survey) return refuse(404, 'unknown_survey', 'There is no survey with this project id.');
+  if (!survey) return refuse(404, 'unknown_survey', m.api_no_survey());
   const code = normalizeReceipt(typed ?? '');
   if (!code) {
     return asPage
       ? page(400, receiptAnswerText('bad-code', ''))
-      : refuse(400, 'bad_receipt', 'A receipt code has 12 letters and digits, such as 7K3M-Q9TD-2XHB.', [{ path: 'code', message: 'is not a receipt code.' }]);
+      : refuse(400, 'bad_receipt', m.receipt_bad_code(), [{ path: 'code', message: m.api_not_a_receipt() }]);
   }
   const ballot = await ballotByReceipt(db, survey.config.project_id, code);
   const standing = ballot ? publishedStanding(survey.dir, code) : undefined;

@@ -6,6 +6,8 @@ import { confirmedLabels } from './decisions.repository.ts';
 import { json, unknownSurvey } from '../http.ts';
 import { findSurvey, type ServerSurvey } from '../surveys.ts';
 import { requestTime } from '../request-hooks.ts';
+import { requestLanguage } from '../language.ts';
+import { localizeSurvey } from '../../survey/config/translations.ts';
 
 /**
  * The Faces or Experts look-up: tiles held by ballots (Experts: for five days, unless an
@@ -17,7 +19,8 @@ async function reservationLookup(survey: ServerSurvey, kind: ReservationKind, no
   const claimed = await claimedTiles(db, survey.config.project_id, kind, now);
   const taken = [...new Set([...configTakenSlugs(survey.config, kind), ...claimed])];
   const confirmed = await confirmedLabels(db, survey.config.project_id, kind);
-  return { taken, confirmed: [...confirmedFor(survey.config, kind), ...confirmed] };
+  // The survey's own list in the language of the page that asks; the operators' confirmations as they wrote them.
+  return { taken, confirmed: [...confirmedFor(localizeSurvey(survey.config, requestLanguage()), kind), ...confirmed] };
 }
 
 /** GET /api/survey/{faces|experts}/{projectId}: the tiles other ballots hold, and the past participants or experts. */

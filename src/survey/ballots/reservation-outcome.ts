@@ -4,7 +4,7 @@ import { m } from '../../i18n/messages.ts';
 
 /** The words a tile reads: 'THE FACE OF {title}' for Faces (docs/spec.md, "Reservations"), the question itself for Experts. */
 export function tileLabel(kind: ReservationKind, title: string): string {
-  return kind === 'faces' ? `THE FACE OF ${title}` : title;
+  return kind === 'faces' ? `${m.faces_kicker()} ${title}` : title;
 }
 
 /** One line of the thank-you page about a reservation; `lost` ones are shown as a warning. */

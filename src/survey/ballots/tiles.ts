@@ -1,15 +1,23 @@
 import type { SurveyConfig, Tile } from '../config/config.struct.ts';
 import { allFields } from '../config/layout.ts';
 import { isKind, type TypesOfKind } from '../config/fields.ts';
-import { tileSlug } from './tile-slug.ts';
-
-export { tileSlug };
 
 /** The two kinds of reservation section (docs/spec.md, "Reservations"): a field's type names its kind, as the field table says. */
 export type ReservationKind = TypesOfKind<'reservation'>;
 
 /** How long an Experts reservation holds, as the Experts text promises: five days. */
 export const EXPERT_HOLD_MS = 5 * 24 * 60 * 60 * 1000;
+
+/** A tile's identifier in a ballot and in look-ups: its `slug`, else its title in lower-case words joined by dashes. */
+export function tileSlug(tile: Pick<Tile, 'title' | 'slug'>): string {
+  if (tile.slug) return tile.slug;
+  return tile.title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
 
 /** The tiles a reservation section offers. */
 export function tilesFor(config: Pick<SurveyConfig, 'faces' | 'asktheexpert'>, kind: ReservationKind): Tile[] {
@@ -28,7 +36,7 @@ export function confirmedFor(config: Pick<SurveyConfig, 'faces_past_participants
   return kind === 'faces' ? config.faces_past_participants : config.asktheexpert_past_experts;
 }
 
-/** A tile as a page shows it: named by its slug, with the title it reads and whether the survey marks it taken. */
+/** A tile as a page shows it: named by its slug, with the title it reads (in the page's language) and whether the survey marks it taken. */
 export interface TileView {
   slug: string;
   title: string;
@@ -36,8 +44,8 @@ export interface TileView {
 }
 
 /** The tiles of a section as a page shows them, each named by tileSlug() so the browser and the server agree. */
-export function tileViews(config: Pick<SurveyConfig, 'faces' | 'asktheexpert'>, kind: ReservationKind): TileView[] {
-  return tilesFor(config, kind).map((tile) => ({ slug: tileSlug(tile), title: tile.title, taken: Boolean(tile.taken) }));
+export function tileViews(config: Pick<SurveyConfig, 'faces' | 'asktheexpert' | 'tile_labels'>, kind: ReservationKind): TileView[] {
+  return tilesFor(config, kind).map((tile) => ({ slug: tileSlug(tile), title: config.tile_labels?.[tile.title] ?? tile.title, taken: Boolean(tile.taken) }));
 }
 
 /**
@@ -51,7 +59,7 @@ export interface OutcomeField {
 }
 
 /** The reservation fields of a survey with their tiles' titles by slug, for the thank-you page's outcomeLine(). */
-export function outcomeFields(config: Pick<SurveyConfig, 'layout' | 'faces' | 'asktheexpert'>): OutcomeField[] {
+export function outcomeFields(config: Pick<SurveyConfig, 'layout' | 'faces' | 'asktheexpert' | 'tile_labels'>): OutcomeField[] {
   return allFields(config.layout).flatMap((field) =>
     isKind(field, 'reservation')
       ? [{ field: field.name, kind: field.type, titles: Object.fromEntries(tileViews(config, field.type).map((tile) => [tile.slug, tile.title])) }]

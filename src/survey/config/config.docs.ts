@@ -395,6 +395,9 @@ export const SURVEY_KEYS: KeyDocs = {
   'translations.*.rules': { meaning: '`rules` in this language, as many and in the same order' },
   'translations.*.affirmation_points': { meaning: '`affirmation_points` in this language, as many and in the same order' },
   'translations.*.thank_you_message': { meaning: '`thank_you_message` in this language (HTML)' },
+  'translations.*.faces_past_participants': { meaning: '`faces_past_participants` in this language, as many and in the same order' },
+  'translations.*.asktheexpert_past_experts': { meaning: '`asktheexpert_past_experts` in this language, as many and in the same order' },
+  'translations.*.tiles': { meaning: 'each tile of `faces` and `asktheexpert`, by its title → its words in this language; the ballot still sends its slug' },
   'translations.*.categories': { meaning: 'each category group and sub-category of `categories` → its words in this language; the keys stay as they are' },
   'translations.*.fields': { meaning: 'each layout field, by name → its texts in this language' },
   'translations.*.fields.*.label': { meaning: "the field's `label` in this language" },
@@ -405,15 +408,6 @@ export const SURVEY_KEYS: KeyDocs = {
   'translations.*.mail': { meaning: 'each mail template (`invitation`, `reminder`, `receipt`) → its `subject` and `body` in this language' },
   'translations.*.mail.*.subject': { meaning: "the template's subject in this language" },
   'translations.*.mail.*.body': { meaning: "the template's body (Markdown) in this language" },
-  'translations.*.faces': {
-    meaning: 'each `faces` tile, by its title → its words in this language; the ballot still sends the tile as in the default language',
-  },
-  'translations.*.faces_past_participants': { meaning: '`faces_past_participants` in this language, as many and in the same order' },
-  'translations.*.asktheexpert': {
-    meaning:
-      'each `asktheexpert` question, by its words in the default language → its words in this language; the ballot still sends the question as in the default language',
-  },
-  'translations.*.asktheexpert_past_experts': { meaning: '`asktheexpert_past_experts` in this language, as many and in the same order' },
   strict_translations: {
     guide: '[languages](#languages)',
     meaning: '`true`: a text a further language leaves untranslated stops the build, instead of a warning',
@@ -427,6 +421,11 @@ export const SURVEY_KEYS: KeyDocs = {
   category_labels: {
     meaning: 'each category group or sub-category of `categories` → the words it shows, where they differ from its key (a translation sets them per language)',
     otherwise: 'each shows its key',
+  },
+  tile_labels: {
+    meaning:
+      'each tile of `faces` and `asktheexpert`, by its title → the words it shows, where they differ from its title (a translation sets them per language); its slug stays the same',
+    otherwise: 'each shows its title',
   },
 };
 

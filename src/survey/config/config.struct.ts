@@ -192,6 +192,8 @@ export const SurveyConfig = object({
   ),
   /** The words a category group or sub-category shows, by its key, when they differ from it. */
   category_labels: optional(record(string(), string())),
+  /** The words a reservation tile shows, by its title, when they differ from it. */
+  tile_labels: optional(record(string(), string())),
 });
 
 /** A survey configuration after validation and defaults. */

@@ -9,7 +9,9 @@ import { toPublicSurvey, type PublicSurvey } from './public.ts';
 import { readPersonMapYaml } from '../people/person-map-yaml.ts';
 import { isFieldName } from '../ballots/ballot-keys.ts';
 import { hideSecretKey, readYamlFile, type YamlFile } from './yaml-file.ts';
-import { localizeSurvey, translationGaps, translationProblems } from './translations.ts';
+import { localizeSurvey, translationGaps, translationProblems, withPseudoLocale } from './translations.ts';
+import { pseudoLocaleWanted } from '../../i18n/pseudo.ts';
+import { loadMailTemplate, MAIL_TEMPLATE_KINDS } from '../mail/mail-templates.ts';
 
 /** A survey as loaded from its folder: its slug, folder and validated configuration. */
 export interface LoadedSurvey {
@@ -168,9 +170,26 @@ export function readSurvey(slug: string, dir = surveysDir()): SurveyReading {
     read.yaml ? read.yaml.place(found) : found.map(({ path, message }) => ({ file, line: 1, column: 1, path, message }));
   const problems = [...read.problems, ...(read.value ? place(crossCheck(read.value)) : [])];
   const raw = read.raw && typeof read.raw === 'object' && !Array.isArray(read.raw) ? (read.raw as Record<string, unknown>) : {};
-  const survey = read.value && !problems.length ? { slug, dir: folder, config: read.value } : undefined;
+  const survey = read.value && !problems.length ? { slug, dir: folder, config: inPseudoLocale(read.value, folder) } : undefined;
   const warnings = survey && !survey.config.strict_translations ? place(translationGaps(survey.config)) : [];
   return { slug, dir: folder, file, survey, raw, problems, warnings, place };
+}
+
+/**
+ * The survey offered in the pseudo-locale too in a build whose catalogue has it (`PSEUDO_LOCALE=1`,
+ * src/i18n/pseudo.ts), its mail in it from its templates' English; else as it is.
+ */
+function inPseudoLocale(config: SurveyConfig, folder: string): SurveyConfig {
+  if (!pseudoLocaleWanted()) return config;
+  const mail: Record<string, { subject: string; body: string }> = {};
+  for (const kind of MAIL_TEMPLATE_KINDS) {
+    try {
+      mail[kind] = loadMailTemplate(folder, kind);
+    } catch {
+      // A template with problems is the surveys' check's to report; its pseudo-locale goes without it.
+    }
+  }
+  return withPseudoLocale(config, mail);
 }
 
 /** Loads and validates `surveys/<slug>/survey.yaml`; throws a ConfigError naming every problem, with its file, line, column and key path. */

@@ -2,7 +2,7 @@ import { array, object, optional, record, string, type Infer } from 'superstruct
 import type { FieldShape } from './field.struct.ts';
 import type { KeyedProblem } from '../errors.ts';
 import { ADS_GROUP } from './layout.ts';
-import { tileSlug } from '../ballots/tile-slug.ts';
+import { PSEUDO_LOCALE, pseudoText } from '../../i18n/pseudo.ts';
 
 /**
  * A survey's own texts in each further language it offers (`languages: [en, es]`, the first the
@@ -41,29 +41,20 @@ export const Translation = object({
   rules: optional(array(string())),
   affirmation_points: optional(array(string())),
   thank_you_message: optional(string()),
+  faces_past_participants: optional(array(string())),
+  asktheexpert_past_experts: optional(array(string())),
   /** Each category group's and sub-category's words, by its key in `categories`. */
   categories: optional(record(string(), string())),
+  /** Each reservation tile's words (a Faces specialty, an Expert question), by its title in `faces` or `asktheexpert`. */
+  tiles: optional(record(string(), string())),
   /** Each layout field's texts, by field name. */
   fields: optional(record(string(), FieldTranslation)),
   /** Each mail template's subject and body, by template name (`invitation`, `reminder`, `receipt`). */
   mail: optional(record(string(), MailTranslation)),
-  /** Each Faces tile's words, by its title in the default language. */
-  faces: optional(record(string(), string())),
-  faces_past_participants: optional(array(string())),
-  /** Each expert question's words, by the question in the default language. */
-  asktheexpert: optional(record(string(), string())),
-  asktheexpert_past_experts: optional(array(string())),
 });
 
 /** A survey's texts in one language. */
 export type Translation = Infer<typeof Translation>;
-
-/** A reservation tile, as config.struct.ts's Tile: its title, and the slug a ballot names it by. */
-interface TranslatableTile {
-  title: string;
-  slug?: string;
-  taken?: boolean;
-}
 
 /** The part of a survey configuration a translation covers. */
 interface TranslatableSurvey {
@@ -75,21 +66,20 @@ interface TranslatableSurvey {
   rules: string[];
   affirmation_points?: string[];
   thank_you_message?: string;
+  faces_past_participants?: string[];
+  asktheexpert_past_experts?: string[];
   categories: Record<string, unknown>;
   category_labels?: Record<string, string>;
+  faces?: Array<{ title: string }>;
+  asktheexpert?: Array<{ title: string }>;
+  tile_labels?: Record<string, string>;
   layout: FieldShape[][];
-  faces?: TranslatableTile[];
-  faces_past_participants?: string[];
-  asktheexpert?: TranslatableTile[];
-  asktheexpert_past_experts?: string[];
   languages: readonly string[];
   translations?: Record<string, Translation>;
 }
 
 const TEXT_KEYS = ['survey_title', 'survey_subtitle', 'social_title', 'welcome_title', 'welcome', 'thank_you_message'] as const;
 const LIST_KEYS = ['rules', 'affirmation_points', 'faces_past_participants', 'asktheexpert_past_experts'] as const;
-/** The reservation sections' tiles, whose words a translation gives by title. */
-const TILE_KEYS = ['faces', 'asktheexpert'] as const;
 const FIELD_TEXTS = ['label', 'placeholder', 'html'] as const;
 
 /** The category groups' and sub-categories' keys, ADS aside. */
@@ -98,6 +88,9 @@ function categoryKeys(categories: Record<string, unknown>): string[] {
     .filter(([group]) => group !== ADS_GROUP)
     .flatMap(([group, subs]) => [group, ...(Array.isArray(subs) ? (subs as string[]) : [])]);
 }
+
+/** The reservation tiles' titles, Faces and Experts. */
+const tileTitles = (config: TranslatableSurvey): string[] => [...(config.faces ?? []), ...(config.asktheexpert ?? [])].map((tile) => tile.title);
 
 /** Every field of a layout, subfields included. */
 function everyField(layout: FieldShape[][]): FieldShape[] {
@@ -134,12 +127,7 @@ export function localizeSurvey<T extends TranslatableSurvey>(config: T, lang: st
   for (const key of TEXT_KEYS) if (translation[key] !== undefined && config[key] !== undefined) out[key] = translation[key];
   for (const key of LIST_KEYS) if (translation[key] !== undefined && config[key] !== undefined) out[key] = translation[key] as never;
   if (translation.categories) out.category_labels = { ...config.category_labels, ...translation.categories };
-  // A tile keeps the slug its default title gives: a reservation counts the same in every language.
-  for (const key of TILE_KEYS) {
-    const words = translation[key];
-    if (words && config[key])
-      out[key] = config[key]!.map((tile) => (words[tile.title] === undefined ? tile : { ...tile, slug: tileSlug(tile), title: words[tile.title]! }));
-  }
+  if (translation.tiles) out.tile_labels = { ...config.tile_labels, ...translation.tiles };
   out.layout = config.layout.map((row) => row.map((field) => localizeField(field, translation.fields ?? {})));
   return out;
 }
@@ -169,9 +157,7 @@ export function translationGaps(config: TranslatableSurvey): KeyedProblem[] {
     }
     for (const key of categoryKeys(config.categories))
       if (translation.categories?.[key] === undefined) gap([...base, 'categories', key], `the category "${key}"`);
-    for (const key of TILE_KEYS)
-      for (const tile of config[key] ?? [])
-        if (translation[key]?.[tile.title] === undefined) gap([...base, key, tile.title], `the ${key} tile "${tile.title}"`);
+    for (const title of tileTitles(config)) if (translation.tiles?.[title] === undefined) gap([...base, 'tiles', title], `the tile "${title}"`);
     for (const field of everyField(config.layout)) {
       const own = translation.fields?.[field.name];
       for (const key of FIELD_TEXTS)
@@ -202,14 +188,37 @@ export function translationProblems(config: TranslatableSurvey): KeyedProblem[] 
     for (const key of Object.keys(translation.categories ?? {})) {
       if (!categories.has(key)) problem(['translations', lang, 'categories', key], `"${key}" is not a category group or sub-category`);
     }
-    for (const kind of TILE_KEYS) {
-      const titles = new Set((config[kind] ?? []).map((tile) => tile.title));
-      for (const title of Object.keys(translation[kind] ?? {})) {
-        if (!titles.has(title)) problem(['translations', lang, kind, title], `"${title}" is not the title of a ${kind} tile`);
-      }
+    for (const title of Object.keys(translation.tiles ?? {})) {
+      if (!tileTitles(config).includes(title))
+        problem(['translations', lang, 'tiles', title], `"${title}" is not the title of a tile of faces or asktheexpert`);
     }
   }
   return problems;
+}
+
+/**
+ * The survey offered in the pseudo-locale too (src/i18n/pseudo.ts), as a test build's catalogue
+ * has it: when its default language is English and it offers another, `en-XA` is added to its
+ * languages with every text a translation holds made from the English one (`mail` gives the
+ * mail templates' subjects and bodies), so that a page or a mail in it shows in plain English only
+ * what escaped. Any other survey is returned as it is.
+ */
+export function withPseudoLocale<T extends TranslatableSurvey>(config: T, mail: Record<string, { subject: string; body: string }>): T {
+  if (config.languages[0] !== 'en' || config.languages.length < 2 || config.languages.includes(PSEUDO_LOCALE)) return config;
+  const translation: Translation = { categories: {}, fields: {}, mail: {} };
+  for (const key of TEXT_KEYS) if (config[key] !== undefined) translation[key] = pseudoText(config[key]!);
+  for (const key of LIST_KEYS) if (config[key] !== undefined) translation[key] = config[key]!.map(pseudoText);
+  for (const key of categoryKeys(config.categories)) translation.categories![key] = pseudoText(config.category_labels?.[key] ?? key);
+  translation.tiles = Object.fromEntries(tileTitles(config).map((title) => [title, pseudoText(config.tile_labels?.[title] ?? title)]));
+  for (const field of everyField(config.layout)) {
+    const own: Infer<typeof FieldTranslation> = {};
+    for (const key of FIELD_TEXTS) if (field[key] !== undefined) own[key] = pseudoText(field[key]!);
+    if (field.validation?.message !== undefined) own.message = pseudoText(field.validation.message);
+    if (field.options) own.options = Object.fromEntries(field.options.map((option) => [option, pseudoText(field.option_labels?.[option] ?? option)]));
+    translation.fields![field.name] = own;
+  }
+  for (const [kind, { subject, body }] of Object.entries(mail)) translation.mail![kind] = { subject: pseudoText(subject), body: pseudoText(body) };
+  return { ...config, languages: [...config.languages, PSEUDO_LOCALE], translations: { ...config.translations, [PSEUDO_LOCALE]: translation } };
 }
 
 /**
@@ -230,6 +239,8 @@ export function pageOfPath(survey: { slug: string; languages: readonly string[] 
 
 /** A language's name in that language, as a language switch shows it: "English", "Español". */
 export function languageName(lang: string): string {
+  // Intl calls it "English (Pseudo-Accents)": in its own language, it is English pseudo-localized.
+  if (lang === PSEUDO_LOCALE) return pseudoText('English');
   const name = new Intl.DisplayNames([lang], { type: 'language' }).of(lang) ?? lang;
   return name.charAt(0).toLocaleUpperCase(lang) + name.slice(1);
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ConfigError, unreadable, type FileProblem } from '../errors.ts';
 
 /** The messages a survey sends, each from `surveys/<slug>/mail/<kind>.md` or its built-in default. */
-const MAIL_TEMPLATE_KINDS = ['invitation', 'reminder', 'receipt'] as const;
+export const MAIL_TEMPLATE_KINDS = ['invitation', 'reminder', 'receipt'] as const;
 
 /** One of the survey's messages. */
 export type MailTemplateKind = (typeof MAIL_TEMPLATE_KINDS)[number];

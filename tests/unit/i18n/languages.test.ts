@@ -7,7 +7,9 @@ import { m, renderIn } from '../../../src/i18n/messages.ts';
 import { catalogueGaps, shippedLocales } from '../../../src/i18n/catalogue.ts';
 import { pseudoCatalogue, pseudoText } from '../../../src/i18n/pseudo.ts';
 import { SurveyConfig } from '../../../src/survey/config/config.struct.ts';
-import { SHIPPED_LANGUAGES, localizeSurvey, surveyPath, translationGaps, translationProblems } from '../../../src/survey/config/translations.ts';
+import { SHIPPED_LANGUAGES, localizeSurvey, surveyPath, translationGaps, withPseudoLocale } from '../../../src/survey/config/translations.ts';
+import { tileViews } from '../../../src/survey/ballots/tiles.ts';
+import { escapedWords, unmarked } from '../../support/pseudo-locale.ts';
 import { fieldMessages } from '../../../src/survey/ballots/field-messages.ts';
 import { voteRequirementMessage } from '../../../src/survey/ballots/votes.ts';
 import { checkSurveys } from '../../../src/survey/config/survey-check.ts';
@@ -90,38 +92,6 @@ describe("a survey's texts in a further language", () => {
     ]);
   });
 
-  it("give the reservation tiles' words, each tile keeping the slug its default title gives", () => {
-    const tiled = create(
-      {
-        project_id: 'tiles',
-        languages: ['en', 'es'],
-        categories: { Care: ['Pediatrics'] },
-        layout: [[{ name: 'faces', type: 'faces', label: 'Faces' }]],
-        faces: ['Family Medicine', { title: 'Sports Medicine', slug: 'sport' }, 'Dermatology'],
-        faces_past_participants: ['Dr. Ada, THE FACE OF Family Medicine 2026'],
-        translations: {
-          es: {
-            faces: { 'Family Medicine': 'Medicina familiar', 'Sports Medicine': 'Medicina deportiva' },
-            faces_past_participants: ['Dra. Ada, THE FACE OF Medicina familiar 2026'],
-          },
-        },
-      },
-      SurveyConfig,
-    );
-    const es = localizeSurvey(tiled, 'es');
-    expect(es.faces).toEqual([
-      { title: 'Medicina familiar', slug: 'family-medicine' },
-      { title: 'Medicina deportiva', slug: 'sport' },
-      { title: 'Dermatology' },
-    ]);
-    expect(es.faces_past_participants).toEqual(['Dra. Ada, THE FACE OF Medicina familiar 2026']);
-    expect(translationGaps(tiled).map((gap) => gap.path)).toContain('translations.es.faces.Dermatology');
-    const wrong = { ...tiled, translations: { es: { faces: { Cardiology: 'Cardiología' } } } };
-    expect(translationProblems(wrong).map((problem) => [problem.path, problem.message])).toEqual([
-      ['translations.es.faces.Cardiology', '"Cardiology" is not the title of a faces tile'],
-    ]);
-  });
-
   it('live under /{lang}/ in a further language, at the plain address in the default', () => {
     expect(surveyPath({ slug: 'top', languages: ['en', 'es'] }, 'es', 'thankyou')).toBe('/es/top/thankyou');
     expect(surveyPath({ slug: 'top', languages: ['en', 'es'] }, 'en')).toBe('/top/');
@@ -177,6 +147,56 @@ describe('the pseudo-locale en-XA', () => {
     const plain = patterns.map((pattern) => pattern.replace(/\{[^}]*\}|<[^>]*>/g, '')).filter((pattern) => /[A-Za-z]{4}/.test(pattern));
     expect(plain).toEqual([]);
   });
+
+  const survey = create(
+    {
+      project_id: 'pseudo',
+      survey_title: 'Top Doctors',
+      languages: ['en', 'es'],
+      rules: ['One ballot per physician.'],
+      categories: { Care: ['Pediatrics'] },
+      faces: ['Cardiology'],
+      faces_past_participants: ['Dr. Ada Lovelace'],
+      layout: [[{ name: 'setting', type: 'radio', label: 'Practice setting', options: ['Hospital'] }], [{ name: 'faces', type: 'faces' }]],
+    },
+    SurveyConfig,
+  );
+
+  it('is offered by a survey in English and another language, every text of its translation made from the English', () => {
+    const offered = withPseudoLocale(survey, { invitation: { subject: 'Vote: {{survey_title}}', body: 'Dear {{name}},' } });
+    expect(offered.languages).toEqual(['en', 'es', 'en-XA']);
+    expect(translationGaps({ ...offered, languages: ['en', 'en-XA'] })).toEqual([]);
+    const xa = localizeSurvey(offered, 'en-XA');
+    expect(xa.survey_title).toBe(pseudoText('Top Doctors'));
+    expect(xa.rules).toEqual([pseudoText('One ballot per physician.')]);
+    expect(xa.category_labels).toEqual({ Care: pseudoText('Care'), Pediatrics: pseudoText('Pediatrics') });
+    expect(xa.layout[0]![0]!.option_labels).toEqual({ Hospital: pseudoText('Hospital') });
+    expect(tileViews(xa, 'faces')).toEqual([{ slug: 'cardiology', title: pseudoText('Cardiology'), taken: false }]);
+    expect(xa.faces_past_participants).toEqual([pseudoText('Dr. Ada Lovelace')]);
+    expect(offered.translations?.['en-XA']?.mail?.invitation).toEqual({ subject: pseudoText('Vote: {{survey_title}}'), body: pseudoText('Dear {{name}},') });
+  });
+
+  it('is not offered by a survey in one language, nor in another default language', () => {
+    expect(withPseudoLocale({ ...survey, languages: ['en'] }, {}).languages).toEqual(['en']);
+    expect(withPseudoLocale({ ...survey, languages: ['es', 'en'] }, {}).languages).toEqual(['es', 'en']);
+  });
+
+  it("has its tests' check find each plain word outside the markers, nested ones included, and nothing else", () => {
+    expect(unmarked(`${pseudoText('Vote in')} ${pseudoText('Top Doctors')} now`).trim()).toBe('now');
+    expect(unmarked(pseudoText(`Vote in ${pseudoText('Top Doctors')} now`)).trim()).toBe('');
+    expect(unmarked(`Vote${pseudoText('in')}now`)).toBe('Vote now');
+    expect(unmarked('⟦Þŕîɱâŕý Çâŕé ·…\nPowered by').split('\n')).toEqual([' ', 'Powered by']);
+    const found = escapedWords(
+      [
+        {
+          where: 'a page',
+          text: `${pseudoText('Submit')} Submit · José Álvarez-Ruiz · December 31, 2099 · https://vote.example.org/en-XA/demo · 7K3M-Q9TD-2XHB`,
+        },
+      ],
+      ['José Álvarez-Ruiz'],
+    );
+    expect(found).toEqual([{ word: 'Submit', where: 'a page', line: expect.stringContaining('Submit') }]);
+  });
 });
 
 describe('an invitation in the roster language of its person', () => {
@@ -215,6 +235,11 @@ describe('an invitation in the roster language of its person', () => {
     const late = { ...survey, config: { ...config, expiration_date: '2027-04-01T02:00:00Z', time_zone: 'America/New_York' } };
     expect(campaignMessages(late, 'invitation', 'https://vote.example.org')(to('en'), 'token').mail.text).toContain('March 31, 2027');
     expect(() => create({ ...config, time_zone: 'Mars/Olympus' }, SurveyConfig)).toThrow('expected an IANA time zone');
+  });
+
+  it("reads the roster's language without regard to case", () => {
+    expect(messageOf(to('ES'), 'token').mail.subject).toBe('Su invitación: Mejores médicos');
+    expect(messageOf(to('ES'), 'token').mail.html).toContain('<html lang="es">');
   });
 
   it('goes in the default language to anyone else, as before', () => {
