@@ -1,12 +1,12 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
-import { expect, expectNoAxeViolations, test as base } from './fixtures.ts';
+import { expect, test as base } from './fixtures.ts';
 import { startServer } from '../support/server.mjs';
 import { runResults } from '../support/results-cli.ts';
-import { CONSOLE_LAUNCH, virtualAuthenticator } from './virtual-authenticator.ts';
+import { CONSOLE_LAUNCH } from './virtual-authenticator.ts';
+import { atWidth, enrol } from './console-pages.ts';
 
 // A manager sends the invitations from the console, with a real passkey (Chromium's virtual
 // authenticator), on npm start's file transport: a preview and a dry run first, then "Send
@@ -59,30 +59,6 @@ const test = base.extend<{ console: MailConsole }>({
 
 test.use({ launchOptions: CONSOLE_LAUNCH });
 
-/** Makes the operator's first passkey from a printed link, which signs them in. */
-async function enrol(page: Page, server: MailConsole, email: string): Promise<void> {
-  await virtualAuthenticator(page);
-  const link = await server.results('operators', 'link', email, '--base-url', server.origin);
-  expect(link.code, link.stderr).toBe(0);
-  await page.goto(link.stdout.trim());
-  await page.getByRole('button', { name: 'Create a passkey' }).click();
-  await expect(page).toHaveURL(`${server.origin}/console/`);
-}
-
-/** Looks at the page at a width, axe clean, with nothing wider than the screen; a full-page screenshot kept with the test's results, and in SCREENS_DIR when set. */
-async function atWidth(page: Page, info: TestInfo, width: number, name: string): Promise<void> {
-  await page.setViewportSize({ width, height: 900 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-  await expectNoAxeViolations(page);
-  const file = info.outputPath(`${name}-${width}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await info.attach(`${name} at ${width} px`, { path: file, contentType: 'image/png' });
-  if (SCREENS) {
-    await mkdir(SCREENS, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENS, `${name}-${width}.png`), fullPage: true });
-  }
-}
-
 /** The .eml files the file transport wrote for the survey, and the address each is to. */
 async function written(dataDir: string): Promise<string[]> {
   const folder = path.join(dataDir, 'mail', SURVEY);
@@ -106,8 +82,8 @@ test('a manager previews an invitation, counts a dry run, then sends the invitat
   await page.getByRole('button', { name: 'Preview' }).click();
   await expect(page.locator('.mail-preview dd').first()).toHaveText(PEOPLE[1]);
   await expect(page.frameLocator('iframe.mail-preview-html').getByText('ben', { exact: false }).first()).toBeVisible();
-  await atWidth(page, info, 1280, 'console-mail-preview');
-  await atWidth(page, info, 360, 'console-mail-preview');
+  await atWidth(page, info, 1280, 'console-mail-preview', SCREENS);
+  await atWidth(page, info, 360, 'console-mail-preview', SCREENS);
   // A dry run: who would get one, and who is skipped.
   await page.getByRole('button', { name: 'Count who would get one' }).click();
   const dry = page.getByRole('status').filter({ hasText: 'A dry run of invitations' });
@@ -116,16 +92,16 @@ test('a manager previews an invitation, counts a dry run, then sends the invitat
   // The preview stays beside it.
   await expect(page.locator('.mail-preview dd').first()).toHaveText(PEOPLE[1]);
   expect(await written(server.dataDir)).toEqual([]);
-  await atWidth(page, info, 1280, 'console-mail');
-  await atWidth(page, info, 360, 'console-mail');
+  await atWidth(page, info, 1280, 'console-mail', SCREENS);
+  await atWidth(page, info, 360, 'console-mail', SCREENS);
 
   // One a second: the run is seen going, then done, without leaving the page.
   await page.getByLabel('Invitations: messages a minute').fill('60');
   await page.getByRole('button', { name: 'Send invitations' }).click();
   const progress = page.locator('#run').getByRole('status').first();
   await expect(progress).toContainText(/Sending invitations: \d+ sent, 0 failed, \d+ left of 5\./);
-  await atWidth(page, info, 1280, 'console-mail-sending');
-  await atWidth(page, info, 360, 'console-mail-sending');
+  await atWidth(page, info, 1280, 'console-mail-sending', SCREENS);
+  await atWidth(page, info, 360, 'console-mail-sending', SCREENS);
   await expect(progress).toContainText('Sent: invitations. 5 sent, 0 failed, 0 bounced.', { timeout: 20_000 });
   const to = await written(server.dataDir);
   expect(to).toHaveLength(5);
@@ -134,8 +110,8 @@ test('a manager previews an invitation, counts a dry run, then sends the invitat
   await page.reload();
   await expect(page.getByRole('button', { name: 'Send invitations' })).toBeVisible();
   await expect(page.getByRole('table')).toContainText(PEOPLE[0]);
-  await atWidth(page, info, 1280, 'console-mail-sent');
-  await atWidth(page, info, 360, 'console-mail-sent');
+  await atWidth(page, info, 1280, 'console-mail-sent', SCREENS);
+  await atWidth(page, info, 360, 'console-mail-sent', SCREENS);
   // The trail names the manager.
   await page.getByRole('link', { name: 'Audit trail' }).click();
   await expect(page.getByRole('table')).toContainText('send run started');

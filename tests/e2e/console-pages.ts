@@ -1,3 +1,5 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, expectNoAxeViolations } from './fixtures.ts';
 import { virtualAuthenticator } from './virtual-authenticator.ts';
@@ -18,12 +20,20 @@ export async function enrol(page: Page, server: ConsoleServer, email: string): P
   await expect(page).toHaveURL(`${server.origin}/console/`);
 }
 
-/** Looks at the page at a width, axe clean, with nothing wider than the screen; a full-page screenshot kept with the test's results. */
-export async function atWidth(page: Page, info: TestInfo, width: number, name: string): Promise<void> {
+/**
+ * Looks at the page at a width, axe clean, with nothing wider than the screen; a full-page
+ * screenshot kept with the test's results, and in `copyTo` when a folder is named (the guides'
+ * screenshots).
+ */
+export async function atWidth(page: Page, info: TestInfo, width: number, name: string, copyTo?: string): Promise<void> {
   await page.setViewportSize({ width, height: 900 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   await expectNoAxeViolations(page);
   const file = info.outputPath(`${name}-${width}.png`);
   await page.screenshot({ path: file, fullPage: true });
   await info.attach(`${name} at ${width} px`, { path: file, contentType: 'image/png' });
+  if (copyTo) {
+    await mkdir(copyTo, { recursive: true });
+    await copyFile(file, path.join(copyTo, `${name}-${width}.png`));
+  }
 }

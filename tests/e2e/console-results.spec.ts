@@ -2,12 +2,13 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page, TestInfo } from '@playwright/test';
-import { expect, expectNoAxeViolations, test as base } from './fixtures.ts';
+import { expect, test as base } from './fixtures.ts';
 import { startServer } from '../support/server.mjs';
 import { runResults } from '../support/results-cli.ts';
 import { demoBallotFields } from '../support/ballots.mjs';
 import { NOW_HEADER } from './fresh-server.ts';
-import { CONSOLE_LAUNCH, virtualAuthenticator } from './virtual-authenticator.ts';
+import { CONSOLE_LAUNCH } from './virtual-authenticator.ts';
+import { atWidth, enrol } from './console-pages.ts';
 
 // A survey's results page in the console, with real passkeys (Chromium's virtual authenticator):
 // two owners in two browsers unseal a sealed survey early, one asking and the other approving,
@@ -100,25 +101,12 @@ async function once(page: Page, name: string): Promise<void> {
 /** A browser of the operator's own (its cookie and its authenticator), enrolled from a printed link, which signs them in. */
 async function owner(browser: Browser, server: ResultsConsole, email: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  await virtualAuthenticator(page);
-  const link = await server.results('operators', 'link', email, '--base-url', server.origin);
-  expect(link.code, link.stderr).toBe(0);
-  await page.goto(link.stdout.trim());
-  await page.getByRole('button', { name: 'Create a passkey' }).click();
-  await expect(page).toHaveURL(`${server.origin}/console/`);
+  await enrol(page, server, email);
   return page;
 }
 
-/** Looks at the page at a width, axe clean, with nothing wider than the screen; a full-page screenshot kept with the test's results (and in CONSOLE_SCREENS). */
-async function atWidth(page: Page, info: TestInfo, width: number, name: string): Promise<void> {
-  await page.setViewportSize({ width, height: 900 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-  await expectNoAxeViolations(page);
-  const file = info.outputPath(`${name}-${width}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  if (SCREENS) await page.screenshot({ path: path.join(SCREENS, `console-results-${name}-${width}.png`), fullPage: true });
-  await info.attach(`${name} at ${width} px`, { path: file, contentType: 'image/png' });
-}
+/** The page at a width (console-pages.ts), its screenshot also in CONSOLE_SCREENS when set. */
+const look = (page: Page, info: TestInfo, width: number, name: string) => atWidth(page, info, width, `console-results-${name}`, SCREENS);
 
 test('one owner asks to unseal early, the same owner cannot approve, another approves after a passkey check, and the asker looks once', async ({
   browser,
@@ -134,8 +122,8 @@ test('one owner asks to unseal early, the same owner cannot approve, another app
   await expect(ana.getByRole('heading', { level: 2, name: 'Sealed until 31 December 2099 at 23:59 UTC' })).toBeVisible();
   await expect(ana.getByRole('heading', { name: 'Standings' })).toHaveCount(0);
   await expect(ana.getByRole('button', { name: 'Count' })).toHaveCount(0);
-  await atWidth(ana, info, 1280, 'sealed');
-  await atWidth(ana, info, 360, 'sealed');
+  await look(ana, info, 1280, 'sealed');
+  await look(ana, info, 360, 'sealed');
 
   // Ana asks, with a reason.
   await ana.getByLabel('Reason').fill('Interim standings for the editorial board');
@@ -146,7 +134,7 @@ test('one owner asks to unseal early, the same owner cannot approve, another app
   await expect(request.getByRole('heading', { level: 3 })).toHaveText('Your request: Waits for another owner');
   await expect(request).toContainText('you cannot approve your own request');
   await expect(ana.getByRole('button', { name: 'Approve' })).toHaveCount(0);
-  await atWidth(ana, info, 360, 'asked');
+  await look(ana, info, 360, 'asked');
 
   // Ana's own approval, sent as the page's script sends an act, is refused with a clear message.
   const own = await ana.evaluate(async () => {
@@ -169,8 +157,8 @@ test('one owner asks to unseal early, the same owner cannot approve, another app
   await ben.goto(`${server.origin}/console/${SEALED}/results/`);
   const waiting = ben.getByRole('listitem').filter({ hasText: 'Interim standings for the editorial board' });
   await expect(waiting.getByRole('heading', { level: 3 })).toHaveText('Ana Owner’s request: Waits for another owner');
-  await atWidth(ben, info, 360, 'approve');
-  await atWidth(ben, info, 1280, 'approve');
+  await look(ben, info, 360, 'approve');
+  await look(ben, info, 1280, 'approve');
   await waiting.getByRole('button', { name: 'Approve' }).click();
   await expect(ben).toHaveURL(/\?done=approved#request-/);
   await expect(ben.getByRole('heading', { level: 3 })).toHaveText('Ana Owner’s request: Approved');
@@ -182,8 +170,8 @@ test('one owner asks to unseal early, the same owner cannot approve, another app
   await expect(ana.getByText('Your request is recorded')).toHaveCount(0);
   await expect(ana.getByRole('heading', { level: 2, name: 'Standings' })).toBeVisible();
   await expect(ana.getByRole('definition').filter({ hasText: /^3$/ }).first()).toBeVisible();
-  await atWidth(ana, info, 360, 'look');
-  await atWidth(ana, info, 1280, 'look');
+  await look(ana, info, 360, 'look');
+  await look(ana, info, 1280, 'look');
   await ana.reload();
   await expect(ana.getByRole('heading', { name: 'Standings' })).toHaveCount(0);
   await expect(ana.getByRole('heading', { level: 3 })).toHaveText('Your request: Approved, look taken');
@@ -214,8 +202,8 @@ test('after the close an owner counts and publishes, and is told what to commit'
   }).toPass({ timeout: 30_000 });
   await expect(ana.locator('pre')).toContainText(`git add ${server.surveysDir}/${CLOSED}/results`);
   await expect(ana.getByRole('link', { name: 'Download the folder (.tar.gz)' })).toBeVisible();
-  await atWidth(ana, info, 1280, 'published');
-  await atWidth(ana, info, 360, 'published');
+  await look(ana, info, 1280, 'published');
+  await look(ana, info, 360, 'published');
   const download = ana.waitForEvent('download');
   await ana.getByRole('link', { name: 'Download the folder (.tar.gz)' }).click();
   expect((await download).suggestedFilename()).toBe(`${CLOSED}-results.tar.gz`);
