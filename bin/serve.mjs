@@ -5,7 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { firstRule, headersFor, overHttps, parseHeaderRules, parseRules, ruleAction } from './static-rules.mjs';
+import { firstRule, headersFor, overHttps, parseHeaderRules, parseRules, ruleAction, withPagePolicy } from './static-rules.mjs';
 import { notServed, requestTarget, staticFiles } from './static-files.mjs';
 import { withBody } from './request-bodies.mjs';
 import { appHandler } from './astro-app.mjs';
@@ -68,6 +68,8 @@ try {
 const files = staticFiles(clientDir);
 const rules = followRules(`${clientDir}/_redirects`, parseRules);
 const headerRules = followRules(`${clientDir}/_headers`, parseHeaderRules);
+/** Each built page's own Content-Security-Policy, by page path (src/integrations/static-host-rules.ts). */
+const pagePolicies = followRules(`${dist}server/page-policies.json`, (text) => new Map(Object.entries(JSON.parse(text))));
 
 /**
  * What the rules files say of each address, worked out once per address and pair of rules files
@@ -161,7 +163,7 @@ const server = http.createServer((req, res) => {
       req.body === undefined || Buffer.isBuffer(req.body) ? answerWhole(req, res, headers) : handler(req, withHeaders(res, headers)),
     );
   else if (notServed(pathname)) notFound(req, withHeaders(res, headers));
-  else files(req, withHeaders(res, headers), () => notFound(req, res));
+  else files(req, withHeaders(res, withPagePolicy(headers, pagePolicies(), pathname)), () => notFound(req, res));
 });
 
 // A CONNECT never reaches the request handler: Node hands it over as a raw socket.

@@ -105,6 +105,21 @@ export function headersFor(blocks, pathname) {
 }
 
 /**
+ * `headers` with a page's own Content-Security-Policy in place of its folder's: that of the built
+ * page the path is served from (`policies`, by page path: `/{slug}`, `/{slug}/thankyou`), when it
+ * is one. A static host sends the folder's, matched before a personal link is rewritten.
+ * @param {Array<[string, string]>} headers
+ * @param {ReadonlyMap<string, string>} policies
+ * @param {string} pathname the path served, after any rewrite
+ * @returns {Array<[string, string]>}
+ */
+export function withPagePolicy(headers, policies, pathname) {
+  const policy = policies.get(pathname.replace(/\/index\.html$/, '').replace(/\/+$/, ''));
+  if (!policy) return headers;
+  return [...headers.filter(([name]) => name.toLowerCase() !== 'content-security-policy'), ['Content-Security-Policy', policy]];
+}
+
+/**
  * True for a request that reached us over HTTPS: a TLS connection, or, behind proxies we trust
  * (TRUST_PROXY), an `X-Forwarded-Proto` that says `https`, read as the client address is: the
  * entry `trustProxy` places from the right, which our own proxy wrote. Strict-Transport-Security

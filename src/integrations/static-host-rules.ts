@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AstroIntegration } from 'astro';
 import { loadAllSurveys, loadSite } from '../survey/config/loader.ts';
-import { HEADER_ONLY_DIRECTIVES, MEDIA_CONTENT_SECURITY_POLICY, mergePolicies, staticHeaders } from '../survey/api/headers.ts';
+import { HEADER_ONLY_DIRECTIVES, MEDIA_CONTENT_SECURITY_POLICY, mergePolicies, parsePolicy, staticHeaders } from '../survey/api/headers.ts';
 
 /** The page a static host sends for an address that names no file; `bin/serve.mjs` does the same. */
 const NOT_FOUND_PAGE = '/404.html';
@@ -85,6 +86,64 @@ export function sitePagePolicies(policies: ReadonlyMap<string, string>, slugs: s
   );
 }
 
+/** An inline script or stylesheet of a page: its hash sources, as a policy names them, and how it starts. */
+interface InlineCode {
+  directive: 'script-src' | 'style-src';
+  hashes: string[];
+  start: string;
+}
+
+/** The inline scripts (those a browser runs) and stylesheets an HTML page holds. */
+function inlineCode(html: string): InlineCode[] {
+  const found: InlineCode[] = [];
+  for (const [, tag, attributes, body] of html.matchAll(/<(script|style)\b([^>]*)>([\s\S]*?)<\/\1>/gi)) {
+    const script = tag!.toLowerCase() === 'script';
+    if (script && /\ssrc\s*=/i.test(attributes!)) continue;
+    const type = /\stype\s*=\s*["']?([^"'\s>]+)/i.exec(attributes!)?.[1]?.toLowerCase();
+    if (script && type && !['module', 'text/javascript', 'application/javascript'].includes(type)) continue;
+    found.push({
+      directive: script ? 'script-src' : 'style-src',
+      hashes: ['sha256', 'sha384', 'sha512'].map((algorithm) => `'${algorithm}-${createHash(algorithm).update(body!).digest('base64')}'`),
+      start: `<${tag}${attributes}>${body!.slice(0, 40)}`,
+    });
+  }
+  return found;
+}
+
+/**
+ * A page's policy with only the hashes of what the page itself writes inline. Astro gives every
+ * page the hashes of every inline script of the build (another page's language switch, another
+ * survey's); each is an allowance the page does not need, and about 50 bytes that every visit
+ * downloads twice, in the header and in the <meta>. Throws, naming it, when the page writes
+ * inline what its policy would block: the browser would refuse to run it.
+ */
+export function ownPolicy(policy: string, html: string): string {
+  const code = inlineCode(html);
+  const own = new Set(code.flatMap((each) => each.hashes));
+  const isHash = (source: string) => /^'sha(256|384|512)-/.test(source);
+  const directives = parsePolicy(policy);
+  // What the page writes inline and its policy would block: Astro left its hash out (it once did, for a page that waited on anything before its head).
+  const blocked = code.filter(({ directive, hashes }) => {
+    const sources = directives.get(directive) ?? directives.get('default-src') ?? [];
+    return !hashes.some((hash) => sources.includes(hash)) && !(sources.includes("'unsafe-inline'") && !sources.some(isHash));
+  });
+  if (blocked.length) throw new Error(`its policy blocks what it writes inline: ${blocked.map(({ start }) => start).join(', ')}`);
+  return [...directives]
+    .map(([name, sources]) => {
+      const kept = sources.filter((source) => !isHash(source) || own.has(source));
+      return `${name} ${kept.length ? kept.join(' ') : "'none'"}`;
+    })
+    .join('; ');
+}
+
+/** The file, beside the built server, of each page's own header policy (bin/serve.mjs reads it). */
+export const PAGE_POLICIES_FILE = 'page-policies.json';
+
+/** Each page's header policy, by its path (`/{slug}`, `/{slug}/thankyou`…): its own, plus what only a header can say. */
+export function pagePolicies(policies: ReadonlyMap<string, string>): Record<string, string> {
+  return Object.fromEntries([...policies].map(([pathname, policy]) => [pathname, mergePolicies([policy], HEADER_ONLY_DIRECTIVES)]));
+}
+
 /** The built file of a page's path, as `build.format: 'directory'` writes it: `/404` → `404.html`, `/{slug}` → `{slug}/index.html`. */
 export function pageFile(pathname: string): string {
   return pathname === '/404' ? '404.html' : `${pathname.replace(/^\/+|\/+$/g, '')}/index.html`.replace(/^\//, '');
@@ -111,9 +170,13 @@ export function withMetaPolicy(html: string, policy: string): string {
  */
 export default function staticHostRules(): AstroIntegration {
   let policies = new Map<string, string>();
+  let serverDir: URL | undefined;
   return {
     name: 'peervote:static-host-rules',
     hooks: {
+      'astro:config:done': ({ config }) => {
+        serverDir = config.build.server;
+      },
       'astro:build:generated': ({ routeToHeaders }) => {
         policies = routePolicies(routeToHeaders);
       },
@@ -121,13 +184,27 @@ export default function staticHostRules(): AstroIntegration {
         // Each survey's folder, and one under each further language it offers (`es/{slug}`), with pages and personal links of its own.
         const slugs = loadAllSurveys().flatMap(({ slug, config }) => [slug, ...config.languages.slice(1).map((lang) => `${lang}/${slug}`)]);
         const rules = redirectRules(slugs, loadSite().default_survey);
-        const notFound = policies.get('/404');
         writeFileSync(new URL('_redirects', dir), rules);
         for (const [pathname, policy] of policies) {
           const file = new URL(pageFile(pathname), dir);
-          if (existsSync(file)) writeFileSync(file, withMetaPolicy(readFileSync(file, 'utf8'), policy));
-          else logger.warn(`no built page at ${pageFile(pathname)} for ${pathname}: its policy is in _headers only`);
+          if (!existsSync(file)) {
+            logger.warn(`no built page at ${pageFile(pathname)} for ${pathname}: its policy is in _headers only`);
+            continue;
+          }
+          const html = readFileSync(file, 'utf8');
+          let own: string;
+          try {
+            own = ownPolicy(policy, html);
+          } catch (error) {
+            throw new Error(`${pageFile(pathname)}: ${(error as Error).message}`);
+          }
+          policies.set(pathname, own);
+          writeFileSync(file, withMetaPolicy(html, own));
         }
+        const notFound = policies.get('/404');
+        // bin/serve.mjs sends each page its own policy; a static host, matching `_headers` before
+        // it rewrites a personal link, sends the page its folder's.
+        if (serverDir) writeFileSync(new URL(PAGE_POLICIES_FILE, serverDir), JSON.stringify(pagePolicies(policies)));
         writeFileSync(
           new URL('_headers', dir),
           headerRules(surveyPolicies(policies, slugs), notFound && mergePolicies([notFound], HEADER_ONLY_DIRECTIVES), sitePagePolicies(policies, slugs)),

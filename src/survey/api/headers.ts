@@ -29,9 +29,8 @@ export const MEDIA_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'uns
 export const HEADER_ONLY_DIRECTIVES: Record<string, string[]> = { 'frame-ancestors': ["'none'"] };
 
 /**
- * A policy's directives, in order: name → sources.
- * Exported only so its unit test and an end-to-end test (which read a served policy back) can check it directly; the product reaches it through mergePolicies.
- * @internal
+ * A policy's directives, in order: name → sources. A later directive of the same name is left
+ * out, as a browser ignores it.
  */
 export function parsePolicy(policy: string): Map<string, string[]> {
   const directives = new Map<string, string[]>();

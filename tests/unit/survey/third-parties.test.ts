@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadSurvey } from '../../../src/survey/config/loader.ts';
 import { toPublicSurvey } from '../../../src/survey/config/public.ts';
 import { pagePolicy, surveyCspSources, thirdPartyConfig } from '../../../src/survey/config/third-parties.ts';
 import { mergePolicies, parsePolicy } from '../../../src/survey/api/headers.ts';
-import { headerRules, pageFile, routePolicies, surveyPolicies, withMetaPolicy } from '../../../src/integrations/static-host-rules.ts';
-import { headersFor, parseHeaderRules } from '../../../bin/static-rules.mjs';
+import { headerRules, ownPolicy, pageFile, pagePolicies, routePolicies, surveyPolicies, withMetaPolicy } from '../../../src/integrations/static-host-rules.ts';
+import { headersFor, parseHeaderRules, withPagePolicy } from '../../../bin/static-rules.mjs';
 import { listenBallotEvents, type BallotEvent } from '../../../src/third-party/ballot-events.ts';
 import { $nominations, clearNominee, pickNominee } from '../../../src/ballot/nominations/nominations.ts';
 import { $writeIns, addWriteIn, updateWriteIn } from '../../../src/ballot/writeins/writeins.ts';
@@ -103,6 +104,51 @@ describe("merging the policies of a survey's pages", () => {
       demo: "script-src 'self' 'sha256-a' 'sha256-b' 'sha256-d'; frame-ancestors 'none'",
       'demo-two': "script-src 'self' 'sha256-c' 'sha256-d'; frame-ancestors 'none'",
     });
+  });
+});
+
+describe("each page's own policy", () => {
+  const sha = (code: string) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`;
+  const page =
+    '<head><style>p{}</style></head><body><script type="module">go()</script><script type="application/json">{"a":1}</script><script src="/x.js"></script></body>';
+
+  it("keeps the hashes of what the page writes inline, and no other page's", () => {
+    const policy = `default-src 'self'; script-src 'self' ${sha('go()')} ${sha('other()')}; style-src 'self' ${sha('p{}')} ${sha('q{}')}`;
+    expect(ownPolicy(policy, page)).toBe(`default-src 'self'; script-src 'self' ${sha('go()')}; style-src 'self' ${sha('p{}')}`);
+    // A directive left with nothing allows nothing, not everything.
+    expect(ownPolicy(`style-src ${sha('q{}')}`, '<style>q{}</style>')).toBe(`style-src ${sha('q{}')}`);
+    expect(ownPolicy(`script-src ${sha('other()')}`, '<p>no script</p>')).toBe("script-src 'none'");
+  });
+
+  it('refuses a page whose policy would block what it writes inline, naming it', () => {
+    expect(() => ownPolicy(`script-src 'self'; style-src 'self' ${sha('p{}')}`, page)).toThrow(
+      'its policy blocks what it writes inline: <script type="module">go()',
+    );
+    expect(() => ownPolicy(`default-src 'self'; script-src 'self' ${sha('go()')}`, page)).toThrow('<style>p{}');
+    // 'unsafe-inline' allows it (a third party's styles ask for it); data and files need no hash.
+    expect(() => ownPolicy(`script-src ${sha('go()')}; style-src 'unsafe-inline'`, page)).not.toThrow();
+  });
+
+  it("is sent by bin/serve.mjs for the page a path is answered with, in place of its folder's", () => {
+    const policies = new Map(
+      Object.entries(
+        pagePolicies(
+          new Map([
+            ['/demo', "script-src 'self'"],
+            ['/demo/personal-link', "script-src 'none'"],
+          ]),
+        ),
+      ),
+    );
+    const folder: Array<[string, string]> = [
+      ['Referrer-Policy', 'no-referrer'],
+      ['Content-Security-Policy', "script-src 'self' 'sha256-a'; frame-ancestors 'none'"],
+    ];
+    const own = ['Content-Security-Policy', "script-src 'self'; frame-ancestors 'none'"];
+    expect(withPagePolicy(folder, policies, '/demo/')).toEqual([folder[0], own]);
+    expect(withPagePolicy(folder, policies, '/demo/index.html')).toEqual([folder[0], own]);
+    expect(withPagePolicy(folder, policies, '/demo/personal-link/')).toContainEqual(['Content-Security-Policy', "script-src 'none'; frame-ancestors 'none'"]);
+    expect(withPagePolicy(folder, policies, '/demo/media/a.svg')).toBe(folder);
   });
 });
 
