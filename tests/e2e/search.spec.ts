@@ -306,7 +306,7 @@ interface InsightsEvent {
 
 /**
  * Serves the demo page as the build writes a survey that names an Algolia index (its keys in the
- * nominations island's props, Algolia's hosts in the page's connect-src), and stands in for
+ * survey the page carries, Algolia's hosts in the page's connect-src), and stands in for
  * Algolia, which cannot be reached from here: searches are answered by the survey API's own
  * engine with a queryID added, Insights events are recorded. Returns what Algolia was sent.
  */
@@ -323,16 +323,12 @@ async function servedWithAlgolia(page: Page) {
     async (route) => {
       const response = await route.fetch();
       const html = await response.text();
-      // The survey prop of the nominations island, the one that configures the search, names no Algolia index yet.
-      const island = html.indexOf('component-export="Nominations"');
-      expect(island).toBeGreaterThan(0);
-      let body = html;
-      for (const [key, value] of Object.entries(ALGOLIA)) {
-        const unset = `&quot;${key}&quot;:[0]`;
-        const at = body.indexOf(unset, island);
-        expect(at).toBeGreaterThan(island);
-        body = `${body.slice(0, at)}&quot;${key}&quot;:[0,&quot;${value}&quot;]${body.slice(at + unset.length)}`;
-      }
+      // The survey the page carries, whose search the nominations island configures, names no Algolia index yet.
+      const data = 'data-survey="{';
+      expect(html).toContain(data);
+      expect(html).not.toContain('algolia_index');
+      const keys = Object.entries(ALGOLIA).map(([key, value]) => `&quot;${key}&quot;:&quot;${value}&quot;,`);
+      const body = html.replace(data, `${data}${keys.join('')}`);
       const policy = (text: string) => text.replace("connect-src 'self'", `connect-src 'self' ${connect.join(' ')}`);
       const headers: Record<string, string> = { ...response.headers(), 'content-security-policy': policy(response.headers()['content-security-policy']) };
       delete headers['content-encoding'];

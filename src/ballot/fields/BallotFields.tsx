@@ -2,7 +2,7 @@ import { Suspense, lazy, useEffect } from 'react';
 import { useStore } from '@nanostores/react';
 import { $link } from '../link.ts';
 import { $failedSubmits } from '../validation.ts';
-import type { FieldDef } from '../../survey/config/field.struct.ts';
+import { segmentRows } from '../page-survey.ts';
 import { FieldView } from './FieldView.tsx';
 
 /** Without the summary's code (the connection dropped since the page loaded): focus the first field with a problem, as before. */
@@ -20,14 +20,17 @@ function FocusFirstProblem() {
 const ErrorSummary = lazy(() => import('./ErrorSummary.tsx').catch(() => ({ default: FocusFirstProblem })));
 
 interface Props {
-  /** Consecutive rows of the layout that hold plain fields. */
-  rows: FieldDef[][];
+  /** The ballot page's survey (src/ballot/page-survey.ts), where its fields are. */
+  page: string;
+  /** The index of the layout's segment of plain fields this island renders; -1 for none (the error summary alone). */
+  segment: number;
   /** True for the island at the top of the ballot: it shows the error summary after a failed submit. */
   summary?: boolean;
 }
 
 /** Rows of the ballot's fields, prefilled from a personal link; at the top of the ballot, the error summary. */
-export default function BallotFields({ rows, summary = false }: Props) {
+export default function BallotFields({ page, segment, summary = false }: Props) {
+  const rows = segmentRows(page, segment);
   // Hydration renders what the build rendered (the stores' initial values); a prefill shows just after.
   const { prefill } = useStore($link, { ssr: 'initial' });
   const failedSubmits = useStore($failedSubmits, { ssr: 'initial' });

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-import type { FieldDef } from '../../survey/config/field.struct.ts';
-import type { PublicSurvey } from '../../survey/config/public.ts';
+import { pageSurvey, segmentField } from '../page-survey.ts';
 import { adsFor, categoryLabel, slotGroups } from '../../survey/config/layout.ts';
 import { searchSettings } from '../../survey/nominees/nominee-search.ts';
 import { configureSearch } from '../../search/suggestions.ts';
@@ -8,23 +7,21 @@ import { NominationInput } from './NominationInput.tsx';
 import { slotPlaceholder } from './nominations.ts';
 import { m } from '../../i18n/messages.ts';
 
-/** The part of a survey the nominations section needs. */
-type NominationSurvey = Pick<
-  PublicSurvey,
-  'project_id' | 'categories' | 'category_labels' | 'votes_per_category' | 'algolia_app_id' | 'algolia_api_key' | 'algolia_index'
->;
-
 /** Ad image sizes by URL, read at build time, so an ad keeps its place while it loads. */
 type AdSizes = Record<string, { width: number; height: number }>;
 
 interface Props {
-  field: FieldDef;
-  survey: NominationSurvey;
+  /** The ballot page's survey (src/ballot/page-survey.ts): its categories, their labels and its search. */
+  page: string;
+  /** The index of the layout's segment that is the nominations field. */
+  segment: number;
   adSizes?: AdSizes;
 }
 
 /** The nominations section: per category group a heading and its ads, per sub-category its nomination inputs. */
-export function NominationsSection({ field, survey, adSizes = {} }: Props) {
+export function NominationsSection({ page, segment, adSizes = {} }: Props) {
+  const survey = pageSurvey(page);
+  const field = segmentField(page, segment);
   useEffect(() => configureSearch(searchSettings(survey)), [survey]);
   const headingId = `field-${field.name}-title`;
   return (

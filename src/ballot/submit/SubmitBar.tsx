@@ -7,14 +7,17 @@ import { $notice, $submission } from './submit-state.ts';
 import { AFFIRM_NAME } from '../../survey/ballots/ballot-keys.ts';
 import { $draft } from '../drafts/draft-state.ts';
 import { intlLocale, m } from '../../i18n/messages.ts';
+import { pageSurvey } from '../page-survey.ts';
 
 interface Props {
-  /** The statements the voter affirms; an empty list hides the section (docs/spec.md, "Submitting"). */
-  affirmationPoints?: string[];
+  /** The ballot page's survey (src/ballot/page-survey.ts), whose affirmation points the voter affirms. */
+  page: string;
 }
 
 /** The affirmation and the submit button, which checks and sends the ballot of the survey the page carries. */
-export default function SubmitBar({ affirmationPoints }: Props) {
+export default function SubmitBar({ page }: Props) {
+  // The statements the voter affirms; an empty list hides the section (docs/spec.md, "Submitting").
+  const affirmationPoints = pageSurvey(page).affirmation_points;
   const affirmed = useStore($affirmed, { ssr: 'initial' });
   const status = useStore($submission, { ssr: 'initial' });
   const notice = useStore($notice, { ssr: 'initial' });

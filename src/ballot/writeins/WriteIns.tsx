@@ -5,17 +5,20 @@ import { touch } from '../store.ts';
 import { FieldError, useShownProblems } from '../fields/FieldError.tsx';
 import { categoryKey, writeInNames } from '../../survey/ballots/ballot-keys.ts';
 import { m } from '../../i18n/messages.ts';
+import { categoryGroups } from '../../survey/config/layout.ts';
+import { pageSurvey } from '../page-survey.ts';
 
 interface Props {
-  /** Category groups with their sub-categories, for the Category select. */
-  groups: Array<{ name: string; subcategories: string[] }>;
-  limit: number;
-  /** The words each category and sub-category shows, by key, when they differ from it (the page's language). */
-  labels?: Record<string, string>;
+  /** The ballot page's survey (src/ballot/page-survey.ts): its category groups for the Category select, their words in the page's language, and the limit. */
+  page: string;
 }
 
 /** The write-in section: nominees the voter could not find, each with its category. */
-export default function WriteIns({ groups, limit, labels = {} }: Props) {
+export default function WriteIns({ page }: Props) {
+  const survey = pageSurvey(page);
+  const groups = categoryGroups(survey);
+  const limit = survey.write_in_limit;
+  const labels = survey.category_labels ?? {};
   const rows = useStore($writeIns, { ssr: 'initial' });
   const error = useShownProblems();
   const full = rows.length >= limit;
