@@ -121,9 +121,28 @@ export function staticFiles(clientDir) {
     brotli: true,
     gzip: true,
     setHeaders: (res, pathname) => {
-      res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE);
+      const immutable = pathname.startsWith('/_astro/');
+      res.setHeader('Cache-Control', immutable ? IMMUTABLE : REVALIDATE);
       const type = TEXT_TYPES[path.extname(pathname)];
       if (type) res.setHeader('Content-Type', type);
+      if (immutable) withoutValidators(res);
     },
   });
+}
+
+/**
+ * Leaves out the validators sirv writes for every file (Last-Modified, ETag) from the answer for
+ * a file that never changes: a browser never asks whether it did, so they are only some 80 bytes
+ * more for each of the page's scripts. sirv hands its own headers to writeHead, past setHeader.
+ * @param {import('node:http').ServerResponse} res
+ */
+function withoutValidators(res) {
+  const writeHead = res.writeHead;
+  res.writeHead = (status, headers) => {
+    if (headers && typeof headers === 'object' && !Array.isArray(headers)) {
+      delete headers['Last-Modified'];
+      delete headers.ETag;
+    }
+    return writeHead.call(res, status, headers);
+  };
 }
