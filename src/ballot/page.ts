@@ -11,6 +11,7 @@ import { answerNames, fieldRow, isKind, optionAtPosition } from '../survey/confi
 import { allFields } from '../survey/config/layout.ts';
 import { yieldToMain } from '../integrations/after-paint/yield-to-main.ts';
 import type { Leaving, LeavingEvent } from '../components/leaving.ts';
+import { followLanguageSwitch } from '../components/language-switch.ts';
 
 /**
  * Starts what the ballot page runs beside its islands: the answers given before they hydrated,
@@ -48,6 +49,8 @@ export function startBallotPage(): void {
   addEventListener('peervote:leaving' satisfies Leaving, (event) => {
     if (started) (event as LeavingEvent).detail.waitFor(started.then((later) => later.saveDraftNow()));
   });
+  // The ballot's language switch is started here, not by a script of its own in the page (SurveyLayout.astro).
+  followLanguageSwitch();
   addEventListener('input', start, true);
   addEventListener('change', start, true);
   if (early) start();

@@ -5,11 +5,7 @@
  */
 const LEAVING = 'peervote:leaving';
 
-/**
- * The event's name as a type: the ballot's code names the event by this literal and imports only
- * types from here, so that the language switch's little script shares no module with the ballot's
- * (a module both import would become a file of its own that each page then asks for).
- */
+/** The event's name as a type: the ballot's code listens for it by this literal. */
 export type Leaving = typeof LEAVING;
 
 export type LeavingEvent = CustomEvent<{ waitFor: (work: Promise<unknown>) => void }>;
