@@ -5,13 +5,13 @@
 //   BENCH_RUNS=5 npm run bench:page-weight
 //
 // Prints, per page, the JavaScript and CSS a first visit downloads. Then runs Lighthouse (mobile)
-// three times (BENCH_RUNS) on the demo home page and on two pages without JavaScript, taking turns,
-// all served by `bin/serve.mjs` in the same run, and prints the medians side by side: the
-// JavaScript the demo page transfers, its requests, its total blocking time, and its largest
-// contentful paint against each plain page's. The two plain pages are its own copy with every
-// script removed (the same stylesheet, splash and markup), and the demo ballot written by hand as
-// plain HTML with about 1 KB of inline CSS (./plain-ballot/): the least a page showing this ballot
-// needs. Then taps the demo page and its copy three times each, taking turns, and prints the
+// three times (BENCH_RUNS) on the demo home page in English and in Spanish and on pages without
+// JavaScript, taking turns, all served by `bin/serve.mjs` in the same run, and prints the medians
+// side by side: the JavaScript the demo page transfers, its requests, its total blocking time, and
+// the largest contentful paint of each language's page against each plain page's. The plain pages
+// are each language's copy with every script removed (the same stylesheet, splash and markup), and
+// the demo ballot written by hand as plain HTML with about 1 KB of inline CSS (./plain-ballot/):
+// the least a page showing this ballot needs. Then taps the demo page and its copy three times each, taking turns, and prints the
 // medians of their Interaction to Next Paint (./interaction.mjs). Exits 1 when the demo page
 // misses a budget below. Without Lighthouse, only the JavaScript is checked, from the Brotli files
 // the server would send.
@@ -90,36 +90,39 @@ if (args.has('--no-lighthouse')) {
     verdict('JavaScript in Spanish (Brotli bodies)', spanishJs, kb(spanishJs), BUDGET.js, kb(BUDGET.js)),
   ].every(Boolean);
 } else {
-  const { app, plain, ballot, appInp, plainInp } = await lighthouseComparison();
+  const { app, plain, ballot, spanish, spanishPlain, appInp, plainInp } = await lighthouseComparison();
   console.log(`\nDemo home page, first load (Lighthouse mobile, median of ${RUNS} runs; baselines from the same run)`);
-  const lcpVerdict = (name, baseline) =>
+  const lcpVerdict = (name, baseline, page = app, language = '') =>
     verdict(
-      `LCP / ${name}'s (${Math.round(app.lcp)} / ${Math.round(baseline.lcp)} ms)`,
-      app.lcp / baseline.lcp,
-      (app.lcp / baseline.lcp).toFixed(2),
+      `LCP${language} / ${name}'s (${Math.round(page.lcp)} / ${Math.round(baseline.lcp)} ms)`,
+      page.lcp / baseline.lcp,
+      (page.lcp / baseline.lcp).toFixed(2),
       BUDGET.lcpRatio,
       BUDGET.lcpRatio.toFixed(2),
     );
   within = [
     verdict(`total blocking time (plain copy ${Math.round(plain.tbt)} ms)`, app.tbt, `${Math.round(app.tbt)} ms`, BUDGET.tbt, `${BUDGET.tbt} ms`),
+    verdict(`TBT in Spanish (plain copy ${Math.round(spanishPlain.tbt)} ms)`, spanish.tbt, `${Math.round(spanish.tbt)} ms`, BUDGET.tbt, `${BUDGET.tbt} ms`),
     verdict(`INP of two taps (plain copy ${Math.round(plainInp.value)} ms)`, appInp.value, `${Math.round(appInp.value)} ms`, BUDGET.inp, `${BUDGET.inp} ms`),
     verdict('JavaScript transferred', app.js, kb(app.js), BUDGET.js, kb(BUDGET.js)),
     verdict('JavaScript in Spanish (Brotli bodies)', spanishJs, kb(spanishJs), BUDGET.js, kb(BUDGET.js)),
     verdict('requests', app.requests, String(app.requests), BUDGET.requests, String(BUDGET.requests)),
     lcpVerdict('plain copy', plain),
     lcpVerdict('plain ballot', ballot),
+    lcpVerdict('plain copy', spanishPlain, spanish, ' in Spanish'),
+    lcpVerdict('plain ballot', ballot, spanish, ' in Spanish'),
   ].every(Boolean);
 }
 process.exit(within ? 0 : 1);
 
-/** A copy of the demo page with every script removed: what the page costs without JavaScript. */
-function writePlainCopy() {
-  const html = readFileSync(path.join(clientDir, 'top-doctors-demo/index.html'), 'utf8')
+/** A copy of a built page (the demo's, in a language) with every script removed: what the page costs without JavaScript. */
+function writePlainCopy(page, name) {
+  const html = readFileSync(path.join(clientDir, page, 'index.html'), 'utf8')
     .replace(/<script[\s\S]*?<\/script>/g, '')
     .replace(/<link[^>]*rel="modulepreload"[^>]*>/g, '')
     .replace(/<astro-island[^>]*>/g, '<div>')
     .replace(/<\/astro-island>/g, '</div>');
-  const dir = path.join(clientDir, '__bench-plain');
+  const dir = path.join(clientDir, name);
   mkdirSync(dir, { recursive: true });
   // Compressed like the built pages, so that both are served alike.
   writeFileSync(path.join(dir, 'index.html'), html);
@@ -146,7 +149,8 @@ function writePlainBallot() {
 async function lighthouseComparison() {
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
-  const plainDir = writePlainCopy();
+  const plainDir = writePlainCopy('top-doctors-demo', '__bench-plain');
+  const spanishPlainDir = writePlainCopy('es/top-doctors-demo', '__bench-plain-es');
   const ballotDir = writePlainBallot();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'peervote-bench-'));
   const server = spawn(process.execPath, ['bin/serve.mjs'], {
@@ -190,17 +194,19 @@ async function lighthouseComparison() {
       const pages = [
         ['demo home page', '/top-doctors-demo/'],
         ['plain-HTML copy, no JavaScript', '/__bench-plain/'],
+        ['demo home page in Spanish', '/es/top-doctors-demo/'],
+        ['its plain-HTML copy', '/__bench-plain-es/'],
         ['plain ballot, written by hand', '/__bench-ballot/'],
       ];
       const runs = pages.map(() => []);
       for (let run = 1; run <= RUNS; run++) {
-        console.error(`lighthouse ${run}/${RUNS}: the demo page, its plain copy, the plain ballot`);
+        console.error(`lighthouse ${run}/${RUNS}: the demo page and its plain copy, in English and in Spanish, and the plain ballot`);
         for (const [i, [, pathname]] of pages.entries()) runs[i].push(await once(`http://127.0.0.1:${PORT}${pathname}`));
       }
-      const [app, plain, ballot] = runs.map(median);
+      const [app, plain, spanish, spanishPlain, ballot] = runs.map(median);
       console.log(`\nLighthouse, mobile, median of ${RUNS} runs`);
       console.log(['page'.padEnd(34), 'score'.padStart(7), 'LCP'.padStart(10), 'TBT'.padStart(9), 'requests'.padStart(10), 'JS'.padStart(10)].join(''));
-      for (const [i, r] of [app, plain, ballot].entries()) {
+      for (const [i, r] of [app, plain, spanish, spanishPlain, ballot].entries()) {
         console.log(
           [
             pages[i][0].padEnd(34),
@@ -214,14 +220,18 @@ async function lighthouseComparison() {
       }
       console.log(`ratio (demo / plain copy): score ${(app.score / plain.score).toFixed(2)}, LCP ${(app.lcp / plain.lcp).toFixed(2)}`);
       console.log(`ratio (demo / plain ballot): score ${(app.score / ballot.score).toFixed(2)}, LCP ${(app.lcp / ballot.lcp).toFixed(2)}`);
+      console.log(
+        `ratio (Spanish demo / its plain copy): score ${(spanish.score / spanishPlain.score).toFixed(2)}, LCP ${(spanish.lcp / spanishPlain.lcp).toFixed(2)}`,
+      );
       const { appInp, plainInp } = await interactionComparison();
-      return { app, plain, ballot, appInp, plainInp };
+      return { app, plain, ballot, spanish, spanishPlain, appInp, plainInp };
     } finally {
       chrome.kill();
     }
   } finally {
     server.kill();
     rmSync(plainDir, { recursive: true, force: true });
+    rmSync(spanishPlainDir, { recursive: true, force: true });
     rmSync(ballotDir, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
   }
