@@ -10,6 +10,7 @@ import type { Database } from '../../server/db/schema.ts';
 import type { ReaderJob } from './ballot-reader.worker.ts';
 import { ballotsPage, ballotsStatement, type BallotShape, type ChildList } from './ballots.repository.ts';
 import { sqliteFile } from '../../server/db/database.ts';
+import { threadModule } from '../thread-module.ts';
 
 /** What to read with each ballot (BallotShape), and how many ballots a page holds (by default, what suits the database). */
 export interface ReadOptions extends BallotShape {
@@ -95,7 +96,7 @@ export function answersByField(answerFields: readonly string[]): (ballot: Stored
  */
 async function* readInThread(job: ReaderJob): AsyncGenerator<unknown[]> {
   // A few pages is all the thread holds: a small heap of its own keeps the process's memory down.
-  const worker = new Worker(new URL('./ballot-reader.worker.ts', import.meta.url), { workerData: job, resourceLimits: THREAD_HEAP });
+  const worker = new Worker(threadModule(new URL('./ballot-reader.worker.ts', import.meta.url)), { workerData: job, resourceLimits: THREAD_HEAP });
   const pages: Array<unknown[] | null> = [];
   let failed: Error | undefined;
   let wake: (() => void) | undefined;

@@ -1,6 +1,7 @@
 import { answeringThread } from '../../server/answering-thread.ts';
 import { transportPlace, type MailSettings, type MailTransport } from '../../mail/transport.ts';
 import type { TransportAnswer, TransportJob } from './transport.worker.ts';
+import { threadModule } from '../thread-module.ts';
 
 /**
  * The mail transport run by a thread of its own (transport.worker.ts): building each message and
@@ -14,10 +15,14 @@ export function transportThread(settings: MailSettings): MailTransport {
   // Its heap is V8's as for any thread: building a message makes much short-lived garbage, and a
   // young generation of 16 MB tripled the time the thread spent collecting it (a cap on the old
   // generation alone shrinks the young one with it, and was worse still).
-  const thread = answeringThread<TransportJob, TransportAnswer>(new URL('./transport.worker.ts', import.meta.url), "The mail transport's thread", {
-    workerData: { ...settings },
-    keyed: true,
-  });
+  const thread = answeringThread<TransportJob, TransportAnswer>(
+    threadModule(new URL('./transport.worker.ts', import.meta.url)),
+    "The mail transport's thread",
+    {
+      workerData: { ...settings },
+      keyed: true,
+    },
+  );
   return {
     description: transportPlace(settings),
     async send(survey, message) {

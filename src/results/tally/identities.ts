@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { answeringThread } from '../../server/answering-thread.ts';
 import type { DuplicateOf } from './rules.ts';
+import { threadModule } from '../thread-module.ts';
 
 /** One thing that tells a person apart: their personal link, email or license, normalised. */
 export interface IdentityKey {
@@ -188,7 +189,7 @@ export function scratchRegister(options: { hash?: KeyHash } = {}): IdentityRegis
 export function threadRegister(): IdentityRegister & { close(): Promise<void> } {
   // It holds a page of keys at a time, and its table outside the heap: a small heap of its own will do.
   const thread = answeringThread<Array<string | number>, Array<string | number>>(
-    new URL('./identity-register.worker.ts', import.meta.url),
+    threadModule(new URL('./identity-register.worker.ts', import.meta.url)),
     'The duplicate register',
     {
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
