@@ -1,8 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { createDatabase, migrateToLatest } from '../../src/server/db/database.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -37,14 +40,47 @@ function builtForProxy(): boolean {
 const builtWithPseudoLocale = (): boolean => existsSync(path.join(ROOT, 'dist/client/en-XA/top-doctors-demo/index.html'));
 
 /**
+ * A database of the project's dialect migrated to the latest migration, for the tests' servers to
+ * start on copies of (freshDatabase's `migrated`): on PostgreSQL at `adminUrl`, a database to
+ * copy with CREATE DATABASE … TEMPLATE (its name); else an SQLite file (its path). Closed, as a
+ * template must be: PostgreSQL copies no database another connection is open on.
+ */
+async function migratedDatabase(adminUrl: string): Promise<{ name: string; remove(): Promise<void> }> {
+  const folder = adminUrl ? '' : mkdtempSync(path.join(tmpdir(), 'peervote-api-migrated-'));
+  const name = adminUrl ? `peervote_migrated_${randomBytes(6).toString('hex')}` : path.join(folder, 'peervote.sqlite');
+  const admin = async (query: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(query);
+    await client.end();
+  };
+  if (adminUrl) await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl || 'postgres://unused');
+  url.pathname = `/${name}`;
+  const { db } = adminUrl
+    ? createDatabase({ databaseUrl: url.toString(), sqliteFile: '', sqliteSynchronous: 'NORMAL', pgPoolMax: 1 })
+    : createDatabase({ sqliteFile: name, sqliteSynchronous: 'NORMAL', pgPoolMax: 1 });
+  await migrateToLatest(db);
+  await db.destroy();
+  return {
+    name,
+    async remove() {
+      if (adminUrl) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      else rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
  * Builds the site once for every project (database) of the run, with ALLOWED_DOMAINS set as a
  * deployment behind a proxy sets it, and assembles a surveys folder: the real surveys plus the
- * test fixtures. Stops the PostgreSQL cluster the config started, at the end.
+ * test fixtures, and a migrated database per project (migratedDatabase). Stops the PostgreSQL
+ * cluster the config started, at the end.
  *
  * `npm test` has built dist/ so already (PEERVOTE_TEST_BUILT=1), for the end-to-end tests too:
  * the site is then built once per run, not twice.
  */
-export default function setup(project: TestProject) {
+export default async function setup(project: TestProject) {
   if (!process.env.PEERVOTE_API_BUILD) {
     if (!process.env.PEERVOTE_TEST_BUILT) build();
     else if (!builtForProxy() || !builtWithPseudoLocale())
@@ -57,7 +93,15 @@ export default function setup(project: TestProject) {
     process.env.PEERVOTE_API_BUILD = surveys;
   }
   project.provide('surveysDir', process.env.PEERVOTE_API_BUILD);
-  return () => {
+  // Run once, for the root project: each database's project gets a migrated database of its own.
+  const migrated: Array<{ remove(): Promise<void> }> = [];
+  for (const each of project.vitest.projects) {
+    const database = await migratedDatabase(each.getProvidedContext().databaseUrl);
+    migrated.push(database);
+    each.provide('migratedDatabase', database.name);
+  }
+  return async () => {
+    for (const database of migrated) await database.remove();
     const surveys = process.env.PEERVOTE_API_BUILD;
     if (surveys) rmSync(surveys, { recursive: true, force: true });
     delete process.env.PEERVOTE_API_BUILD;
@@ -73,5 +117,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     surveysDir: string;
     databaseUrl: string;
+    /** The migrated database the tests' servers start on copies of: a PostgreSQL database's name, or an SQLite file. */
+    migratedDatabase: string;
   }
 }

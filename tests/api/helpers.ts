@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -106,11 +106,12 @@ async function answer(response: Response): Promise<Answer> {
   return { status: response.status, headers: response.headers, body };
 }
 
-async function createPostgresDatabase(adminUrl: string): Promise<string> {
+/** A new PostgreSQL database on the cluster at `adminUrl`: empty, or a copy of `template`. */
+async function createPostgresDatabase(adminUrl: string, template?: string): Promise<string> {
   const name = `peervote_test_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
+  await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await client.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -161,12 +162,16 @@ export interface FreshDatabase {
 /**
  * A fresh database of this project's dialect (SQLite in a temp folder, or a new PostgreSQL
  * database), with the environment of a server on it: the test surveys, test hooks on and no
- * rate limits unless `env` says otherwise.
+ * rate limits unless `env` says otherwise. Empty; or, with `migrated`, a copy of one the global
+ * setup migrated (migratedDatabase), as a server's first start leaves it: the server then finds
+ * no migration to run, which saves each start a few tenths of a second of processor time.
  */
-export async function freshDatabase(env: Record<string, string> = {}): Promise<FreshDatabase> {
+export async function freshDatabase(env: Record<string, string> = {}, { migrated = false } = {}): Promise<FreshDatabase> {
   const adminUrl = inject('databaseUrl');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'peervote-api-'));
-  const databaseUrl = adminUrl ? await createPostgresDatabase(adminUrl) : '';
+  const template = migrated ? inject('migratedDatabase') : undefined;
+  const databaseUrl = adminUrl ? await createPostgresDatabase(adminUrl, template) : '';
+  if (!adminUrl && template) copyFileSync(template, path.join(dataDir, 'peervote.sqlite'));
   return {
     dataDir,
     databaseUrl,
@@ -190,9 +195,13 @@ export async function freshDatabase(env: Record<string, string> = {}): Promise<F
   };
 }
 
-/** Starts the built server on a fresh database (freshDatabase). */
+/**
+ * Starts the built server on a fresh database (freshDatabase), migrated already: what a server
+ * does with a new database at its first start, the migrations' own tests and the tests that start
+ * servers on freshDatabase's empty ones see.
+ */
 export async function startApi(env: Record<string, string> = {}): Promise<Api> {
-  const fresh = await freshDatabase(env);
+  const fresh = await freshDatabase(env, { migrated: true });
   const { dataDir, databaseUrl, env: baseEnv } = fresh;
   let server = await startServer({ env: baseEnv });
   let inspector: Kysely<Database> | undefined;
