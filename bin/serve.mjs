@@ -68,8 +68,18 @@ try {
 const files = staticFiles(clientDir);
 const rules = followRules(`${clientDir}/_redirects`, parseRules);
 const headerRules = followRules(`${clientDir}/_headers`, parseHeaderRules);
-/** Each built page's own Content-Security-Policy, by page path (src/integrations/static-host-rules.ts). */
-const pagePolicies = followRules(`${dist}server/page-policies.json`, (text) => new Map(Object.entries(JSON.parse(text))));
+const followPagePolicies = followRules(`${dist}server/page-policies.json`, (text) => new Map(Object.entries(JSON.parse(text))));
+/**
+ * Each built page's own Content-Security-Policy, by page path (src/integrations/static-host-rules.ts);
+ * none from a build older than that file, whose pages keep their folder's policy from `_headers`.
+ */
+function pagePolicies() {
+  try {
+    return followPagePolicies();
+  } catch {
+    return new Map();
+  }
+}
 
 /**
  * What the rules files say of each address, worked out once per address and pair of rules files
