@@ -1,6 +1,6 @@
 import type { FieldDef } from '../survey/config/field.struct.ts';
 import type { PublicSurvey } from '../survey/config/public.ts';
-import { layoutSegments } from '../survey/config/segments.ts';
+import { layoutSegments, type Segment } from '../survey/config/segments.ts';
 import { $ballotSurvey, type PageSurvey } from './validation.ts';
 
 /**
@@ -33,17 +33,27 @@ export function pageSurvey(key: string): PageData {
   return survey;
 }
 
+/** Each layout's segments, worked out once: an island asks again at each of its renders. */
+const segmentsOf = new WeakMap<FieldDef[][], Segment[]>();
+
+function segments(key: string): Segment[] {
+  const { layout } = pageSurvey(key);
+  let split = segmentsOf.get(layout);
+  if (!split) segmentsOf.set(layout, (split = layoutSegments(layout)));
+  return split;
+}
+
 /** The rows of plain fields of the page's segment `index` (src/survey/config/segments.ts); none for -1, the error summary's own island. */
 export function segmentRows(key: string, index: number): FieldDef[][] {
   if (index < 0) return [];
-  const segment = layoutSegments(pageSurvey(key).layout)[index];
+  const segment = segments(key)[index];
   if (segment?.kind !== 'fields') throw new Error(`no fields at ${key} ${index}`);
   return segment.rows;
 }
 
 /** The field of the page's segment `index` that stands alone: the nominations. */
 export function segmentField(key: string, index: number): FieldDef {
-  const segment = layoutSegments(pageSurvey(key).layout)[index];
+  const segment = segments(key)[index];
   if (segment?.kind !== 'nomination') throw new Error(`no nominations at ${key} ${index}`);
   return segment.field;
 }

@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDatabase, migrateToLatest } from '../../src/server/db/database.ts';
+import { createPostgresDatabase, dropPostgresDatabase } from '../support/postgres-databases.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -47,25 +46,16 @@ const builtWithPseudoLocale = (): boolean => existsSync(path.join(ROOT, 'dist/cl
  */
 async function migratedDatabase(adminUrl: string): Promise<{ name: string; remove(): Promise<void> }> {
   const folder = adminUrl ? '' : mkdtempSync(path.join(tmpdir(), 'peervote-api-migrated-'));
-  const name = adminUrl ? `peervote_migrated_${randomBytes(6).toString('hex')}` : path.join(folder, 'peervote.sqlite');
-  const admin = async (query: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(query);
-    await client.end();
-  };
-  if (adminUrl) await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl || 'postgres://unused');
-  url.pathname = `/${name}`;
+  const databaseUrl = adminUrl ? await createPostgresDatabase(adminUrl, { prefix: 'peervote_migrated' }) : '';
   const { db } = adminUrl
-    ? createDatabase({ databaseUrl: url.toString(), sqliteFile: '', sqliteSynchronous: 'NORMAL', pgPoolMax: 1 })
-    : createDatabase({ sqliteFile: name, sqliteSynchronous: 'NORMAL', pgPoolMax: 1 });
+    ? createDatabase({ databaseUrl, sqliteFile: '', sqliteSynchronous: 'NORMAL', pgPoolMax: 1 })
+    : createDatabase({ sqliteFile: path.join(folder, 'peervote.sqlite'), sqliteSynchronous: 'NORMAL', pgPoolMax: 1 });
   await migrateToLatest(db);
   await db.destroy();
   return {
-    name,
+    name: adminUrl ? new URL(databaseUrl).pathname.slice(1) : path.join(folder, 'peervote.sqlite'),
     async remove() {
-      if (adminUrl) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      if (adminUrl) await dropPostgresDatabase(adminUrl, databaseUrl);
       else rmSync(folder, { recursive: true, force: true });
     },
   };

@@ -1,8 +1,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { createPostgresDatabase, dropPostgresDatabase } from '../support/postgres-databases.ts';
 import { Migrator, type Kysely } from 'kysely';
 import { inject } from 'vitest';
 import { startServer } from '../support/server.mjs';
@@ -106,25 +105,6 @@ async function answer(response: Response): Promise<Answer> {
   return { status: response.status, headers: response.headers, body };
 }
 
-/** A new PostgreSQL database on the cluster at `adminUrl`: empty, or a copy of `template`. */
-async function createPostgresDatabase(adminUrl: string, template?: string): Promise<string> {
-  const name = `peervote_test_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
-  await client.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function dropPostgresDatabase(adminUrl: string, databaseUrl: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
-  await client.end();
-}
-
 /**
  * A database of this run's dialect of its own (a new PostgreSQL database, or an SQLite file in a
  * temp folder), migrated up to the migration named `migration` and no further: for a test of the
@@ -170,7 +150,7 @@ export async function freshDatabase(env: Record<string, string> = {}, { migrated
   const adminUrl = inject('databaseUrl');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'peervote-api-'));
   const template = migrated ? inject('migratedDatabase') : undefined;
-  const databaseUrl = adminUrl ? await createPostgresDatabase(adminUrl, template) : '';
+  const databaseUrl = adminUrl ? await createPostgresDatabase(adminUrl, { template }) : '';
   if (!adminUrl && template) copyFileSync(template, path.join(dataDir, 'peervote.sqlite'));
   return {
     dataDir,
